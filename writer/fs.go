@@ -153,7 +153,9 @@ func syncDir(dir string) error {
 
 // removeFile deletes real and syncs its directory; a missing file is fine.
 func removeFile(real string) error {
-	if err := os.Remove(real); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(real); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(real))
