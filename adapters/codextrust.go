@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -222,7 +223,7 @@ func CodexTrustHashJSON(event string, group, handler json.RawMessage) (string, e
 	if _, err := lookupCodexEvent(event); err != nil {
 		return "", err
 	}
-	g, err := codexObjectFields(group)
+	g, err := codexObjectFields(group, "matcher", "hooks")
 	if err != nil {
 		return "", fmt.Errorf("codex trust: group: %w", err)
 	}
@@ -231,7 +232,8 @@ func CodexTrustHashJSON(event string, group, handler json.RawMessage) (string, e
 		return "", fmt.Errorf("codex trust: group: %w", err)
 	}
 
-	f, err := codexObjectFields(handler)
+	f, err := codexObjectFields(handler, "type", "command", "commandWindows", "command_windows",
+		"timeout", "async", "statusMessage", "additionalContextLimit")
 	if err != nil {
 		return "", fmt.Errorf("codex trust: handler: %w", err)
 	}
@@ -292,8 +294,8 @@ func CodexTrustHashJSON(event string, group, handler json.RawMessage) (string, e
 
 // codexObjectFields splits a JSON object into its members, refusing what serde_json
 // refuses for Codex's structs: a non-object, invalid UTF-8, a lone surrogate escape,
-// or a member name given twice.
-func codexObjectFields(raw json.RawMessage) (map[string]json.RawMessage, error) {
+// or a known member given twice (unknown members may repeat: codex ignores them).
+func codexObjectFields(raw json.RawMessage, known ...string) (map[string]json.RawMessage, error) {
 	if !utf8.Valid(raw) {
 		return nil, errors.New("invalid UTF-8: codex rejects the file")
 	}
@@ -319,7 +321,7 @@ func codexObjectFields(raw json.RawMessage) (map[string]json.RawMessage, error) 
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		if _, dup := fields[name]; dup {
+		if _, dup := fields[name]; dup && slices.Contains(known, name) {
 			return nil, fmt.Errorf("duplicate field %s: codex rejects the file", name)
 		}
 		fields[name] = v

@@ -241,6 +241,16 @@ func TestCodexTrustJSONRejectsWhatCodexRejects(t *testing.T) {
 			t.Errorf("CodexTrustHashJSON(%s) = %q, want an error", h, got)
 		}
 	}
+	// Repeated UNKNOWN members are accepted by codex (observed: same hash as without).
+	for _, gh := range [][2]string{
+		{`{"hooks":[]}`, `{"type":"command","command":"/x.sh","timeout":5,"x":1,"x":2}`},
+		{`{"y":1,"y":2,"hooks":[]}`, `{"type":"command","command":"/x.sh","timeout":5}`},
+	} {
+		got, err := CodexTrustHashJSON("Stop", json.RawMessage(gh[0]), json.RawMessage(gh[1]))
+		if want := "sha256:17691d03fc769e383f85ce7ae7fb0ace8af6f51a874ce532bae65b2bd12ffeaa"; err != nil || got != want {
+			t.Errorf("%s %s: %q, %v; observed %q", gh[0], gh[1], got, err, want)
+		}
+	}
 	// A valid surrogate pair is fine (observed: accepted, hash below).
 	got, err := CodexTrustHashJSON("Stop", group, json.RawMessage(`{"type":"command","command":"/x\ud83d\ude00.sh","timeout":5}`))
 	if want := "sha256:77d1480f2d5ed90f2d97e59443bad277a7240324f37013435400582365ee5666"; err != nil || got != want {
