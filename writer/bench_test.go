@@ -1,0 +1,133 @@
+package writer_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/bench"
+	"github.com/hookinstall/hookinstall/writer"
+)
+
+// The writer benchmarks run the whole add and remove of Claude's hooks on
+// disk (validation, lock, backup, scripts, manifest, fsync and rename) on a
+// typical settings.json and on the 1 MB and 10 MB ones.
+
+func benchWriterDocs() []struct {
+	name string
+	doc  []byte
+} {
+	docs := []struct {
+		name string
+		doc  []byte
+	}{{"small", bench.Typical}}
+	for _, s := range bench.Sizes {
+		docs = append(docs, struct {
+			name string
+			doc  []byte
+		}{s.Name, bench.Settings(s.Bytes)})
+	}
+	return docs
+}
+
+func benchSetup(b *testing.B, doc []byte) (adapters.Target, *writer.Writer, string) {
+	b.Helper()
+	home := filepath.Join(b.TempDir(), "home")
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := tg.Adapter.Config(tg)
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, doc, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+	w := writer.New(writer.Options{Now: now, LookPath: func(string) (string, error) { return "", os.ErrNotExist }})
+	return tg, w, cfg
+}
+
+func benchMust(b *testing.B, r writer.Report, status string) {
+	b.Helper()
+	if r.Err != nil || r.Status != status {
+		b.Fatalf("%s: status %q, want %q: %v", r.Agent, r.Status, status, r.Err)
+	}
+}
+
+// BenchmarkWriterAdd measures one add (the remove that resets it is not
+// timed).
+func BenchmarkWriterAdd(b *testing.B) {
+	for _, d := range benchWriterDocs() {
+		b.Run("claude/"+d.name, func(b *testing.B) {
+			tg, w, _ := benchSetup(b, d.doc)
+			b.SetBytes(int64(len(d.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				benchMust(b, w.Add(tg), "installed")
+				b.StopTimer()
+				benchMust(b, w.Remove(tg), "removed")
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkWriterRemove measures one remove: "restore" when the file still
+// holds what add wrote (the backup is put back), "edited" when it changed
+// since (our entries are cut out of it).
+func BenchmarkWriterRemove(b *testing.B) {
+	for _, d := range benchWriterDocs() {
+		for _, mode := range []string{"restore", "edited"} {
+			b.Run("claude/"+d.name+"/"+mode, func(b *testing.B) {
+				tg, w, cfg := benchSetup(b, d.doc)
+				b.SetBytes(int64(len(d.doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					if err := os.WriteFile(cfg, d.doc, 0o644); err != nil {
+						b.Fatal(err)
+					}
+					benchMust(b, w.Add(tg), "installed")
+					if mode == "edited" {
+						f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						_, err = f.WriteString("\n")
+						if cerr := f.Close(); err == nil {
+							err = cerr
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StartTimer()
+					benchMust(b, w.Remove(tg), "removed")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkWriterAddRemove measures the pair, as `make bench` runs it.
+func BenchmarkWriterAddRemove(b *testing.B) {
+	for _, d := range benchWriterDocs() {
+		b.Run("claude/"+d.name, func(b *testing.B) {
+			tg, w, cfg := benchSetup(b, d.doc)
+			b.SetBytes(int64(len(d.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				benchMust(b, w.Add(tg), "installed")
+				benchMust(b, w.Remove(tg), "removed")
+			}
+			got, err := os.ReadFile(cfg)
+			if err != nil || string(got) != string(d.doc) {
+				b.Fatalf("settings.json is not back byte for byte (%v)", err)
+			}
+		})
+	}
+}
