@@ -85,11 +85,10 @@ func (c claudeStyle) parseShared(t Target, cur []byte) (gjson.Result, error) {
 	if IsBlank(cur) {
 		return gjson.Result{}, nil
 	}
-	_, _, _, _, err := c.edit(t, nil, false).parse(cur)
+	root, _, _, err := c.edit(t, nil, false).check(cur)
 	if err != nil {
 		return gjson.Result{}, err
 	}
-	root, _ := ParseObject(cur)
 	return root, nil
 }
 

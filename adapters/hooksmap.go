@@ -66,6 +66,9 @@ func commands(e gjson.Result) []string {
 }
 
 func classify(e gjson.Result, prefix string) entryKind {
+	if !mayHold(e.Raw, prefix) {
+		return foreign
+	}
 	cs := commands(e)
 	ours := 0
 	for _, c := range cs {
@@ -81,6 +84,21 @@ func classify(e gjson.Result, prefix string) entryKind {
 	default:
 		return oursMixed
 	}
+}
+
+// mayHold reports whether the JSON text raw may hold a string that starts
+// with prefix. It is false only when that is certain: when the prefix has no
+// byte that JSON must escape, and raw has none of the escapes (\u, \/) that
+// could spell one of its bytes otherwise, every such string holds the prefix
+// verbatim. A config with thousands of user hooks is then classified at
+// the speed of a substring search, not of a parse of each entry.
+func mayHold(raw, prefix string) bool {
+	for i := 0; i < len(prefix); i++ {
+		if c := prefix[i]; c < 0x20 || c == '"' || c == '\\' {
+			return true
+		}
+	}
+	return strings.Contains(raw, prefix) || strings.Contains(raw, `\u`) || strings.Contains(raw, `\/`)
 }
 
 // An EventEntry is what we install for one event.
@@ -153,13 +171,22 @@ func (m mapEdit) want(event string) (Obj, bool) {
 	return nil, false
 }
 
-// parse parses doc and finds the event map, checking its type.
+// parse parses doc and finds the event map, checking its type, and reads
+// the layout that inserted text imitates.
 func (m mapEdit) parse(doc []byte) (root gjson.Result, f Format, hooks member, ok bool, err error) {
+	root, hooks, ok, err = m.check(doc)
+	if err == nil {
+		f = DetectFormat(doc, root)
+	}
+	return
+}
+
+// check is parse without the layout, for callers that insert nothing.
+func (m mapEdit) check(doc []byte) (root gjson.Result, hooks member, ok bool, err error) {
 	root, err = ParseObject(doc)
 	if err != nil {
 		return
 	}
-	f = DetectFormat(doc, root)
 	hooks, ok, err = lookup(doc, root, m.Key)
 	if err != nil || !ok {
 		return
@@ -168,9 +195,12 @@ func (m mapEdit) parse(doc []byte) (root gjson.Result, f Format, hooks member, o
 		err = shapeErr(doc, hooks.Val, fmt.Sprintf("%q is %s, not an object", m.Key, typeName(hooks.Val)))
 		return
 	}
-	for _, ev := range members(hooks.Val) {
+	evs := members(hooks.Val)
+	second := repeats(evs)
+	for _, ev := range evs {
 		if _, wanted := m.want(ev.Key); wanted {
-			if _, _, err = lookup(doc, hooks.Val, ev.Key); err != nil {
+			if at, dup := second[ev.Key]; dup {
+				err = syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 				return
 			}
 			if !ev.Val.IsArray() {
@@ -180,6 +210,29 @@ func (m mapEdit) parse(doc []byte) (root gjson.Result, f Format, hooks member, o
 		}
 	}
 	return
+}
+
+// repeats maps each key that appears more than once in ms to the offset of
+// its second appearance (where lookup reports it).
+func repeats(ms []member) map[string]int {
+	seen := make(map[string]bool, len(ms))
+	second := map[string]int{}
+	for _, m := range ms {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+		} else if _, ok := second[m.Key]; !ok {
+			second[m.Key] = m.KeyStart
+		}
+	}
+	return second
+}
+
+// locate finds the event map in doc without checking doc again: doc is one
+// that parse accepted, or was made from one by our own splices (which keep
+// it valid and keep the shapes parse checked). It is a scan, not a
+// validation, and matters on configs of megabytes.
+func (m mapEdit) locate(doc []byte) (hooks member, ok bool) {
+	return find(rootOf(doc), m.Key)
 }
 
 func hooksObj(entries []EventEntry) Obj {
@@ -225,7 +278,7 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 	}
 	_ = hooks
 	for _, w := range m.Want {
-		doc, err = m.addEvent(doc, w, &ed)
+		doc, err = m.addEvent(doc, w, f, &ed)
 		if err != nil {
 			return ed, err
 		}
@@ -239,15 +292,9 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 }
 
 // addEvent makes the array of one event hold our entry exactly once.
-func (m mapEdit) addEvent(doc []byte, w EventEntry, ed *Edit) ([]byte, error) {
-	_, f, hooks, _, err := m.parse(doc)
-	if err != nil {
-		return nil, err
-	}
-	ev, ok, err := lookup(doc, hooks.Val, w.Event)
-	if err != nil {
-		return nil, err
-	}
+func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte, error) {
+	hooks, _ := m.locate(doc)
+	ev, ok := find(hooks.Val, w.Event)
 	if !ok {
 		ed.Created = addUnique(ed.Created, m.path(w.Event))
 		return appendChild(doc, hooks.Val, &w.Event, []any{w.Entry}, f), nil
@@ -257,7 +304,8 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, ed *Edit) ([]byte, error) {
 	keep := -1
 	var drop []int
 	var stale []int
-	for i, e := range elements(ev.Val) {
+	els := elements(ev.Val)
+	for i, e := range els {
 		switch classify(e, m.Prefix) {
 		case oursPure:
 			switch {
@@ -291,7 +339,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, ed *Edit) ([]byte, error) {
 	}
 	if keep < 0 && len(stale) > 0 {
 		// Upgrade in place: the first stale entry becomes the canonical one.
-		doc = replaceValue(doc, elements(ev.Val)[stale[0]], w.Entry, f)
+		doc = replaceValue(doc, els[stale[0]], w.Entry, f)
 		drop = append(drop, stale[1:]...)
 		keep = stale[0]
 	} else {
@@ -299,19 +347,15 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, ed *Edit) ([]byte, error) {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(drop)))
 	for _, i := range drop {
-		_, _, hooks, _, err = m.parse(doc)
-		if err != nil {
-			return nil, err
-		}
-		ev, _, _ = lookup(doc, hooks.Val, w.Event)
+		hooks, _ = m.locate(doc)
+		ev, _ = find(hooks.Val, w.Event)
 		doc = deleteChild(doc, ev.Val, i)
 	}
 	if keep == -1 {
-		_, _, hooks, _, err = m.parse(doc)
-		if err != nil {
-			return nil, err
+		if len(drop) > 0 {
+			hooks, _ = m.locate(doc)
+			ev, _ = find(hooks.Val, w.Event)
 		}
-		ev, _, _ = lookup(doc, hooks.Val, w.Event)
 		doc = appendChild(doc, ev.Val, nil, w.Entry, f)
 	}
 	return doc, nil
@@ -334,7 +378,7 @@ func (m mapEdit) remove(doc []byte) (Edit, error) {
 		ed.Doc = doc
 		return ed, nil
 	}
-	if _, _, _, ok, err := m.parse(doc); err != nil || !ok {
+	if _, _, ok, err := m.check(doc); err != nil || !ok {
 		ed.Doc = doc
 		return ed, err
 	}
@@ -347,30 +391,72 @@ func (m mapEdit) remove(doc []byte) (Edit, error) {
 }
 
 // removeWhere deletes our entries under the events that pick selects, then
-// the containers that we created and that became empty.
+// the containers that we created and that became empty. doc has passed
+// parse.
 func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit) ([]byte, error) {
-	_, _, hooks, ok, err := m.parse(doc)
-	if err != nil || !ok {
-		return doc, err
+	hooks, ok := m.locate(doc)
+	if !ok {
+		return doc, nil
 	}
-	var events []string
-	for _, ev := range members(hooks.Val) {
-		if pick(ev.Key) && ev.Val.IsArray() {
-			events = append(events, ev.Key)
+	// One pass finds the events that hold something to delete, and what
+	// to report if nothing is deleted: on a large config, scanning every
+	// user hook again for each event is what costs.
+	evs := members(hooks.Val)
+	second := repeats(evs)
+	// Per event: how many deletions the loop below makes (one per entry
+	// of ours as written, or under --force one per handler of ours in a
+	// mixed group), and whether they empty the array.
+	type cut struct {
+		event     string
+		dels      int
+		emptiesIt bool
+	}
+	var cuts []cut
+	var notes []string
+	kept := false
+	for _, ev := range evs {
+		if !pick(ev.Key) || !ev.Val.IsArray() {
+			continue
+		}
+		if at, dup := second[ev.Key]; dup {
+			return nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
+		}
+		c := cut{event: ev.Key}
+		els := elements(ev.Val)
+		pure := 0
+		for i, e := range els {
+			k := classify(e, m.Prefix)
+			switch {
+			case k == oursPure && (m.Prev.wrote(ev.Key, e.Raw) || isCanonical(m, ev.Key, e.Raw) || m.Force):
+				c.dels++
+				pure++
+			case k == oursMixed && m.Force:
+				for _, h := range elements(e.Get("hooks")) {
+					if cm := h.Get("command"); cm.Type == gjson.String && strings.HasPrefix(cm.Str, m.Prefix) {
+						c.dels++
+					}
+				}
+			}
+			if n := leftNote(ev.Key, i, k); n != "" {
+				notes = append(notes, n)
+				kept = true
+			}
+		}
+		if c.dels > 0 {
+			c.emptiesIt = pure == len(els)
+			cuts = append(cuts, c)
 		}
 	}
-	removedAny := false
-	for _, event := range events {
-		removed := false
-		for {
-			_, _, hooks, _, err := m.parse(doc)
-			if err != nil {
-				return nil, err
-			}
-			ev, _, err := lookup(doc, hooks.Val, event)
-			if err != nil {
-				return nil, err
-			}
+	if len(cuts) == 0 {
+		ed.Notes = append(ed.Notes, notes...)
+		ed.Kept = ed.Kept || kept
+		return doc, nil
+	}
+	for _, c := range cuts {
+		event := c.event
+		for d := 0; d < c.dels; d++ {
+			hooks, _ := m.locate(doc)
+			ev, _ := find(hooks.Val, event)
 			changed := false
 			for i, e := range elements(ev.Val) {
 				k := classify(e, m.Prefix)
@@ -394,46 +480,44 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 			if !changed {
 				break
 			}
-			removed = true
 		}
-		if !removed {
+		if !c.emptiesIt {
 			continue
 		}
-		removedAny = true
-		_, _, hooks, _, err := m.parse(doc)
-		if err != nil {
-			return nil, err
-		}
-		ev, _, _ := lookup(doc, hooks.Val, event)
+		hooks, _ := m.locate(doc)
+		ev, _ := find(hooks.Val, event)
 		if len(elements(ev.Val)) == 0 && m.Prev.created(m.path(event)) {
 			doc = deleteMember(doc, hooks.Val, event)
 		}
 	}
 	// Report what is left of ours.
-	_, _, hooks, _, err = m.parse(doc)
-	if err != nil {
-		return nil, err
-	}
+	hooks, _ = m.locate(doc)
 	for _, ev := range members(hooks.Val) {
 		if !pick(ev.Key) || !ev.Val.IsArray() {
 			continue
 		}
 		for i, e := range elements(ev.Val) {
-			switch classify(e, m.Prefix) {
-			case oursPure:
-				ed.Notes = append(ed.Notes, fmt.Sprintf("%s entry %d of ours was edited by hand; left in place (--force removes it)", ev.Key, i))
-				ed.Kept = true
-			case oursMixed:
-				ed.Notes = append(ed.Notes, fmt.Sprintf("%s entry %d mixes our hook with others; left in place (--force removes our handler)", ev.Key, i))
+			if n := leftNote(ev.Key, i, classify(e, m.Prefix)); n != "" {
+				ed.Notes = append(ed.Notes, n)
 				ed.Kept = true
 			}
 		}
 	}
-	if removedAny && len(members(hooks.Val)) == 0 && m.Prev.created(m.Key) {
-		root, _ := ParseObject(doc)
-		doc = deleteMember(doc, root, m.Key)
+	if len(members(hooks.Val)) == 0 && m.Prev.created(m.Key) {
+		doc = deleteMember(doc, rootOf(doc), m.Key)
 	}
 	return doc, nil
+}
+
+// leftNote says why entry i of event, of kind k, stays after a removal.
+func leftNote(event string, i int, k entryKind) string {
+	switch k {
+	case oursPure:
+		return fmt.Sprintf("%s entry %d of ours was edited by hand; left in place (--force removes it)", event, i)
+	case oursMixed:
+		return fmt.Sprintf("%s entry %d mixes our hook with others; left in place (--force removes our handler)", event, i)
+	}
+	return ""
 }
 
 func isCanonical(m mapEdit, event, raw string) bool {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -50,9 +53,15 @@ func IsBlank(doc []byte) bool { return len(bytes.TrimSpace(doc)) == 0 }
 // ParseObject checks that doc is one strict JSON object (RFC 8259: no comments,
 // no trailing commas, no BOM, valid UTF-8, nothing after the value) and returns
 // its root. Errors are *SyntaxError values that carry the position.
+//
+// The returned values alias doc: it must not be changed while they are used.
 func ParseObject(doc []byte) (gjson.Result, error) {
 	if len(doc) > MaxDocSize {
 		return gjson.Result{}, &SyntaxError{Offset: -1, Msg: fmt.Sprintf("file is %d bytes, larger than the %d bytes hookinstall edits", len(doc), MaxDocSize)}
+	}
+	key, seen := validObjects.seen(doc)
+	if seen {
+		return rootOf(doc), nil
 	}
 	if bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")) {
 		return gjson.Result{}, syntaxErrorAt(doc, 0, "starts with a UTF-8 byte order mark (BOM), which the agent rejects")
@@ -88,14 +97,73 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 		}
 		return gjson.Result{}, &SyntaxError{Offset: -1, Msg: "invalid JSON"}
 	}
-	start := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
-	root := gjson.ParseBytes(doc[start:])
-	root.Index = start
-	root.Raw = string(bytes.TrimRight(doc[start:], " \t\r\n"))
+	root := rootOf(doc)
 	if !root.IsObject() {
-		return gjson.Result{}, syntaxErrorAt(doc, int64(start), "top-level value is not a JSON object")
+		return gjson.Result{}, syntaxErrorAt(doc, int64(root.Index), "top-level value is not a JSON object")
 	}
+	validObjects.add(key)
 	return root, nil
+}
+
+// rootOf locates the root value of doc, which must already be known to be
+// valid JSON: after ParseObject, or after splicing valid JSON into such a
+// document at a value boundary. It does not copy doc (a 10 MB config would
+// otherwise be copied at every step): the result's strings alias it.
+func rootOf(doc []byte) gjson.Result {
+	start := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
+	s := unsafe.String(unsafe.SliceData(doc), len(doc))[start:]
+	root := gjson.Parse(s)
+	root.Index = start
+	root.Raw = strings.TrimRight(s, " \t\r\n")
+	return root
+}
+
+// validObjects remembers the last documents that ParseObject accepted, by
+// length and a 64-bit keyed hash, so the writer's Check and Add of one file
+// (and a re-plan of the same bytes under the lock) validate it once: strict
+// validation is the costliest step on a large config, and hashing is about
+// thirty times cheaper. The seed is random per process, so a collision
+// cannot be forced.
+var validObjects = &docMemo{seed: maphash.MakeSeed()}
+
+type docMemo struct {
+	mu   sync.Mutex
+	seed maphash.Seed
+	keys [4]docKey
+	next int
+}
+
+type docKey struct {
+	n int
+	h uint64
+}
+
+// memoMin is the size below which validating is cheaper than remembering.
+const memoMin = 64 << 10
+
+func (m *docMemo) seen(doc []byte) (docKey, bool) {
+	if len(doc) < memoMin {
+		return docKey{}, false
+	}
+	k := docKey{len(doc), maphash.Bytes(m.seed, doc)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, x := range m.keys {
+		if x == k {
+			return k, true
+		}
+	}
+	return k, false
+}
+
+func (m *docMemo) add(k docKey) {
+	if k.n == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.keys[m.next] = k
+	m.next = (m.next + 1) % len(m.keys)
 }
 
 // A member is one key/value pair of an object, with absolute offsets.
@@ -112,6 +180,16 @@ func members(obj gjson.Result) []member {
 	obj.ForEach(func(k, v gjson.Result) bool {
 		ms = append(ms, member{Key: k.Str, KeyStart: k.Index, Val: v})
 		return true
+	})
+	return ms
+}
+
+// firstMembers is members for the first n only: it scans no further.
+func firstMembers(obj gjson.Result, n int) []member {
+	var ms []member
+	obj.ForEach(func(k, v gjson.Result) bool {
+		ms = append(ms, member{Key: k.Str, KeyStart: k.Index, Val: v})
+		return len(ms) < n
 	})
 	return ms
 }
@@ -144,6 +222,21 @@ func lookup(doc []byte, obj gjson.Result, key string) (member, bool, error) {
 	return found, n == 1, nil
 }
 
+// find returns the first member key of obj, scanning no further. It is for
+// objects whose keys parse has already checked for repeats.
+func find(obj gjson.Result, key string) (member, bool) {
+	var found member
+	ok := false
+	obj.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == key {
+			found, ok = member{Key: k.Str, KeyStart: k.Index, Val: v}, true
+			return false
+		}
+		return true
+	})
+	return found, ok
+}
+
 // Format is the layout of an existing document that inserted text imitates.
 type Format struct {
 	Newline    string // "\n" or "\r\n"
@@ -166,24 +259,33 @@ func DetectFormat(doc []byte, root gjson.Result) Format {
 		f.Newline = "\r\n"
 	}
 	minSpaces := 0
-	for _, line := range bytes.Split(body, []byte("\n")) {
-		lead := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
-		if len(lead) == len(line) || len(lead) == 0 {
+	for rest := body; rest != nil; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		n := 0
+		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+			n++
+		}
+		if n == len(line) || n == 0 {
 			continue
 		}
-		if lead[0] == '\t' {
+		if line[0] == '\t' {
 			f.Unit = "\t"
 			minSpaces = -1
 			break
 		}
-		if minSpaces == 0 || len(lead) < minSpaces {
-			minSpaces = len(lead)
+		if minSpaces == 0 || n < minSpaces {
+			minSpaces = n
 		}
 	}
 	if minSpaces > 0 {
 		f.Unit = strings.Repeat(" ", minSpaces)
 	}
-	ms := members(root)
+	ms := firstMembers(root, 2)
 	if f.Compact && len(ms) == 0 {
 		// Nothing to copy: a one-line "{}" is taken to be minified.
 		f.ColonSpace, f.CommaSpace = false, false
@@ -349,17 +451,17 @@ func multiLine(doc []byte, c gjson.Result, firstChild int) bool {
 // appendChild adds one member (key != nil) or element to the end of container
 // c, imitating the layout of its siblings. It is the inverse of deleteChild.
 func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byte {
-	var lastEnd, firstStart int
+	var lastEnd, firstStart, lastStart int
 	n := 0
 	if key != nil {
 		ms := members(c)
 		if n = len(ms); n > 0 {
-			lastEnd, firstStart = ms[n-1].end(), ms[0].KeyStart
+			lastEnd, firstStart, lastStart = ms[n-1].end(), ms[0].KeyStart, ms[n-1].KeyStart
 		}
 	} else {
 		es := elements(c)
 		if n = len(es); n > 0 {
-			lastEnd, firstStart = end(es[n-1]), es[0].Index
+			lastEnd, firstStart, lastStart = end(es[n-1]), es[0].Index, es[n-1].Index
 		}
 	}
 	colon := ": "
@@ -395,14 +497,6 @@ func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byt
 			text = quote(*key) + colon + text
 		}
 		return splice(doc, lastEnd, lastEnd, sep+text)
-	}
-	lastStart := firstStart
-	if key != nil {
-		ms := members(c)
-		lastStart = ms[n-1].KeyStart
-	} else {
-		es := elements(c)
-		lastStart = es[n-1].Index
 	}
 	lead, own := leadOf(doc, lastStart)
 	if !own {
