@@ -20,6 +20,10 @@ type zerocodeStyle struct {
 	envVar  string // the variable that moves that dir, if any: "CODEX_HOME"
 	alias   string // the deprecated alias of [features] hooks: "zerocode_hooks"
 	byName  bool
+	// sysRequirements is the system-wide requirements.toml the agent reads
+	// ("/etc/codex/requirements.toml"), or "" when the one in its config dir
+	// is the one it reads.
+	sysRequirements string
 }
 
 var zerocodeEvents = []claudeEvent{
@@ -36,7 +40,7 @@ func init() {
 	register(zerocodeStyle{
 		claudeStyle: claudeStyle{name: "codex", events: zerocodeEvents, transport: scripts.PTY},
 		product:     "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
-		byName: true,
+		byName: true, sysRequirements: "/etc/codex/requirements.toml",
 	})
 }
 
@@ -62,8 +66,16 @@ func (zerocodeStyle) requirementsTOML(t Target) string {
 	return filepath.Join(t.Dir, "requirements.toml")
 }
 
+// SwitchFiles are config.toml and requirements.toml beside hooks.json, and
+// for Codex the system-wide requirements.toml, which is the one Codex 0.171.0
+// reads (measured: it ignores $CODEX_HOME/requirements.toml). A Docker
+// target's system files are the container's, which the host cannot see.
 func (z zerocodeStyle) SwitchFiles(t Target) []string {
-	return []string{z.configTOML(t), z.requirementsTOML(t)}
+	fs := []string{z.configTOML(t), z.requirementsTOML(t)}
+	if z.sysRequirements != "" && t.AsHome == t.Home {
+		fs = append(fs, z.sysRequirements)
+	}
+	return fs
 }
 
 // TrustHint is printed after a successful add.
@@ -92,19 +104,23 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 		}
 	}
 	var notes []string
-	if b, ok := files[z.requirementsTOML(t)]; ok {
+	req := z.requirementsTOML(t)
+	if z.sysRequirements != "" {
+		req = z.sysRequirements
+		if b, ok := files[z.requirementsTOML(t)]; ok {
+			if doc, err := parseTOML(b); err == nil {
+				if z.requirementsOff(z.requirementsTOML(t), doc) != nil {
+					notes = append(notes, fmt.Sprintf("%s would switch hooks off, but %s reads requirements only from %s (measured on Codex 0.171.0), so the hooks still run", z.requirementsTOML(t), z.product, z.sysRequirements))
+				}
+			}
+		}
+	}
+	if b, ok := files[req]; ok {
 		doc, err := parseTOML(b)
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", z.requirementsTOML(t), err))
-		} else {
-			if v, ok := tomlBool(doc, "allow_managed_hooks_only"); ok && v {
-				return nil, &OffError{File: z.requirementsTOML(t), Key: "allow_managed_hooks_only",
-					Reason: fmt.Sprintf("is true, so %s runs only managed hooks and skips every hook in %s", z.product, cfg)}
-			}
-			if key, off := z.featureOff(doc); off {
-				return nil, &OffError{File: z.requirementsTOML(t), Key: "[features] " + key,
-					Reason: fmt.Sprintf("is false, so %s runs no hooks at all (set by your administrator)", z.product)}
-			}
+			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", req, err))
+		} else if err := z.requirementsOff(req, doc); err != nil {
+			return nil, err
 		}
 	}
 	if b, ok := files[z.configTOML(t)]; ok {
@@ -122,6 +138,20 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 		}
 	}
 	return notes, nil
+}
+
+// requirementsOff returns an *OffError when a requirements.toml switches
+// user hooks off.
+func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
+	if v, ok := tomlBool(doc, "allow_managed_hooks_only"); ok && v {
+		return &OffError{File: file, Key: "allow_managed_hooks_only",
+			Reason: fmt.Sprintf("is true, so %s runs only managed hooks and skips every user hook, ours included", z.product)}
+	}
+	if key, off := z.featureOff(doc); off {
+		return &OffError{File: file, Key: "[features] " + key,
+			Reason: fmt.Sprintf("is false, so %s runs no hooks at all (set by your administrator)", z.product)}
+	}
+	return nil
 }
 
 // featureOff reports whether [features] turns hooks off, by the canonical
