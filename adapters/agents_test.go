@@ -263,7 +263,7 @@ func TestAntigravityOurSet(t *testing.T) {
 	}
 	// Wrong type, duplicate key.
 	for doc, msg := range map[string]string{
-		`{"hookinstall": []}`: "not a named hook set",
+		`{"hookinstall": []}`:                    "not a named hook set",
 		`{"hookinstall": {}, "hookinstall": {}}`: "duplicate key",
 	} {
 		if _, err := a.Add(tg, []byte(doc), nil, false); err == nil || !strings.Contains(err.Error(), msg) {
