@@ -81,6 +81,7 @@ func scriptParams(dir string) testscript.Params {
 			"writebytes":     cmdWritebytes,
 			"snapshot":       cmdSnapshot,
 			"treegrep":       cmdTreegrep,
+			"replace":        cmdReplace,
 		},
 	}
 }
@@ -272,4 +273,18 @@ func cmdTreegrep(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg && len(hits) == 0 {
 		ts.Fatalf("%q found in none of the %d files under %s", args[0], files, args[1])
 	}
+}
+
+// replace OLD NEW FILE: replace every OLD with NEW in FILE (no $ expansion
+// surprises, unlike a cmpenv golden).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	rewrite(ts, args[2], func(b []byte) []byte {
+		if !bytes.Contains(b, []byte(args[0])) {
+			ts.Fatalf("%s: no %q to replace", args[2], args[0])
+		}
+		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
+	})
 }
