@@ -115,6 +115,64 @@ type plan struct {
 	restore  []byte // exact removal: the backed-up original
 	notes    []string
 	hooksDir string
+	switches map[string][]byte // the switch files read, by path
+	cfgSum   string            // manifest.Sum(cfg.Data), once computed
+	postSum  string            // manifest.Sum(edit.Doc), once computed
+}
+
+// sumOf is manifest.Sum, remembered for the config and the planned edit: on
+// a large config, hashing them again at each step costs more than the edit.
+func (p *plan) sumOf(b []byte) string {
+	same := func(x []byte) bool { return len(b) == len(x) && (len(b) == 0 || &b[0] == &x[0]) }
+	switch {
+	case p.cfg.Exists && same(p.cfg.Data):
+		if p.cfgSum == "" {
+			p.cfgSum = manifest.Sum(b)
+		}
+		return p.cfgSum
+	case p.edit.Doc != nil && same(p.edit.Doc):
+		if p.postSum == "" {
+			p.postSum = manifest.Sum(b)
+		}
+		return p.postSum
+	}
+	return manifest.Sum(b)
+}
+
+// replan is plan(t) under the lock, given the plan made before taking it:
+// when none of the files that plan read has changed since, it still holds
+// and is returned as it is. Planning (validating and editing the config)
+// is most of the work on a large config; reading it again is not.
+func (w *Writer) replan(t adapters.Target, prev *plan, plan func(adapters.Target) (*plan, error)) (*plan, error) {
+	if prev != nil && w.unchanged(prev) {
+		if err := prev.checkHooksDir(); err != nil {
+			return nil, w.fail(t, "", err)
+		}
+		return prev, nil
+	}
+	return plan(t)
+}
+
+// unchanged reports whether the config, the switch files and the manifest
+// that p was planned from still hold the same bytes.
+func (w *Writer) unchanged(p *plan) bool {
+	t := p.t
+	cfg, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
+	if err != nil || cfg.Exists != p.cfg.Exists || cfg.Real != p.cfg.Real || cfg.Mode != p.cfg.Mode ||
+		cfg.UID != p.cfg.UID || cfg.GID != p.cfg.GID || !bytes.Equal(cfg.Data, p.cfg.Data) {
+		return false
+	}
+	for _, f := range t.Adapter.SwitchFiles(t) {
+		st, err := readFile(f, adapters.MaxDocSize)
+		if err != nil || st.Exists != (p.switches[f] != nil) || !bytes.Equal(st.Data, p.switches[f]) {
+			return false
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(p.hooksDir, manifest.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p.man == nil && p.manRaw == nil
+	}
+	return err == nil && p.man != nil && bytes.Equal(raw, p.manRaw)
 }
 
 func (w *Writer) rel(t adapters.Target, p string) string {
@@ -160,6 +218,7 @@ func (w *Writer) load(t adapters.Target) (*plan, error) {
 			switches[f] = st.Data
 		}
 	}
+	p.switches = switches
 	notes, err := a.Check(t, cfg.Data, switches)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
@@ -254,11 +313,11 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 		}
 	}
 	cfgRel := w.rel(t, t.Adapter.Config(t))
-	f := manifest.File{Path: cfgRel, PostSHA256: manifest.Sum(post), Entries: p.edit.Entries, Containers: p.edit.Created}
+	f := manifest.File{Path: cfgRel, PostSHA256: p.sumOf(post), Entries: p.edit.Entries, Containers: p.edit.Created}
 	if old := p.man.File(cfgRel); old != nil {
 		f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
 	} else if p.cfg.Exists {
-		f.PreSHA256, f.Backup = manifest.Sum(p.cfg.Data), backup
+		f.PreSHA256, f.Backup = p.sumOf(p.cfg.Data), backup
 	} else {
 		f.Created = true
 	}
@@ -418,8 +477,10 @@ func (w *Writer) add(t adapters.Target) Report {
 		return r
 	}
 	err = w.locked(t, func(created []string) error {
+		prev := p
 		for attempt := 0; attempt < maxAttempts; attempt++ {
-			p, err := w.planAdd(t)
+			p, err := w.replan(t, prev, w.planAdd)
+			prev = nil
 			if err != nil {
 				return err
 			}
@@ -587,7 +648,7 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	}
 	cfgPath := t.Adapter.Config(t)
 	rec := p.man.File(w.rel(t, cfgPath))
-	if rec != nil && p.cfg.Exists && manifest.Sum(p.cfg.Data) == rec.PostSHA256 {
+	if rec != nil && p.cfg.Exists && p.sumOf(p.cfg.Data) == rec.PostSHA256 {
 		if rec.Created {
 			p.edit = adapters.Edit{Delete: true}
 			return p, nil
@@ -727,8 +788,10 @@ func (w *Writer) Remove(t adapters.Target) Report {
 		}
 	}
 	err = w.locked(t, func([]string) error {
+		prev := p
 		for attempt := 0; attempt < maxAttempts; attempt++ {
-			p, err := w.planRemove(t)
+			p, err := w.replan(t, prev, w.planRemove)
+			prev = nil
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,64 @@
+package writer
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters"
+)
+
+// The plan made before the lock is reused under it only while every file it
+// was made from holds the same bytes.
+func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tg.Adapter.Config(tg)
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("{\n  \"model\": \"opus\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := New(Options{})
+	p, err := w.planAdd(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, err := w.replan(tg, p, w.planAdd); err != nil || q != p {
+		t.Fatalf("unchanged input: got a new plan (%v)", err)
+	}
+	// Claude rewrites its settings between our read and our lock.
+	if err := os.WriteFile(cfg, []byte("{\n  \"model\": \"sonnet\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q, err := w.replan(tg, p, w.planAdd)
+	if err != nil || q == p || string(q.cfg.Data) == string(p.cfg.Data) {
+		t.Fatalf("changed config: the old plan was reused (%v)", err)
+	}
+	// A manifest appears (another run installed meanwhile).
+	if r := w.Add(tg); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if err := os.WriteFile(cfg, q.cfg.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := w.replan(tg, q, w.planAdd); err != nil || r == q {
+		t.Fatalf("new manifest: the old plan was reused (%v)", err)
+	}
+}
+
+// Hashes of the config and of the planned edit are computed once per plan.
+func TestPlanSumOfRemembers(t *testing.T) {
+	p := &plan{cfg: fileState{Exists: true, Data: []byte("{}")}, edit: adapters.Edit{Doc: []byte(`{"a":1}`)}}
+	a, b := p.sumOf(p.cfg.Data), p.sumOf(p.edit.Doc)
+	if a == b || p.cfgSum != a || p.postSum != b {
+		t.Fatalf("sums not remembered: %q %q %+v", a, b, p)
+	}
+	if other := p.sumOf([]byte("{}")); other != a {
+		t.Fatalf("the same bytes elsewhere hash differently: %q", other)
+	}
+}
