@@ -1,8 +1,10 @@
 package writer
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,37 +62,84 @@ type fileState struct {
 // readFile reads a config file without ever blocking on a FIFO or device:
 // anything but a regular file is refused before it is opened.
 func readFile(path string, limit int64) (fileState, error) {
+	st, _, err := statFile(path, limit)
+	if err != nil || !st.Exists {
+		return st, err
+	}
+	data, err := os.ReadFile(st.Real)
+	if err != nil {
+		return fileState{Path: path, Real: st.Real}, err
+	}
+	st.Data = data
+	return st, nil
+}
+
+// statFile is readFile without the bytes: what is there, and its size.
+func statFile(path string, limit int64) (fileState, int64, error) {
 	st := fileState{Path: path}
 	real, err := resolve(path)
 	if err != nil {
-		return st, err
+		return st, 0, err
 	}
 	st.Real = real
 	fi, err := os.Stat(real)
 	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
+		return st, 0, nil
 	}
 	if err != nil {
-		return st, err
+		return st, 0, err
 	}
 	if fi.IsDir() {
-		return st, errors.New("is a directory, not a file")
+		return st, 0, errors.New("is a directory, not a file")
 	}
 	if !fi.Mode().IsRegular() {
-		return st, fmt.Errorf("is not a regular file (%s)", fileType(fi.Mode()))
+		return st, 0, fmt.Errorf("is not a regular file (%s)", fileType(fi.Mode()))
 	}
 	if fi.Size() > limit {
-		return st, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
+		return st, 0, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
 	}
-	data, err := os.ReadFile(real)
-	if err != nil {
-		return st, err
-	}
-	st.Data, st.Exists, st.Mode = data, true, fi.Mode().Perm()
+	st.Exists, st.Mode = true, fi.Mode().Perm()
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
 		st.UID, st.GID = int(sys.Uid), int(sys.Gid)
 	}
-	return st, nil
+	return st, fi.Size(), nil
+}
+
+// sameFile reports whether path still holds exactly prev.Data (or is still
+// absent, when prev is), and returns what is there now, without its bytes.
+// It compares in chunks: reading a large config whole once more, just to
+// compare it, would add its size to the peak memory.
+func sameFile(path string, prev fileState, limit int64) (fileState, bool, error) {
+	now, size, err := statFile(path, limit)
+	if err != nil || now.Exists != prev.Exists {
+		return now, false, err
+	}
+	if !now.Exists {
+		return now, true, nil
+	}
+	if size != int64(len(prev.Data)) {
+		return now, false, nil
+	}
+	f, err := os.Open(now.Real)
+	if err != nil {
+		return now, false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	want := prev.Data
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return now, false, nil
+		}
+		want = want[n:]
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return now, len(want) == 0, nil
+		}
+		if err != nil {
+			return now, false, err
+		}
+	}
 }
 
 func fileType(m fs.FileMode) string {

@@ -62,3 +62,38 @@ func TestPlanSumOfRemembers(t *testing.T) {
 		t.Fatalf("the same bytes elsewhere hash differently: %q", other)
 	}
 }
+
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	data := make([]byte, 200<<10) // more than one chunk
+	for i := range data {
+		data[i] = byte('a' + i%26)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := readFile(path, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, want bool) {
+		t.Helper()
+		if _, same, err := sameFile(path, st, 1<<30); err != nil || same != want {
+			t.Fatalf("%s: same = %v (%v), want %v", what, same, err, want)
+		}
+	}
+	check("unchanged", true)
+	changed := append([]byte(nil), data...)
+	changed[len(changed)-1] = 'Z'
+	os.WriteFile(path, changed, 0o644)
+	check("last byte changed", false)
+	os.WriteFile(path, append(append([]byte(nil), data...), '\n'), 0o644)
+	check("grown", false)
+	os.WriteFile(path, data[:len(data)-1], 0o644)
+	check("shrunk", false)
+	os.Remove(path)
+	check("deleted", false)
+	st = fileState{Path: path}
+	check("still absent", true)
+}

@@ -157,9 +157,8 @@ func (w *Writer) replan(t adapters.Target, prev *plan, plan func(adapters.Target
 // that p was planned from still hold the same bytes.
 func (w *Writer) unchanged(p *plan) bool {
 	t := p.t
-	cfg, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
-	if err != nil || cfg.Exists != p.cfg.Exists || cfg.Real != p.cfg.Real || cfg.Mode != p.cfg.Mode ||
-		cfg.UID != p.cfg.UID || cfg.GID != p.cfg.GID || !bytes.Equal(cfg.Data, p.cfg.Data) {
+	cfg, same, err := sameFile(t.Adapter.Config(t), p.cfg, adapters.MaxDocSize)
+	if err != nil || !same || cfg.Real != p.cfg.Real || cfg.Mode != p.cfg.Mode || cfg.UID != p.cfg.UID || cfg.GID != p.cfg.GID {
 		return false
 	}
 	for _, f := range t.Adapter.SwitchFiles(t) {
@@ -196,7 +195,10 @@ func (w *Writer) fail(t adapters.Target, file string, err error) *Error {
 }
 
 // load reads the config, the switch files and the manifest of t.
-func (w *Writer) load(t adapters.Target) (*plan, error) {
+func (w *Writer) load(t adapters.Target) (*plan, error) { return w.loadWith(t, true) }
+
+// loadWith is load, with the agent's Check only when check is set.
+func (w *Writer) loadWith(t adapters.Target, check bool) (*plan, error) {
 	a := t.Adapter
 	p := &plan{t: t, hooksDir: t.HooksDir()}
 	cfgPath := a.Config(t)
@@ -219,11 +221,13 @@ func (w *Writer) load(t adapters.Target) (*plan, error) {
 		}
 	}
 	p.switches = switches
-	notes, err := a.Check(t, cfg.Data, switches)
-	if err != nil {
-		return nil, w.fail(t, cfgPath, err)
+	if check {
+		notes, err := a.Check(t, cfg.Data, switches)
+		if err != nil {
+			return nil, w.fail(t, cfgPath, err)
+		}
+		p.notes = notes
 	}
-	p.notes = notes
 	manPath := filepath.Join(p.hooksDir, manifest.FileName)
 	if raw, err := os.ReadFile(manPath); err == nil {
 		m, err := manifest.Load(raw)
@@ -573,11 +577,11 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	}
 	// The agent does not take our lock: re-read, and start over if it
 	// wrote the file since we read it.
-	now, err := readFile(cfgPath, adapters.MaxDocSize)
+	_, same, err := sameFile(cfgPath, p.cfg, adapters.MaxDocSize)
 	if err != nil {
 		return written(cfgPath, err)
 	}
-	if now.Exists != p.cfg.Exists || !bytes.Equal(now.Data, p.cfg.Data) {
+	if !same {
 		return errRaced
 	}
 	if err := w.fault("before-rename"); err != nil {
@@ -635,16 +639,11 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 }
 
 func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
-	p, err := w.load(t)
-	if err != nil && !Off(err) {
-		return nil, err
-	}
+	// The agent's Check (a full parse of the config) is needed only when
+	// the file is not byte for byte what add wrote: that one parsed.
+	p, err := w.loadWith(t, false)
 	if err != nil {
-		// Hooks switched off: removal still works.
-		p, err = w.loadUnchecked(t)
-		if err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	cfgPath := t.Adapter.Config(t)
 	rec := p.man.File(w.rel(t, cfgPath))
@@ -663,33 +662,16 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 		p.edit = adapters.Edit{Delete: true}
 		return p, nil
 	}
+	// Hooks switched off: removal still works.
+	if _, err := t.Adapter.Check(t, p.cfg.Data, p.switches); err != nil && !Off(err) {
+		return nil, w.fail(t, cfgPath, err)
+	}
 	p.edit, err = t.Adapter.Remove(t, p.cfg.Data, p.rec, w.Force)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
 	}
 	if rec != nil && rec.Created && !p.edit.Kept && emptyObject(p.edit.Doc) {
 		p.edit = adapters.Edit{Delete: true}
-	}
-	return p, nil
-}
-
-// loadUnchecked is load without the agent's switch check.
-func (w *Writer) loadUnchecked(t adapters.Target) (*plan, error) {
-	saved := t
-	p := &plan{t: saved, hooksDir: t.HooksDir()}
-	cfgPath := t.Adapter.Config(t)
-	cfg, err := readFile(cfgPath, adapters.MaxDocSize)
-	if err != nil {
-		return nil, w.fail(t, cfgPath, err)
-	}
-	p.cfg = cfg
-	if raw, err := os.ReadFile(filepath.Join(p.hooksDir, manifest.FileName)); err == nil {
-		if m, err := manifest.Load(raw); err == nil {
-			p.man, p.manRaw = m, raw
-		}
-	}
-	if f := p.man.File(w.rel(t, cfgPath)); f != nil {
-		p.rec = &adapters.Record{Entries: f.Entries, Created: f.Containers, PostSHA: f.PostSHA256}
 	}
 	return p, nil
 }
@@ -832,11 +814,11 @@ func (w *Writer) applyRemove(p *plan) error {
 		return &Error{Agent: t.ID, File: file, Err: err, Written: true}
 	}
 	if p.configChanges() {
-		now, err := readFile(cfgPath, adapters.MaxDocSize)
+		_, same, err := sameFile(cfgPath, p.cfg, adapters.MaxDocSize)
 		if err != nil {
 			return written(cfgPath, err)
 		}
-		if now.Exists != p.cfg.Exists || !bytes.Equal(now.Data, p.cfg.Data) {
+		if !same {
 			return errRaced
 		}
 		if err := w.fault("before-rename"); err != nil {
