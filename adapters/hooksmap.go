@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -158,6 +159,46 @@ type mapEdit struct {
 	Prev   *Record
 	Force  bool
 	Fmt    *Format // layout for a new document; nil means detect
+	// cur, when set, follows one add or remove: the buffer its edits are
+	// made in and where the event map is in it (see apply and locate).
+	cur *cursor
+}
+
+// A cursor is what one add or remove keeps between its edits.
+type cursor struct {
+	work workBuf
+	// The event map of the document at ptr (of length n): its value spans
+	// [from, to), its key starts at keyStart. Valid while known.
+	known              bool
+	ptr                *byte
+	n                  int
+	from, to, keyStart int
+}
+
+// begin returns m with a fresh cursor, for one add or remove.
+func (m mapEdit) begin() mapEdit {
+	m.cur = &cursor{}
+	return m
+}
+
+// apply makes e in doc. With a cursor, edits after the first are made in
+// place in the cursor's buffer (the caller's doc is never changed), and an
+// edit inside the event map moves its known end instead of forgetting it.
+func (m mapEdit) apply(doc []byte, e edit) []byte {
+	if m.cur == nil {
+		return e.apply(doc)
+	}
+	c := m.cur
+	same := c.known && len(doc) == c.n && len(doc) > 0 && &doc[0] == c.ptr
+	out := c.work.apply(doc, e)
+	if same && e.from > c.from && e.to < c.to {
+		c.to += e.delta()
+		c.n = len(out)
+		c.ptr = &out[0]
+	} else {
+		c.known = false
+	}
+	return out
 }
 
 func (m mapEdit) path(event string) string { return m.Key + "/" + event }
@@ -231,8 +272,22 @@ func repeats(ms []member) map[string]int {
 // that parse accepted, or was made from one by our own splices (which keep
 // it valid and keep the shapes parse checked). It is a scan, not a
 // validation, and matters on configs of megabytes.
+//
+// With a cursor that followed every edit since, it finds the map without
+// scanning: the map starts where it did, and ends where the edits moved its
+// end (all of them fall inside it). A cheap check of both ends guards that.
 func (m mapEdit) locate(doc []byte) (hooks member, ok bool) {
-	return find(rootOf(doc), m.Key)
+	if c := m.cur; c != nil && c.known && len(doc) == c.n && len(doc) > 0 && &doc[0] == c.ptr &&
+		doc[c.from] == '{' && doc[c.to-1] == '}' {
+		raw := unsafe.String(unsafe.SliceData(doc), len(doc))[c.from:c.to]
+		return member{Key: m.Key, KeyStart: c.keyStart, Val: gjson.Result{Type: gjson.JSON, Raw: raw, Index: c.from}}, true
+	}
+	hooks, ok = find(rootOf(doc), m.Key)
+	if c := m.cur; c != nil && ok && hooks.Val.IsObject() && len(doc) > 0 {
+		c.known, c.ptr, c.n = true, &doc[0], len(doc)
+		c.from, c.to, c.keyStart = hooks.Val.Index, end(hooks.Val), hooks.KeyStart
+	}
+	return hooks, ok
 }
 
 func hooksObj(entries []EventEntry) Obj {
@@ -245,6 +300,7 @@ func hooksObj(entries []EventEntry) Obj {
 
 // add installs m.Want into doc. A blank doc becomes a new file.
 func (m mapEdit) add(doc []byte) (Edit, error) {
+	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
 	for _, w := range m.Want {
 		ed.Entries[w.Event] = []string{Compact(w.Entry)}
@@ -297,7 +353,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 	ev, ok := find(hooks.Val, w.Event)
 	if !ok {
 		ed.Created = addUnique(ed.Created, m.path(w.Event))
-		return appendChild(doc, hooks.Val, &w.Event, []any{w.Entry}, f), nil
+		return m.apply(doc, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
 	}
 	// Keep the first canonical entry; upgrade an old one of ours in place;
 	// delete further copies; leave hand-edited ones alone.
@@ -339,7 +395,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 	}
 	if keep < 0 && len(stale) > 0 {
 		// Upgrade in place: the first stale entry becomes the canonical one.
-		doc = replaceValue(doc, els[stale[0]], w.Entry, f)
+		doc = m.apply(doc, replaceEdit(doc, els[stale[0]], w.Entry, f))
 		drop = append(drop, stale[1:]...)
 		keep = stale[0]
 	} else {
@@ -349,14 +405,14 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 	for _, i := range drop {
 		hooks, _ = m.locate(doc)
 		ev, _ = find(hooks.Val, w.Event)
-		doc = deleteChild(doc, ev.Val, i)
+		doc = m.apply(doc, deleteEdit(ev.Val, i))
 	}
 	if keep == -1 {
 		if len(drop) > 0 {
 			hooks, _ = m.locate(doc)
 			ev, _ = find(hooks.Val, w.Event)
 		}
-		doc = appendChild(doc, ev.Val, nil, w.Entry, f)
+		doc = m.apply(doc, appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	return doc, nil
 }
@@ -373,6 +429,7 @@ func (m mapEdit) dropStale(doc []byte, ed *Edit) ([]byte, error) {
 
 // remove takes every entry of ours out of doc.
 func (m mapEdit) remove(doc []byte) (Edit, error) {
+	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
 	if IsBlank(doc) {
 		ed.Doc = doc
@@ -421,7 +478,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 		if at, dup := second[ev.Key]; dup {
 			return nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 		}
-		c := cut{event: ev.Key}
+		c := cut{event: strings.Clone(ev.Key)} // doc may be edited in place below
 		els := elements(ev.Val)
 		pure := 0
 		for i, e := range els {
@@ -461,7 +518,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 			for i, e := range elements(ev.Val) {
 				k := classify(e, m.Prefix)
 				if k == oursPure && (m.Prev.wrote(event, e.Raw) || isCanonical(m, event, e.Raw) || m.Force) {
-					doc = deleteChild(doc, ev.Val, i)
+					doc = m.apply(doc, deleteEdit(ev.Val, i))
 					changed = true
 					break
 				}
@@ -469,7 +526,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 					hs := e.Get("hooks")
 					for j, h := range elements(hs) {
 						if c := h.Get("command"); c.Type == gjson.String && strings.HasPrefix(c.Str, m.Prefix) {
-							doc = deleteChild(doc, hs, j)
+							doc = m.apply(doc, deleteEdit(hs, j))
 							changed = true
 							break
 						}

@@ -451,6 +451,11 @@ func multiLine(doc []byte, c gjson.Result, firstChild int) bool {
 // appendChild adds one member (key != nil) or element to the end of container
 // c, imitating the layout of its siblings. It is the inverse of deleteChild.
 func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byte {
+	return appendEdit(doc, c, key, v, f).apply(doc)
+}
+
+// appendEdit is the edit that appendChild makes.
+func appendEdit(doc []byte, c gjson.Result, key *string, v any, f Format) edit {
 	var lastEnd, firstStart, lastStart int
 	n := 0
 	if key != nil {
@@ -474,7 +479,7 @@ func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byt
 			if key != nil {
 				text = quote(*key) + colon + text
 			}
-			return splice(doc, c.Index+1, end(c)-1, text)
+			return edit{c.Index + 1, end(c) - 1, text}
 		}
 		clead, _ := leadOf(doc, c.Index)
 		lead := clead + f.Unit
@@ -482,7 +487,7 @@ func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byt
 		if key != nil {
 			text = quote(*key) + colon + text
 		}
-		return splice(doc, c.Index+1, end(c)-1, f.Newline+lead+text+f.Newline+clead)
+		return edit{c.Index + 1, end(c) - 1, f.Newline + lead + text + f.Newline + clead}
 	}
 	if f.Compact || !multiLine(doc, c, firstStart) {
 		if key != nil && !f.ColonSpace {
@@ -496,7 +501,7 @@ func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byt
 		if key != nil {
 			text = quote(*key) + colon + text
 		}
-		return splice(doc, lastEnd, lastEnd, sep+text)
+		return edit{lastEnd, lastEnd, sep + text}
 	}
 	lead, own := leadOf(doc, lastStart)
 	if !own {
@@ -507,12 +512,17 @@ func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byt
 	if key != nil {
 		text = quote(*key) + colon + text
 	}
-	return splice(doc, lastEnd, lastEnd, ","+f.Newline+lead+text)
+	return edit{lastEnd, lastEnd, "," + f.Newline + lead + text}
 }
 
 // deleteChild removes child i of container c. When it is the only child the
 // container is left empty as "{}" or "[]".
 func deleteChild(doc []byte, c gjson.Result, i int) []byte {
+	return deleteEdit(c, i).apply(doc)
+}
+
+// deleteEdit is the edit that deleteChild makes.
+func deleteEdit(c gjson.Result, i int) edit {
 	type span struct{ start, end int }
 	var cs []span
 	if c.IsObject() {
@@ -530,17 +540,63 @@ func deleteChild(doc []byte, c gjson.Result, i int) []byte {
 		if c.IsObject() {
 			empty = "{}"
 		}
-		return splice(doc, c.Index, end(c), empty)
+		return edit{c.Index, end(c), empty}
 	case i > 0:
-		return splice(doc, cs[i-1].end, cs[i].end, "")
+		return edit{cs[i-1].end, cs[i].end, ""}
 	default:
-		return splice(doc, cs[0].start, cs[1].start, "")
+		return edit{cs[0].start, cs[1].start, ""}
 	}
 }
 
 // replaceValue puts v where val is, rendered at val's line indent.
 func replaceValue(doc []byte, val gjson.Result, v any, f Format) []byte {
+	return replaceEdit(doc, val, v, f).apply(doc)
+}
+
+// replaceEdit is the edit that replaceValue makes.
+func replaceEdit(doc []byte, val gjson.Result, v any, f Format) edit {
 	lead, _ := leadOf(doc, val.Index)
 	inline := f.Compact || !strings.Contains(val.Raw, "\n")
-	return splice(doc, val.Index, end(val), render(v, f, lead, inline))
+	return edit{val.Index, end(val), render(v, f, lead, inline)}
+}
+
+// An edit replaces doc[from:to] with text.
+type edit struct {
+	from, to int
+	text     string
+}
+
+// apply returns a new document with e made; doc is not changed.
+func (e edit) apply(doc []byte) []byte { return splice(doc, e.from, e.to, e.text) }
+
+// delta is how much e changes the document's length.
+func (e edit) delta() int { return len(e.text) - (e.to - e.from) }
+
+// A workBuf is the one document buffer that a chain of edits owns, so that
+// each edit after the first is made in place instead of copying the whole
+// document again: on a large config every copy is its size in garbage, and
+// the copies, not the edit, set the peak memory. Edits never touch the
+// caller's document: the first one copies it, with headroom for the rest.
+type workBuf struct{ b []byte }
+
+// workHeadroom is room for the entries one add or remove inserts.
+const workHeadroom = 16 << 10
+
+func (w *workBuf) apply(doc []byte, e edit) []byte {
+	if w == nil {
+		return e.apply(doc)
+	}
+	n := len(doc) + e.delta()
+	if len(w.b) == 0 || len(doc) == 0 || &doc[0] != &w.b[0] || len(doc) != len(w.b) || n > cap(w.b) {
+		out := make([]byte, 0, n+workHeadroom)
+		out = append(out, doc[:e.from]...)
+		out = append(out, e.text...)
+		w.b = append(out, doc[e.to:]...)
+		return w.b
+	}
+	b := w.b[:max(len(doc), n)]
+	copy(b[e.from+len(e.text):], doc[e.to:])
+	copy(b[e.from:], e.text)
+	w.b = b[:n]
+	return w.b
 }
