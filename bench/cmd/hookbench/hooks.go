@@ -1,0 +1,339 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// Payloads as the agents send them (Claude's recorded in
+// shared/harness/samples; the others in the same shape, with the fields
+// their rules read). A hook that reads stdin reads all of it.
+var payloads = map[string]string{
+	"UserPromptSubmit":  `{"session_id":"063117be-df0d-4c79-a25b-a38ce6ee00ba","transcript_path":"/home/u/.claude/projects/-home-u-work/063117be-df0d-4c79-a25b-a38ce6ee00ba.jsonl","cwd":"/home/u/work","prompt_id":"4885280c-ea50-42ce-a27b-5bc0ae772250","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"please create the marker file"}`,
+	"PermissionRequest": `{"session_id":"063117be-df0d-4c79-a25b-a38ce6ee00ba","transcript_path":"/home/u/.claude/projects/-home-u-work/063117be-df0d-4c79-a25b-a38ce6ee00ba.jsonl","cwd":"/home/u/work","prompt_id":"4885280c-ea50-42ce-a27b-5bc0ae772250","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch claude-marker.txt","description":"Create hook test marker file"},"permission_suggestions":[{"type":"addDirectories","directories":["/home/u/work"],"destination":"session"},{"type":"setMode","mode":"acceptEdits","destination":"session"}]}`,
+	"Stop":              `{"session_id":"063117be-df0d-4c79-a25b-a38ce6ee00ba","transcript_path":"/home/u/.claude/projects/-home-u-work/063117be-df0d-4c79-a25b-a38ce6ee00ba.jsonl","cwd":"/home/u/work","prompt_id":"4885280c-ea50-42ce-a27b-5bc0ae772250","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done: fake model finished the turn.","background_tasks":[],"session_crons":[]}`,
+	"Notification":      `{"sessionId":"4c1d6a7e-2b1f-4f0e-9d3a-6f8b2e1c9a70","cwd":"/home/u/work","hookEventName":"Notification","notificationType":"permission_prompt","message":"Grok needs your permission to use Bash"}`,
+}
+
+// A hookCase is one generated hook with what it must write.
+type hookCase struct {
+	agent, name string
+	path        string // the generated script
+	peer        string // the same hook in Node.js
+	pty         bool   // writes to the pty, not stdout
+	want        []byte // on stdout or on the pty
+	payload     []byte
+	note        string
+}
+
+// hookCases renders every agent's sh hooks into dir. Agents' own hooks come
+// from the adapters; when none of them writes to a pty, a PTY hook rendered
+// by scripts.Render stands in.
+func hookCases(dir, node string) ([]hookCase, error) {
+	home := filepath.Join(dir, "home")
+	var cs []hookCase
+	anyPTY := false
+	for _, a := range adapters.All() {
+		t, err := adapters.Resolve(a.Name(), adapters.Options{NS: ns, Home: home})
+		if err != nil {
+			return nil, err
+		}
+		ss, err := a.Scripts(t)
+		if err != nil {
+			return nil, err
+		}
+		states := map[string]scripts.State{}
+		for _, e := range a.Events() {
+			states[e.Event] = e.State
+		}
+		for _, s := range ss {
+			if !bytes.HasPrefix(s.Content, []byte("#!/bin/sh")) {
+				continue // opencode's plugin runs inside opencode, not as a process
+			}
+			c, err := newCase(dir, a.Name(), s.Event, s.Name, s.Content, states[s.Event], node)
+			if err != nil {
+				return nil, err
+			}
+			anyPTY = anyPTY || c.pty
+			cs = append(cs, c)
+		}
+	}
+	if !anyPTY {
+		b, err := scripts.Render(scripts.Spec{NS: ns, Agent: "pty", Event: "Stop", State: scripts.Done, Transport: scripts.PTY})
+		if err != nil {
+			return nil, err
+		}
+		c, err := newCase(dir, "(pty)", "Stop", "stop.sh", b, scripts.Done, node)
+		if err != nil {
+			return nil, err
+		}
+		c.note = "rendered by scripts.Render with Transport PTY: no agent writes to a pty yet"
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+func newCase(dir, agent, event, name string, content []byte, state scripts.State, node string) (hookCase, error) {
+	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(scripts.PTYVar(ns)))}
+	base := filepath.Join(dir, agent+"-"+strings.TrimSuffix(name, ".sh"))
+	c.path = base + ".sh"
+	if err := writeExec(c.path, content); err != nil {
+		return c, err
+	}
+	p, ok := payloads[event]
+	if !ok {
+		p = payloads["Stop"]
+	}
+	c.payload = []byte(p + "\n")
+	rule := scripts.Always
+	switch {
+	case bytes.Contains(content, []byte("background_tasks")):
+		rule = scripts.NonEmptyBackgroundTasks
+	case bytes.Contains(content, []byte("notificationType")):
+		rule = scripts.PermissionPrompt
+		c.payload = []byte(payloads["Notification"] + "\n")
+	}
+	if c.pty {
+		c.want = scripts.OSC(ns, state)
+	} else {
+		c.want = []byte(scripts.TerminalSequence(ns, state))
+	}
+	if node != "" {
+		c.peer = base + ".js"
+		guard := bytes.Contains(content, []byte("GROK_HOOK_EVENT"))
+		if err := writeExec(c.peer, nodePeer(node, state, rule, c.pty, guard)); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// nodePeer is the hook as peers write it: a Node.js script that gates on
+// the same variables, parses the payload with JSON.parse where the state
+// depends on it, and writes the same bytes the same way.
+func nodePeer(node string, state scripts.State, rule scripts.Rule, toPTY, guard bool) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!%s\n'use strict';\n", node)
+	fmt.Fprintf(&b, "const env = process.env;\nif (!env.%s) process.exit(0);\n", scripts.TaskVar(ns))
+	if guard {
+		b.WriteString("if (env.GROK_HOOK_EVENT) process.exit(0);\n")
+	}
+	b.WriteString("const fs = require('fs');\n")
+	fmt.Fprintf(&b, "let state = %q;\n", state.Body())
+	switch rule {
+	case scripts.NonEmptyBackgroundTasks:
+		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
+		fmt.Fprintf(&b, "if (Array.isArray(p.background_tasks) && p.background_tasks.length > 0) state = %q;\n", scripts.Working.Body())
+	case scripts.PermissionPrompt:
+		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
+		b.WriteString("if (p.notificationType !== 'permission_prompt') process.exit(0);\n")
+	}
+	fmt.Fprintf(&b, "const osc = '\\x1b]777;notify;%s;' + state + '\\x07';\n", ns)
+	if toPTY {
+		fmt.Fprintf(&b, "const tty = env.%s || '';\n", scripts.PTYVar(ns))
+		b.WriteString("try {\n  if (fs.statSync(tty).isCharacterDevice()) {\n    const fd = fs.openSync(tty, fs.constants.O_WRONLY | fs.constants.O_NOCTTY);\n    fs.writeSync(fd, osc);\n    fs.closeSync(fd);\n  }\n} catch (e) {}\n")
+	} else {
+		b.WriteString("process.stdout.write(JSON.stringify({ terminalSequence: osc }));\n")
+	}
+	return []byte(b.String())
+}
+
+// ptyReader drains the master side of a pty into a buffer.
+type ptyReader struct {
+	master, slave *os.File
+	mu            sync.Mutex
+	buf           bytes.Buffer
+}
+
+func openPTY() (*ptyReader, error) {
+	m, s, err := pty.Open()
+	if err != nil {
+		return nil, err
+	}
+	p := &ptyReader{master: m, slave: s}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := m.Read(b)
+			p.mu.Lock()
+			p.buf.Write(b[:n])
+			p.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p, nil
+}
+
+// take returns what was written so far, after a marker written to the pty
+// itself has come back (so nothing a finished process wrote is missed).
+func (p *ptyReader) take() ([]byte, error) {
+	const mark = "<<hookbench>>"
+	if _, err := p.slave.Write([]byte(mark)); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		all := p.buf.Bytes()
+		if i := bytes.Index(all, []byte(mark)); i >= 0 {
+			got := append([]byte(nil), all[:i]...)
+			rest := append([]byte(nil), all[i+len(mark):]...)
+			p.buf.Reset()
+			p.buf.Write(rest)
+			p.mu.Unlock()
+			return got, nil
+		}
+		p.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	return nil, fmt.Errorf("pty: marker not read back")
+}
+
+func (p *ptyReader) close() { p.slave.Close(); p.master.Close() }
+
+// runHook runs one script the way an agent does: the payload on a pipe as
+// stdin, stdout on a pipe, the host's variables set. It returns the wall
+// time and what the script printed.
+func runHook(path string, payload []byte, env []string) (time.Duration, []byte, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer inR.Close()
+	if _, err := inW.Write(payload); err != nil { // fits the pipe buffer
+		inW.Close()
+		return 0, nil, err
+	}
+	inW.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer outR.Close()
+	c := exec.Command(path)
+	c.Env, c.Stdin, c.Stdout, c.Stderr = env, inR, outW, devNull
+	r, err := timed(c)
+	outW.Close()
+	out := readAll(outR)
+	if err == nil && r.code != 0 {
+		err = fmt.Errorf("%s exited %d", path, r.code)
+	}
+	return r.wall, out, err
+}
+
+func benchHooks(r *report, _ string, work string) error {
+	dir := filepath.Join(work, "hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	node, _ := exec.LookPath("node")
+	cases, err := hookCases(dir, node)
+	if err != nil {
+		return err
+	}
+	floor := filepath.Join(dir, "floor.sh")
+	if err := writeExec(floor, []byte("#!/bin/sh\nexit 0\n")); err != nil {
+		return err
+	}
+	p, err := openPTY()
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	env := []string{"PATH=/usr/bin:/bin", scripts.TaskVar(ns) + "=bench-task", scripts.PTYVar(ns) + "=" + p.slave.Name()}
+
+	var rows [][]string
+	worst, worstName := 0.0, ""
+	for _, c := range cases {
+		// Check the bytes first: a hook whose gate fails is fast and wrong.
+		progs := []string{c.path}
+		if c.peer != "" {
+			progs = append(progs, c.peer)
+		}
+		for _, prog := range progs {
+			_, out, err := runHook(prog, c.payload, env)
+			if err != nil {
+				return err
+			}
+			got := out
+			if c.pty {
+				if got, err = p.take(); err != nil {
+					return err
+				}
+				if len(out) > 0 {
+					return fmt.Errorf("%s printed %q on stdout", prog, out)
+				}
+			}
+			if !bytes.Equal(got, c.want) {
+				return fmt.Errorf("%s wrote %q, want %q", prog, got, c.want)
+			}
+		}
+		var fl, hk, nd samples
+		for round := 0; round < *flagHook; round++ {
+			n := 2
+			if c.peer != "" && round%*flagNode == 0 {
+				n = 3
+			}
+			for _, i := range rotate(n, round) {
+				prog := []string{floor, c.path, c.peer}[i]
+				d, _, err := runHook(prog, c.payload, env)
+				if err != nil {
+					return err
+				}
+				switch i {
+				case 0:
+					fl = append(fl, d)
+				case 1:
+					hk = append(hk, d)
+				case 2:
+					nd = append(nd, d)
+				}
+			}
+		}
+		if c.pty {
+			got, err := p.take()
+			if err != nil {
+				return err
+			}
+			if n, want := hasBytes(got, c.want), len(hk)+len(nd); n != want {
+				return fmt.Errorf("%s: %d sequences on the pty, want %d", c.path, n, want)
+			}
+		}
+		transport := "stdout"
+		if c.pty {
+			transport = "pty"
+		}
+		name := c.agent + " " + c.name
+		if c.note != "" {
+			name += " ¹"
+			r.notes = append(r.notes, "¹ "+c.note+".")
+		}
+		hr := ratio(hk, fl)
+		if hr > worst {
+			worst, worstName = hr, name
+		}
+		nodeCell, nodeRatio := "node not installed", "n/a"
+		if c.peer != "" {
+			nodeCell, nodeRatio = cell(nd), fmt.Sprintf("%.1f×", ratio(nd, fl))
+		}
+		rows = append(rows, []string{name, transport, cell(fl), cell(hk), nodeCell, fmt.Sprintf("%.2f×", hr), nodeRatio})
+	}
+	r.tables = append(r.tables, "### Hooks: floor, hook, Node.js\n\n"+
+		"Each hook runs as its agent runs it: the recorded payload on a pipe as stdin, the task variable set, `"+scripts.PTYVar(ns)+"` naming a real pty (opened with creack/pty); its output is checked byte for byte before timing, and every sequence is counted on the pty after. The floor is `#!/bin/sh` + `exit 0` run the same way; the Node.js peer is the same hook as a `#!"+node+"` script (JSON.parse, JSON.stringify, fs.writeSync), run every "+fmt.Sprint(*flagNode)+"th round.\n\n"+
+		table([]string{"hook", "writes to", "floor", "hook", "Node.js", "hook/floor", "node/floor"}, rows))
+	r.target("hook (worst of all)", "≤ 1.5× the floor", fmt.Sprintf("%.2f× (%s)", worst, worstName), worst <= 1.5)
+	return nil
+}
