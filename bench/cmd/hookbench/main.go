@@ -167,7 +167,8 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 // result is one child process: its wall time and peak resident set.
 type result struct {
 	wall   time.Duration
-	maxRSS int64 // bytes
+	cpu    time.Duration // user + system, of the child and what it waited for
+	maxRSS int64         // bytes
 	code   int
 }
 
@@ -182,6 +183,7 @@ func timed(c *exec.Cmd) (result, error) {
 			r.maxRSS = ru.Maxrss * 1024
 		}
 		r.code = c.ProcessState.ExitCode()
+		r.cpu = c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
 	if _, isExit := err.(*exec.ExitError); isExit {
 		err = nil
