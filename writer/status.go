@@ -106,3 +106,8 @@ func (w *Writer) Status(t adapters.Target) State {
 }
 
 var _ = bytes.Equal
+
+// CheckPrivateDir returns an error, saying why and how to fix it, when dir
+// is a symlink, not a directory, writable by group or others, or owned by
+// another user: anyone who can write there can run code in the agent.
+func CheckPrivateDir(dir string) error { return checkPrivateDir(dir) }

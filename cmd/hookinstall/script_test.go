@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testOnlyNow = fixedNow
+			testOnlyManagedSettings = os.Getenv("TEST_MANAGED_SETTINGS")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
@@ -57,6 +58,8 @@ func scriptParams(dir string) testscript.Params {
 				env.Setenv(v, "")
 			}
 			env.Setenv("CORPUS", corpusDir())
+			// Claude's managed settings file, instead of /etc's.
+			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
