@@ -247,6 +247,8 @@ func (d *Doctor) fire(path string, payload []byte, env []string, ptyVar string, 
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// The script leads its own session: kill everything it started.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 200 * time.Millisecond
 	start := time.Now()
 	err = cmd.Run()

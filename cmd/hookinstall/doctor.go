@@ -21,9 +21,10 @@ var testOnlyManagedSettings = managedSettings
 
 type doctorOptions struct {
 	*globalOptions
-	Agents []string
-	NoFire bool
-	NoAsk  bool
+	Agents      []string
+	NoFire      bool
+	NoAsk       bool
+	FireTimeout time.Duration
 }
 
 func newDoctorCmd(g *globalOptions, runF func(*doctorOptions) error) *cobra.Command {
@@ -50,6 +51,7 @@ with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
 	}
 	cmd.Flags().BoolVar(&o.NoFire, "no-fire", false, "do not run the installed scripts")
 	cmd.Flags().BoolVar(&o.NoAsk, "no-ask", false, "do not run the agents' own programs")
+	cmd.Flags().DurationVar(&o.FireTimeout, "fire-timeout", 5*time.Second, "how long one run of one script may take before it is killed and fails")
 	return cmd
 }
 
@@ -66,8 +68,8 @@ type jsonDoctor struct {
 }
 
 // newDoctor builds the checker for a run; status uses it without firing.
-func (g *globalOptions) newDoctor(fire, ask bool) *doctor.Doctor {
-	o := doctor.Options{Getenv: g.Getenv, LookPath: lookPath(g.Getenv), Fire: fire, Ask: ask}
+func (g *globalOptions) newDoctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
+	o := doctor.Options{Getenv: g.Getenv, LookPath: lookPath(g.Getenv), Fire: fire, Ask: ask, FireTimeout: fireTimeout}
 	if g.Home == "" {
 		o.ManagedSettings = testOnlyManagedSettings
 		if wd, err := os.Getwd(); err == nil {
@@ -79,7 +81,10 @@ func (g *globalOptions) newDoctor(fire, ask bool) *doctor.Doctor {
 
 func runDoctor(o *doctorOptions) error {
 	start := time.Now()
-	d := o.newDoctor(!o.NoFire, !o.NoAsk)
+	if o.FireTimeout <= 0 {
+		return usageError{fmt.Errorf("--fire-timeout must be positive")}
+	}
+	d := o.newDoctor(!o.NoFire, !o.NoAsk, o.FireTimeout)
 	ts, err := o.targets(o.Agents, len(o.Agents) == 0 && o.AgentID == "", nil)
 	if err != nil {
 		return err

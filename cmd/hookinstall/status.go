@@ -39,7 +39,7 @@ type jsonStatus struct {
 }
 
 func runStatus(o *statusOptions) error {
-	d := o.newDoctor(false, false)
+	d := o.newDoctor(false, false, 0)
 	ts, err := o.targets(o.Agents, len(o.Agents) == 0 && o.AgentID == "", nil)
 	if err != nil {
 		return err
