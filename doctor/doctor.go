@@ -80,6 +80,9 @@ type Options struct {
 	// ManagedSettings is Claude's managed settings file
 	// (/etc/claude-code/managed-settings.json); "" skips it (with --home).
 	ManagedSettings string
+	// CodexRequirements is the system-wide requirements.toml Codex reads
+	// (/etc/codex/requirements.toml); "" skips it (with --home).
+	CodexRequirements string
 	// Cwd is where a project-level config of ours would double-fire; ""
 	// skips that check.
 	Cwd string
@@ -223,14 +226,22 @@ func (d *Doctor) Agent(t adapters.Target) Agent {
 	var infos []scriptInfo
 	if a.Installed {
 		p.config(r)
-		infos = r.scriptChecks()
+		if _, plugin := p.(*pluginProfile); !plugin {
+			infos = r.scriptChecks()
+		} else {
+			r.manifestCheck()
+		}
 		p.switches(r)
 		p.trust(r)
 	}
 	r.projectChecks(p)
 	p.deadPaths(r)
 	if a.Installed && d.Fire {
-		r.fireChecks(infos)
+		if f, ok := p.(interface{ fire(*run) }); ok {
+			f.fire(r)
+		} else {
+			r.fireChecks(infos)
+		}
 	}
 	if a.Installed && d.Ask {
 		p.ask(r)

@@ -280,20 +280,15 @@ func (p *jsonProfile) parseNote() string {
 // entries.async.
 func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 	file := r.cfg.Path
-	want, err := r.t.Adapter.Add(r.t, nil, nil, false)
+	want, events, err := p.wantEntries(r.t)
 	if err != nil {
 		r.fail("entries.present", file, fmt.Sprintf("cannot compute our entries: %v", err), "")
 		return
 	}
-	var events []string
-	for ev := range want.Entries {
-		events = append(events, ev)
-	}
-	p.sortEvents(events)
 	scriptOf := map[string]string{} // event -> our command
 	for _, ev := range events {
-		if len(want.Entries[ev]) > 0 {
-			scriptOf[ev] = commandsOf(gjson.Parse(want.Entries[ev][0]))[0]
+		if cs := commandsOf(gjson.Parse(want[ev])); len(cs) > 0 {
+			scriptOf[ev] = cs[0]
 		}
 	}
 	at := func(o occurrence) string { return fmt.Sprintf("%s.%s[%d]", m.where, o.Event, o.Index) }
@@ -327,8 +322,8 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 	// entries.shape: each element of ours under a real event, as written.
 	bad := 0
 	for _, o := range m.ours {
-		w, ok := want.Entries[o.Event]
-		if !ok || len(w) == 0 {
+		w, ok := want[o.Event]
+		if !ok {
 			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
 			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.display, o.Event)
 			if fix := matchFold(events, o.Event); fix != "" {
@@ -343,7 +338,7 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 			bad++
 			continue
 		}
-		if d := shapeDiff(o.Elem, w[0]); d != "" {
+		if d := shapeDiff(o.Elem, w); d != "" {
 			r.fail("entries.shape", file, fmt.Sprintf("%s: %s %s", file, at(o), d), r.addHint()+" (--force replaces an entry edited by hand)")
 			bad++
 		}

@@ -48,6 +48,15 @@ type fireCase struct {
 var variants = map[string][]fireCase{
 	"claude.Stop": {{ID: "fire.background", Payload: "claude.Stop.background", State: scripts.Working, Task: true,
 		Why: "a Stop whose background_tasks is not empty"}},
+	"grok.Notification": {{ID: "fire.other-notification", Payload: "grok.Notification.idle", Task: true,
+		Why: "a Notification whose notificationType is idle_prompt (not a permission prompt)"}},
+}
+
+// reconstructed are the payloads built from seed 003's field lists rather
+// than recorded (no such binary here); verdicts say so.
+var reconstructed = map[string]bool{
+	"grok.UserPromptSubmit": true, "grok.Notification": true, "grok.Stop": true,
+	"grok.StopCancelled": true, "antigravity.PreInvocation": true,
 }
 
 func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) {
@@ -62,7 +71,11 @@ func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) 
 	if payload(p) == nil {
 		return nil, name
 	}
-	cs := []fireCase{{ID: "fire." + string(state), Payload: p, State: state, Task: true, Why: "the recorded " + s.Event + " payload"}}
+	kind := "recorded"
+	if reconstructed[p] {
+		kind = "reconstructed"
+	}
+	cs := []fireCase{{ID: "fire." + string(state), Payload: p, State: state, Task: true, Why: "the " + kind + " " + s.Event + " payload"}}
 	cs = append(cs, variants[name]...)
 	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + scripts.TaskVar(r.t.NS) + " (outside the host)"})
 	if bytes.Contains(s.Want, []byte("GROK_HOOK_EVENT")) {
@@ -118,7 +131,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
 	}
 	env = append(env, c.Env...)
-	res := r.d.fire(s.Path, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
+	res := r.d.fire([]string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
 	ms := float64(res.Dur.Microseconds()) / 1000
 	var wantOut, wantPTY []byte
 	if c.State != "" {
@@ -206,7 +219,7 @@ var sentinelSeq atomic.Uint64
 // fire runs path once with payload on stdin and env (plus ptyVar naming a
 // fresh pty slave), in a new session with no controlling terminal, as agents
 // run hooks. It returns what arrived on stdout, stderr and the pty.
-func (d *Doctor) fire(path string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
+func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
 	var res fireResult
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -241,7 +254,7 @@ func (d *Doctor) fire(path string, payload []byte, env []string, ptyVar string, 
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(env, ptyVar+"="+tty.Name())
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer

@@ -44,6 +44,45 @@ func profileFor(t adapters.Target) profile {
 			askFn:        askClaude,
 			adapter:      t.Adapter,
 		}
+	case "grok":
+		return &jsonProfile{
+			display:  "Grok",
+			projects: []string{".grok/hooks/*.json", ".claude/settings.json", ".claude/settings.local.json"},
+			switchFn: grokSwitches,
+			adapter:  t.Adapter,
+		}
+	case "antigravity":
+		return &jsonProfile{
+			display:  "Antigravity",
+			underNS:  true,
+			projects: []string{".agents/hooks.json"},
+			switchFn: antigravitySwitches,
+			deadFn:   antigravityDeadPath,
+			askFn:    askAntigravity,
+			adapter:  t.Adapter,
+		}
+	case "zerocode", "codex":
+		product, sysReq := "ZeroCode", ""
+		projects := []string{".zerotwo/hooks.json"}
+		if t.Adapter.Name() == "codex" {
+			product, sysReq = "Codex", "/etc/codex/requirements.toml"
+			projects = []string{".codex/hooks.json"}
+		}
+		z := &zerocodeDoc{product: product, sysRequirements: sysReq}
+		p := &jsonProfile{
+			display:    product,
+			strictRoot: map[string]bool{"hooks": true, "description": true},
+			projects:   projects,
+			switchFn:   z.switches,
+			trustFn:    z.trust,
+			adapter:    t.Adapter,
+		}
+		if t.Adapter.Name() == "codex" {
+			p.askFn = askCodex
+		}
+		return p
+	case "opencode":
+		return &pluginProfile{}
 	}
 	return &jsonProfile{display: t.Adapter.Name(), adapter: t.Adapter}
 }
@@ -68,7 +107,7 @@ type jsonProfile struct {
 	switchFn     func(r *run)
 	trustFn      func(r *run, m *jsonMap)
 	deadFn       func(r *run)
-	askFn        func(r *run)
+	askFn        func(r *run, m *jsonMap)
 
 	m *jsonMap
 }
@@ -78,6 +117,39 @@ func (p *jsonProfile) key(t adapters.Target) string {
 		return t.NS
 	}
 	return "hooks"
+}
+
+// wantEntries returns, per event, the element we write into its array (a
+// group, or a handler where the agent takes handlers directly), and the
+// events in the adapter's order.
+func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []string, error) {
+	ed, err := p.adapter.Add(t, nil, nil, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	want := map[string]string{}
+	if p.underNS {
+		if len(ed.Entries[t.NS]) == 0 {
+			return nil, nil, fmt.Errorf("no hook set for %q", t.NS)
+		}
+		for _, m := range members(gjson.Parse(ed.Entries[t.NS][0])) {
+			if es := elements(m.Val); m.Val.IsArray() && len(es) > 0 {
+				want[m.Key] = es[0].Raw
+			}
+		}
+	} else {
+		for ev, es := range ed.Entries {
+			if len(es) > 0 {
+				want[ev] = es[0]
+			}
+		}
+	}
+	var events []string
+	for ev := range want {
+		events = append(events, ev)
+	}
+	p.sortEvents(events)
+	return want, events, nil
 }
 
 func (p *jsonProfile) sortEvents(events []string) {
@@ -123,7 +195,7 @@ func (p *jsonProfile) projectFiles() []string { return p.projects }
 
 func (p *jsonProfile) ask(r *run) {
 	if p.askFn != nil {
-		p.askFn(r)
+		p.askFn(r, p.m)
 	}
 }
 

@@ -72,7 +72,20 @@ func missingGates(ns string, data, want []byte) []string {
 func (r *run) scriptChecks() []scriptInfo {
 	t := r.t
 	dir := t.HooksDir()
-	manPath := filepath.Join(dir, manifest.FileName)
+	r.manifestCheck()
+	if _, err := os.Lstat(dir); err == nil {
+		if err := writer.CheckPrivateDir(dir); err != nil {
+			r.fail("hooksdir.private", dir, err.Error(), "run 'chmod go-w "+dir+"' and make sure it is yours")
+		} else {
+			r.pass("hooksdir.private", dir, dir+" is yours and not writable by group or others")
+		}
+	}
+	return r.scriptFiles()
+}
+
+// manifestCheck runs manifest.valid.
+func (r *run) manifestCheck() {
+	manPath := filepath.Join(r.t.HooksDir(), manifest.FileName)
 	switch {
 	case r.manErr != nil:
 		r.fail("manifest.valid", manPath, fmt.Sprintf("%s: %v", manPath, r.manErr), r.addHint())
@@ -81,13 +94,13 @@ func (r *run) scriptChecks() []scriptInfo {
 	default:
 		r.pass("manifest.valid", manPath, fmt.Sprintf("%s records the install (%s)", manPath, r.man.ToolVersion))
 	}
-	if _, err := os.Lstat(dir); err == nil {
-		if err := writer.CheckPrivateDir(dir); err != nil {
-			r.fail("hooksdir.private", dir, err.Error(), "run 'chmod go-w "+dir+"' and make sure it is yours")
-		} else {
-			r.pass("hooksdir.private", dir, dir+" is yours and not writable by group or others")
-		}
-	}
+}
+
+// scriptFiles runs script.exists, script.mode, script.hash and script.gates
+// per script.
+func (r *run) scriptFiles() []scriptInfo {
+	t := r.t
+	dir := t.HooksDir()
 	want, err := t.Adapter.Scripts(t)
 	if err != nil {
 		r.fail("script.exists", dir, fmt.Sprintf("cannot render our scripts: %v", err), "")

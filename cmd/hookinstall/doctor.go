@@ -16,8 +16,15 @@ import (
 // looks at the real home (not with --home).
 const managedSettings = "/etc/claude-code/managed-settings.json"
 
-// testOnlyManagedSettings replaces managedSettings in tests.
-var testOnlyManagedSettings = managedSettings
+// codexRequirements is the requirements file Codex 0.171.0 reads.
+const codexRequirements = "/etc/codex/requirements.toml"
+
+// testOnlyManagedSettings and testOnlyCodexRequirements replace those
+// system files in tests.
+var (
+	testOnlyManagedSettings   = managedSettings
+	testOnlyCodexRequirements = codexRequirements
+)
 
 type doctorOptions struct {
 	*globalOptions
@@ -72,6 +79,7 @@ func (g *globalOptions) newDoctor(fire, ask bool, fireTimeout time.Duration) *do
 	o := doctor.Options{Getenv: g.Getenv, LookPath: lookPath(g.Getenv), Fire: fire, Ask: ask, FireTimeout: fireTimeout}
 	if g.Home == "" {
 		o.ManagedSettings = testOnlyManagedSettings
+		o.CodexRequirements = testOnlyCodexRequirements
 		if wd, err := os.Getwd(); err == nil {
 			o.Cwd = wd
 		}

@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 		"hookinstall": func() {
 			testOnlyNow = fixedNow
 			testOnlyManagedSettings = os.Getenv("TEST_MANAGED_SETTINGS")
+			testOnlyCodexRequirements = os.Getenv("TEST_CODEX_REQUIREMENTS")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
@@ -62,6 +63,7 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("CORPUS", corpusDir())
 			// Claude's managed settings file, instead of /etc's.
 			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
+			env.Setenv("TEST_CODEX_REQUIREMENTS", filepath.Join(env.WorkDir, "etc/codex/requirements.toml"))
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {

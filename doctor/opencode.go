@@ -1,0 +1,234 @@
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// pluginProfile is opencode: a plugin of ours, plugins/<NS>.js, that runs
+// inside opencode. There is no entry to find and no script to run: the file
+// is the install.
+type pluginProfile struct{}
+
+func (pluginProfile) hasOurs(r *run) bool {
+	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS)))
+}
+
+// config checks the plugin file: there, ours, as installed, gated, with one
+// export.
+func (pluginProfile) config(r *run) {
+	cfg := r.cfg
+	file := cfg.Path
+	switch {
+	case cfg.Err != nil:
+		r.fail("entries.present", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), r.addHint())
+		return
+	case !cfg.Exists:
+		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so opencode loads no plugin of ours", file), r.addHint())
+		return
+	case !bytes.HasPrefix(cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS))):
+		r.fail("entries.present", file, fmt.Sprintf("%s is not the plugin hookinstall writes (its first line is not our header)", file), "move it away, then run 'hookinstall add opencode'")
+		return
+	}
+	r.pass("entries.present", file, fmt.Sprintf("%s is our plugin, where opencode loads it (plugins/)", file))
+	want, err := scripts.RenderOpencode(r.t.NS, r.t.ID)
+	if err != nil {
+		r.fail("script.hash", file, fmt.Sprintf("cannot render our plugin: %v", err), "")
+		return
+	}
+	rel, _ := filepath.Rel(r.t.Home, file)
+	sum := manifest.Sum(cfg.Data)
+	if rec := r.man.File(rel); rec != nil && rec.PostSHA256 != "" {
+		if sum == rec.PostSHA256 {
+			r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what the manifest recorded", file))
+		} else {
+			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited plugin)")
+		}
+	} else if bytes.Equal(cfg.Data, want) {
+		r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", file))
+	} else {
+		r.fail("script.hash", file, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", file), r.addHint()+" (--force replaces an edited plugin)")
+	}
+	var miss []string
+	for _, g := range []struct{ text, what string }{
+		{"if (!process.env." + scripts.TaskVar(r.t.NS) + ") return;", "the task gate (silent outside the host: no " + scripts.TaskVar(r.t.NS) + ")"},
+		{".isCharacterDevice()) return;", "the pty gate (writes only to a character device)"},
+	} {
+		if !bytes.Contains(cfg.Data, []byte(g.text)) {
+			miss = append(miss, g.what)
+		}
+	}
+	if len(miss) > 0 {
+		r.fail("script.gates", file, fmt.Sprintf("%s lacks %s", file, strings.Join(miss, "; and ")), r.addHint())
+	} else {
+		r.pass("script.gates", file, fmt.Sprintf("%s keeps its gates", file))
+	}
+	n := 0
+	for _, l := range strings.Split(string(cfg.Data), "\n") {
+		if strings.HasPrefix(l, "export ") {
+			n++
+		}
+	}
+	if n != 1 {
+		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: opencode calls every export as a plugin, so it must export exactly one", file, n), r.addHint())
+	} else {
+		r.pass("script.exports", file, fmt.Sprintf("%s exports one plugin function", file))
+	}
+}
+
+func (pluginProfile) switches(*run) {}
+func (pluginProfile) trust(*run)    {}
+func (pluginProfile) ask(*run)      {}
+
+func (pluginProfile) projectFiles() []string {
+	return []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"}
+}
+
+// deadPaths flags a copy of our plugin in plugin/ (singular): opencode loads
+// {plugin,plugins}/*.{ts,js}, so both would report every state twice.
+func (pluginProfile) deadPaths(r *run) {
+	var found []string
+	for _, ext := range []string{".js", ".ts"} {
+		p := filepath.Join(r.t.Dir, "plugin", r.t.NS+ext)
+		if _, err := os.Lstat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	if ext := filepath.Join(r.t.Dir, "plugins", r.t.NS+".ts"); fileExists(ext) {
+		found = append(found, ext)
+	}
+	for _, p := range found {
+		r.fail("doubleplugin.opencode", p, fmt.Sprintf("%s is there as well as %s: opencode loads plugin/ and plugins/ alike, so every state would be reported twice", p, r.a.Config), "delete "+p+" (hookinstall writes only plugins/"+r.t.NS+".js)")
+	}
+	if len(found) == 0 {
+		r.pass("doubleplugin.opencode", filepath.Join(r.t.Dir, "plugin"), fmt.Sprintf("no copy of our plugin in %s", filepath.Join(r.t.Dir, "plugin")))
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// pluginDriver loads the installed plugin the way opencode does (every
+// export is called as a plugin function, with a context), then calls one
+// hook with a recorded argument. The module is imported from a data: URL
+// of the file's bytes, so no package.json is needed beside it. It prints
+// the export names, and whether the hook was missing or threw.
+const pluginDriver = `import { readFileSync } from "node:fs";
+const plugin = process.argv[process.argv.length - 1];
+const c = JSON.parse(readFileSync(0, "utf8"));
+const src = readFileSync(plugin, "utf8");
+const mod = await import("data:text/javascript;base64," + Buffer.from(src).toString("base64"));
+const names = Object.keys(mod);
+let threw = "", missing = false;
+for (const name of names) {
+  try {
+    const hooks = await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null });
+    const h = hooks && hooks[c.hook];
+    if (typeof h !== "function") { missing = true; continue; }
+    await h(c.input, c.output);
+  } catch (e) { threw = String((e && e.stack) || e); }
+}
+process.stdout.write(JSON.stringify({ exports: names, missing, threw }) + "\n");
+`
+
+// pluginCases are the live fires of the plugin, one hook call each.
+var pluginCases = []struct {
+	id, payload string
+	state       scripts.State
+}{
+	{"fire.working", "opencode.chat.message", scripts.Working},
+	{"fire.attention", "opencode.permission.asked", scripts.Attention},
+	{"fire.replied", "opencode.permission.replied", scripts.Working},
+	{"fire.done", "opencode.session.idle", scripts.Done},
+}
+
+// runtime finds what runs the plugin: opencode's own Bun runtime (its
+// binary with BUN_BE_BUN=1 runs JavaScript), else node.
+func (r *run) jsRuntime() (argv, env []string, name string) {
+	if p, err := r.d.LookPath("opencode"); err == nil {
+		return []string{p, "-e", pluginDriver}, []string{"BUN_BE_BUN=1"}, "opencode's Bun runtime"
+	}
+	if p, err := r.d.LookPath("node"); err == nil {
+		return []string{p, "--input-type=module", "-e", pluginDriver}, nil, "node"
+	}
+	return nil, nil, ""
+}
+
+func (pluginProfile) fire(r *run) {
+	file := r.cfg.Path
+	argv, renv, name := r.jsRuntime()
+	if argv == nil {
+		r.skip("fire.working", file, fmt.Sprintf("%s was not run: neither opencode nor node is on PATH", file))
+		return
+	}
+	argv = append(argv, file)
+	ns := r.t.NS
+	for _, task := range []bool{true, false} {
+		for _, c := range pluginCases {
+			env := append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}, renv...)
+			id, why := c.id, "the recorded "+strings.TrimPrefix(c.payload, "opencode.")+" call"
+			var wantPTY []byte
+			if task {
+				env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
+				wantPTY = scripts.OSC(ns, c.state)
+			} else {
+				id, why = "fire.silent", why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
+			}
+			res := r.d.fire(argv, payload(c.payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
+			ms := float64(res.Dur.Microseconds()) / 1000
+			var faults []string
+			var out struct {
+				Exports []string `json:"exports"`
+				Missing bool     `json:"missing"`
+				Threw   string   `json:"threw"`
+			}
+			switch {
+			case res.Err != nil:
+				faults = append(faults, res.Err.Error())
+			case res.Exit != 0:
+				faults = append(faults, fmt.Sprintf("%s exited %d: %s", name, res.Exit, show(res.Stderr)))
+			case json.Unmarshal(res.Stdout, &out) != nil:
+				faults = append(faults, fmt.Sprintf("%s printed %s", name, show(res.Stdout)))
+			default:
+				if len(out.Exports) != 1 {
+					faults = append(faults, fmt.Sprintf("the module exports %d functions (%s); opencode calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", ")))
+				}
+				if out.Missing {
+					faults = append(faults, "the plugin has no such hook")
+				}
+				if out.Threw != "" {
+					faults = append(faults, "the hook threw: "+firstLine(out.Threw))
+				}
+			}
+			if !bytes.Equal(res.PTY, wantPTY) {
+				faults = append(faults, fmt.Sprintf("wrote %s to the pty, want %s", show(res.PTY), show(wantPTY)))
+			}
+			base := fmt.Sprintf("%s with %s, in %s,", file, why, name)
+			if len(faults) > 0 {
+				r.add(Check{ID: id, Result: Fail, File: file, Millis: ms, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+				continue
+			}
+			got := "stayed silent (nothing on the pty)"
+			if task {
+				got = "wrote " + show(wantPTY) + " to the pty"
+			}
+			r.add(Check{ID: id, Result: Pass, File: file, Millis: ms, Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
