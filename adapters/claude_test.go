@@ -166,7 +166,7 @@ func TestDetectFormat(t *testing.T) {
 	}
 }
 
-func TestResolveGlobalOnlyClaude(t *testing.T) {
+func TestResolveGlobalOnly(t *testing.T) {
 	for _, name := range Names() {
 		tg, err := Resolve(name, Options{NS: "hookinstall", Home: "/home/u"})
 		if err != nil {

@@ -175,3 +175,20 @@ func TestPTYScriptsSilent(t *testing.T) {
 		t.Fatalf("directory gone: %v", err)
 	}
 }
+
+// TestScriptsShellcheck runs shellcheck (POSIX sh) over every script of every
+// agent, when shellcheck is installed (CI installs it). SC1010 is excluded: it
+// flags the assignment state=done, where done is a plain word, not a keyword.
+func TestScriptsShellcheck(t *testing.T) {
+	sc, err := exec.LookPath("shellcheck")
+	if err != nil {
+		t.Skip("shellcheck is not installed (apt-get install shellcheck)")
+	}
+	for _, name := range Names() {
+		for ev, p := range installScripts(t, name) {
+			if out, err := exec.Command(sc, "-s", "sh", "-e", "SC1010", p).CombinedOutput(); err != nil {
+				t.Errorf("%s %s: shellcheck: %v\n%s", name, ev, err, out)
+			}
+		}
+	}
+}

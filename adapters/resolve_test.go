@@ -37,10 +37,10 @@ func checkUnder(t *testing.T, tg Target) {
 	}
 }
 
-// TestResolveGlobalOnly pins "global installs only" for every agent, its
+// TestResolveGlobalOnlyEveryTarget pins "global installs only" for every agent, its
 // Docker target and a clone of it: no target resolves outside the home, so
 // never under the current directory, a repository or a worktree.
-func TestResolveGlobalOnly(t *testing.T) {
+func TestResolveGlobalOnlyEveryTarget(t *testing.T) {
 	home := "/home/u"
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }

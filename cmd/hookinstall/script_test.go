@@ -61,7 +61,7 @@ func scriptParams(dir string) testscript.Params {
 				env.Setenv(v, "")
 			}
 			env.Setenv("CORPUS", corpusDir())
-			// Claude's managed settings file, instead of /etc's.
+			// Claude's managed settings and Codex's requirements, instead of /etc's.
 			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
 			env.Setenv("TEST_CODEX_REQUIREMENTS", filepath.Join(env.WorkDir, "etc/codex/requirements.toml"))
 			return os.MkdirAll(home, 0o755)
@@ -84,9 +84,9 @@ func scriptParams(dir string) testscript.Params {
 			"cmpmtime":       cmdCmpmtime,
 			"countentries":   cmdCountEntries,
 			"writebytes":     cmdWritebytes,
-			"replace":        cmdReplace,
 			"snapshot":       cmdSnapshot,
 			"treegrep":       cmdTreegrep,
+			"replace":        cmdReplace,
 		},
 	}
 }
@@ -204,20 +204,6 @@ func cmdCountEntries(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// replace OLD NEW FILE: replace every OLD with NEW in FILE (no $ expansion
-// surprises, unlike a cmpenv golden).
-func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 3 {
-		ts.Fatalf("usage: replace OLD NEW FILE")
-	}
-	rewrite(ts, args[2], func(b []byte) []byte {
-		if !bytes.Contains(b, []byte(args[0])) {
-			ts.Fatalf("%s: no %q to replace", args[2], args[0])
-		}
-		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
-	})
-}
-
 // snapshot DIR FILE: write to FILE one line per file, folder and link under
 // DIR (relative path, type, permission bits, and a file's sha256 and size or a
 // link's target), sorted. Two snapshots compare with cmp: equal means the tree
@@ -292,4 +278,18 @@ func cmdTreegrep(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg && len(hits) == 0 {
 		ts.Fatalf("%q found in none of the %d files under %s", args[0], files, args[1])
 	}
+}
+
+// replace OLD NEW FILE: replace every OLD with NEW in FILE (no $ expansion
+// surprises, unlike a cmpenv golden).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	rewrite(ts, args[2], func(b []byte) []byte {
+		if !bytes.Contains(b, []byte(args[0])) {
+			ts.Fatalf("%s: no %q to replace", args[2], args[0])
+		}
+		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
+	})
 }
