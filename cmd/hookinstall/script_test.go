@@ -87,6 +87,7 @@ func scriptParams(dir string) testscript.Params {
 			"snapshot":       cmdSnapshot,
 			"treegrep":       cmdTreegrep,
 			"replace":        cmdReplace,
+			"trusthooks":     cmdTrusthooks,
 		},
 	}
 }
