@@ -261,6 +261,10 @@ func (z *zerocodeDoc) trust(r *run, m *jsonMap) {
 			}
 			rec, _ := records[key].(map[string]any)
 			got, _ := rec["trusted_hash"].(string)
+			if r.trusted == nil {
+				r.trusted = map[string]bool{}
+			}
+			r.trusted[cmd] = rec != nil && got == want
 			switch {
 			case rec == nil:
 				r.fail(id, cfg, fmt.Sprintf("%s: untrusted: no trust record for %s (key %q), so %s skips it (silently in exec mode)", cfg, cmd, key, z.product), how)

@@ -218,6 +218,19 @@ func askCodex(r *run, _ *jsonMap) {
 			Hint:    "fix what it names, then run 'hookinstall doctor codex' again"})
 		return
 	}
+	// Codex's own word on trust against the trust check's.
+	for _, c := range ourCommands(r) {
+		for _, h := range d.Hooks {
+			if h.Command != c {
+				continue
+			}
+			if ours, ok := r.trusted[c]; ok && ours != (h.TrustStatus == "trusted") {
+				r.add(Check{ID: "trust.codex-binary", Result: Fail, File: file, Millis: ms,
+					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, h.TrustStatus, h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
+					Hint:    "Codex is right: open codex, type /hooks, and trust the " + r.t.NS + " hooks"})
+			}
+		}
+	}
 	verdict := fmt.Sprintf("codex app-server hooks/list resolves every hook of ours: %s", strings.Join(listed, ", "))
 	if len(problems) > 0 {
 		verdict += "; it also says " + strings.Join(problems, "; ")

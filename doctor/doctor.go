@@ -140,6 +140,9 @@ type run struct {
 	man *manifest.Manifest
 	// manErr is why the manifest could not be read (nil when absent).
 	manErr error
+	// trusted is the trust check's verdict per command of ours, for
+	// comparing with what the agent's binary says.
+	trusted map[string]bool
 }
 
 // A file is what was read of one file.

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -216,55 +217,98 @@ type fireResult struct {
 
 var sentinelSeq atomic.Uint64
 
-// fire runs path once with payload on stdin and env (plus ptyVar naming a
-// fresh pty slave), in a new session with no controlling terminal, as agents
-// run hooks. It returns what arrived on stdout, stderr and the pty.
-func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
-	var res fireResult
+// A capture is a fresh pty whose slave path a hook is given, and whose
+// master collects every byte written to it.
+type capture struct {
+	Path     string
+	ptmx     *os.File
+	tty      *os.File
+	sentinel []byte
+	mu       sync.Mutex
+	got      []byte
+	seen     chan struct{}
+}
+
+func openCapture() (*capture, error) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
-		res.Err = fmt.Errorf("cannot open a pty: %v", err)
-		return res
+		return nil, fmt.Errorf("cannot open a pty: %v", err)
 	}
-	defer ptmx.Close()
-	defer tty.Close()
-	sentinel := []byte(fmt.Sprintf("<hookinstall-doctor-end-%d>", sentinelSeq.Add(1)))
-	var mu sync.Mutex
-	var got []byte
-	seen := make(chan struct{})
+	c := &capture{Path: tty.Name(), ptmx: ptmx, tty: tty, seen: make(chan struct{}),
+		sentinel: []byte(fmt.Sprintf("<hookinstall-doctor-end-%d>", sentinelSeq.Add(1)))}
 	go func() {
 		buf := make([]byte, 4096)
 		closed := false
 		for {
 			n, err := ptmx.Read(buf)
-			mu.Lock()
-			got = append(got, buf[:n]...)
-			if !closed && bytes.Contains(got, sentinel) {
-				close(seen)
+			c.mu.Lock()
+			c.got = append(c.got, buf[:n]...)
+			if !closed && bytes.Contains(c.got, c.sentinel) {
+				close(c.seen)
 				closed = true
 			}
-			mu.Unlock()
+			c.mu.Unlock()
 			if err != nil {
 				if !closed {
-					close(seen)
+					close(c.seen)
 				}
 				return
 			}
 		}
 	}()
+	return c, nil
+}
+
+// finish returns what arrived on the pty and closes it. Everything a hook
+// wrote is ahead of the sentinel that finish writes itself.
+func (c *capture) finish() []byte {
+	defer c.ptmx.Close()
+	defer c.tty.Close()
+	if _, err := c.tty.Write(c.sentinel); err == nil {
+		select {
+		case <-c.seen:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	c.mu.Lock()
+	out := append([]byte(nil), c.got...)
+	c.mu.Unlock()
+	if i := bytes.Index(out, c.sentinel); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+// fire runs argv once with payload on stdin and env (plus ptyVar naming a
+// fresh pty slave), in a new session with no controlling terminal, as agents
+// run hooks. It returns what arrived on stdout, stderr and the pty.
+func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
+	c, err := openCapture()
+	if err != nil {
+		return fireResult{Err: err}
+	}
+	res := run1(argv, payload, append(env, ptyVar+"="+c.Path), timeout)
+	res.PTY = c.finish()
+	return res
+}
+
+// run1 runs argv in its own session, killing the whole session at the
+// timeout.
+func run1(argv []string, stdin []byte, env []string, timeout time.Duration) fireResult {
+	var res fireResult
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(env, ptyVar+"="+tty.Name())
-	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	// The script leads its own session: kill everything it started.
+	// The hook leads its own session: kill everything it started.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 200 * time.Millisecond
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	res.Dur = time.Since(start)
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
 	var ee *exec.ExitError
@@ -276,19 +320,5 @@ func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string
 	case err != nil:
 		res.Err = fmt.Errorf("cannot run it: %v", err)
 	}
-	// Everything the script wrote to the pty is ahead of the sentinel.
-	if _, err := tty.Write(sentinel); err == nil {
-		select {
-		case <-seen:
-		case <-time.After(2 * time.Second):
-		}
-	}
-	mu.Lock()
-	out := append([]byte(nil), got...)
-	mu.Unlock()
-	if i := bytes.Index(out, sentinel); i >= 0 {
-		out = out[:i]
-	}
-	res.PTY = out
 	return res
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
@@ -118,26 +119,40 @@ func fileExists(p string) bool {
 }
 
 // pluginDriver loads the installed plugin the way opencode does (every
-// export is called as a plugin function, with a context), then calls one
-// hook with a recorded argument. The module is imported from a data: URL
-// of the file's bytes, so no package.json is needed beside it. It prints
-// the export names, and whether the hook was missing or threw.
+// export is called as a plugin function, with a context), then calls, case
+// by case, one hook with a recorded argument, with the task and pty
+// variables of that case set in process.env (the plugin reads them at each
+// call). The module is imported from a data: URL of the file's bytes, so no
+// package.json is needed beside it. It prints the export names and, per
+// case, whether the hook was missing or threw, and how long it took.
 const pluginDriver = `import { readFileSync } from "node:fs";
 const plugin = process.argv[process.argv.length - 1];
-const c = JSON.parse(readFileSync(0, "utf8"));
+const job = JSON.parse(readFileSync(0, "utf8"));
 const src = readFileSync(plugin, "utf8");
 const mod = await import("data:text/javascript;base64," + Buffer.from(src).toString("base64"));
 const names = Object.keys(mod);
-let threw = "", missing = false;
+const plugins = [];
+let threw = "";
 for (const name of names) {
   try {
-    const hooks = await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null });
-    const h = hooks && hooks[c.hook];
-    if (typeof h !== "function") { missing = true; continue; }
-    await h(c.input, c.output);
+    plugins.push(await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null }));
   } catch (e) { threw = String((e && e.stack) || e); }
 }
-process.stdout.write(JSON.stringify({ exports: names, missing, threw }) + "\n");
+const cases = [];
+for (const c of job.cases) {
+  for (const [k, v] of Object.entries(c.env)) {
+    if (v === null) delete process.env[k]; else process.env[k] = v;
+  }
+  let missing = false, err = "";
+  const t0 = performance.now();
+  for (const hooks of plugins) {
+    const h = hooks && hooks[c.hook];
+    if (typeof h !== "function") { missing = true; continue; }
+    try { await h(c.input, c.output); } catch (e) { err = String((e && e.stack) || e); }
+  }
+  cases.push({ missing, threw: err, ms: performance.now() - t0 });
+}
+process.stdout.write(JSON.stringify({ exports: names, threw, cases }) + "\n");
 `
 
 // pluginCases are the live fires of the plugin, one hook call each.
@@ -151,7 +166,7 @@ var pluginCases = []struct {
 	{"fire.done", "opencode.session.idle", scripts.Done},
 }
 
-// runtime finds what runs the plugin: opencode's own Bun runtime (its
+// jsRuntime finds what runs the plugin: opencode's own Bun runtime (its
 // binary with BUN_BE_BUN=1 runs JavaScript), else node.
 func (r *run) jsRuntime() (argv, env []string, name string) {
 	if p, err := r.d.LookPath("opencode"); err == nil {
@@ -163,6 +178,9 @@ func (r *run) jsRuntime() (argv, env []string, name string) {
 	return nil, nil, ""
 }
 
+// fire loads the plugin once in a JavaScript runtime and calls each hook
+// with its recorded argument, each call against its own pty, with the task
+// env and then without it.
 func (pluginProfile) fire(r *run) {
 	file := r.cfg.Path
 	argv, renv, name := r.jsRuntime()
@@ -172,57 +190,111 @@ func (pluginProfile) fire(r *run) {
 	}
 	argv = append(argv, file)
 	ns := r.t.NS
-	for _, task := range []bool{true, false} {
-		for _, c := range pluginCases {
-			env := append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}, renv...)
-			id, why := c.id, "the recorded "+strings.TrimPrefix(c.payload, "opencode.")+" call"
-			var wantPTY []byte
-			if task {
-				env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
-				wantPTY = scripts.OSC(ns, c.state)
-			} else {
-				id, why = "fire.silent", why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
+	type jcase struct {
+		Hook   string             `json:"hook"`
+		Input  json.RawMessage    `json:"input"`
+		Output json.RawMessage    `json:"output,omitempty"`
+		Env    map[string]*string `json:"env"`
+	}
+	type fcase struct {
+		id, why string
+		want    []byte
+		cap     *capture
+	}
+	var job struct {
+		Cases []jcase `json:"cases"`
+	}
+	var fs []fcase
+	defer func() {
+		for _, f := range fs {
+			if f.cap != nil {
+				f.cap.finish()
 			}
-			res := r.d.fire(argv, payload(c.payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
-			ms := float64(res.Dur.Microseconds()) / 1000
-			var faults []string
-			var out struct {
-				Exports []string `json:"exports"`
-				Missing bool     `json:"missing"`
-				Threw   string   `json:"threw"`
-			}
-			switch {
-			case res.Err != nil:
-				faults = append(faults, res.Err.Error())
-			case res.Exit != 0:
-				faults = append(faults, fmt.Sprintf("%s exited %d: %s", name, res.Exit, show(res.Stderr)))
-			case json.Unmarshal(res.Stdout, &out) != nil:
-				faults = append(faults, fmt.Sprintf("%s printed %s", name, show(res.Stdout)))
-			default:
-				if len(out.Exports) != 1 {
-					faults = append(faults, fmt.Sprintf("the module exports %d functions (%s); opencode calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", ")))
-				}
-				if out.Missing {
-					faults = append(faults, "the plugin has no such hook")
-				}
-				if out.Threw != "" {
-					faults = append(faults, "the hook threw: "+firstLine(out.Threw))
-				}
-			}
-			if !bytes.Equal(res.PTY, wantPTY) {
-				faults = append(faults, fmt.Sprintf("wrote %s to the pty, want %s", show(res.PTY), show(wantPTY)))
-			}
-			base := fmt.Sprintf("%s with %s, in %s,", file, why, name)
-			if len(faults) > 0 {
-				r.add(Check{ID: id, Result: Fail, File: file, Millis: ms, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
-				continue
-			}
-			got := "stayed silent (nothing on the pty)"
-			if task {
-				got = "wrote " + show(wantPTY) + " to the pty"
-			}
-			r.add(Check{ID: id, Result: Pass, File: file, Millis: ms, Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
 		}
+	}()
+	task := "hookinstall-doctor"
+	for _, withTask := range []bool{true, false} {
+		for _, c := range pluginCases {
+			cap, err := openCapture()
+			if err != nil {
+				r.skip(c.id, file, fmt.Sprintf("%s was not run: %v", file, err))
+				return
+			}
+			var jc jcase
+			if err := json.Unmarshal(payload(c.payload), &jc); err != nil {
+				r.skip(c.id, file, fmt.Sprintf("%s was not run: payload %s: %v", file, c.payload, err))
+				return
+			}
+			path := cap.Path
+			jc.Env = map[string]*string{scripts.PTYVar(ns): &path, scripts.TaskVar(ns): nil}
+			f := fcase{id: c.id, why: "the recorded " + strings.TrimPrefix(c.payload, "opencode.") + " call", cap: cap}
+			if withTask {
+				jc.Env[scripts.TaskVar(ns)] = &task
+				f.want = scripts.OSC(ns, c.state)
+			} else {
+				f.id, f.why = "fire.silent", f.why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
+			}
+			job.Cases = append(job.Cases, jc)
+			fs = append(fs, f)
+		}
+	}
+	stdin, _ := json.Marshal(job)
+	env := append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}, renv...)
+	res := run1(argv, stdin, env, r.d.FireTimeout+5*time.Second)
+	var out struct {
+		Exports []string `json:"exports"`
+		Threw   string   `json:"threw"`
+		Cases   []struct {
+			Missing bool    `json:"missing"`
+			Threw   string  `json:"threw"`
+			Ms      float64 `json:"ms"`
+		} `json:"cases"`
+	}
+	var common []string
+	switch {
+	case res.Err != nil:
+		common = append(common, res.Err.Error())
+	case res.Exit != 0:
+		common = append(common, fmt.Sprintf("%s exited %d: %s", name, res.Exit, show(res.Stderr)))
+	case json.Unmarshal(res.Stdout, &out) != nil || len(out.Cases) != len(fs):
+		common = append(common, fmt.Sprintf("%s printed %s", name, show(res.Stdout)))
+	default:
+		if len(out.Exports) != 1 {
+			common = append(common, fmt.Sprintf("the module exports %d functions (%s); opencode calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", ")))
+		}
+		if out.Threw != "" {
+			common = append(common, "the plugin function threw: "+firstLine(out.Threw))
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		got := f.cap.finish()
+		f.cap = nil
+		faults := append([]string(nil), common...)
+		ms := float64(res.Dur.Microseconds()) / 1000
+		if i < len(out.Cases) {
+			oc := out.Cases[i]
+			ms = oc.Ms
+			if oc.Missing {
+				faults = append(faults, "the plugin has no such hook")
+			}
+			if oc.Threw != "" {
+				faults = append(faults, "the hook threw: "+firstLine(oc.Threw))
+			}
+		}
+		if !bytes.Equal(got, f.want) {
+			faults = append(faults, fmt.Sprintf("wrote %s to the pty, want %s", show(got), show(f.want)))
+		}
+		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
+		if len(faults) > 0 {
+			r.add(Check{ID: f.id, Result: Fail, File: file, Millis: ms, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			continue
+		}
+		what := "stayed silent (nothing on the pty)"
+		if f.want != nil {
+			what = "wrote " + show(f.want) + " to the pty"
+		}
+		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: ms, Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, float64(res.Dur.Microseconds())/1000)})
 	}
 }
 
