@@ -69,7 +69,7 @@ func askClaude(r *run, _ *jsonMap) {
 	}
 	ms := float64(res.Dur.Microseconds()) / 1000
 	if res.Err != nil {
-		r.add(Check{ID: "binary.claude", Result: Info, File: file, Millis: ms,
+		r.add(Check{ID: "binary.claude", Result: Info, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("'%s doctor' failed: %v", res.Path, res.Err), Hint: "run 'claude doctor' yourself"})
 		return
 	}
@@ -97,11 +97,11 @@ func askClaude(r *run, _ *jsonMap) {
 	}
 	switch {
 	case len(ours) > 0:
-		r.add(Check{ID: "binary.claude", Result: Fail, File: file, Millis: ms,
+		r.add(Check{ID: "binary.claude", Result: Fail, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("claude %s doctor says: %s", version, strings.Join(ours, "; ")),
 			Hint:    "fix what it names in " + file + ", then run 'hookinstall doctor' again"})
 	default:
-		r.add(Check{ID: "binary.claude", Result: Pass, File: file, Millis: ms,
+		r.add(Check{ID: "binary.claude", Result: Pass, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("claude %s doctor reports no invalid settings in %s", version, file)})
 	}
 	if len(others) > 0 {
@@ -151,7 +151,7 @@ func askCodex(r *run, _ *jsonMap) {
 	res := r.rpc(path, []string{"app-server"}, []string{"CODEX_HOME=" + r.t.Dir}, lines, 2)
 	ms := float64(res.Dur.Microseconds()) / 1000
 	if res.Err != nil {
-		r.add(Check{ID: "binary.codex", Result: Info, File: file, Millis: ms,
+		r.add(Check{ID: "binary.codex", Result: Info, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("'%s app-server' hooks/list failed: %v", path, res.Err), Hint: "open codex and look at /hooks yourself"})
 		return
 	}
@@ -174,7 +174,7 @@ func askCodex(r *run, _ *jsonMap) {
 		} else if err != nil {
 			msg = err.Error()
 		}
-		r.add(Check{ID: "binary.codex", Result: Info, File: file, Millis: ms, Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)})
+		r.add(Check{ID: "binary.codex", Result: Info, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)})
 		return
 	}
 	d := reply.Result.Data[0]
@@ -213,7 +213,7 @@ func askCodex(r *run, _ *jsonMap) {
 			parts = append(parts, "lists as disabled "+strings.Join(off, ", "))
 		}
 		parts = append(parts, problems...)
-		r.add(Check{ID: "binary.codex", Result: Fail, File: file, Millis: ms,
+		r.add(Check{ID: "binary.codex", Result: Fail, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("codex app-server hooks/list %s: Codex will not run them", strings.Join(parts, "; ")),
 			Hint:    "fix what it names, then run 'hookinstall doctor codex' again"})
 		return
@@ -225,7 +225,7 @@ func askCodex(r *run, _ *jsonMap) {
 				continue
 			}
 			if ours, ok := r.trusted[c]; ok && ours != (h.TrustStatus == "trusted") {
-				r.add(Check{ID: "trust.codex-binary", Result: Fail, File: file, Millis: ms,
+				r.add(Check{ID: "trust.codex-binary", Result: Fail, File: file, Millis: millis(ms),
 					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, h.TrustStatus, h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
 					Hint:    "Codex is right: open codex, type /hooks, and trust the " + r.t.NS + " hooks"})
 			}
@@ -235,7 +235,7 @@ func askCodex(r *run, _ *jsonMap) {
 	if len(problems) > 0 {
 		verdict += "; it also says " + strings.Join(problems, "; ")
 	}
-	r.add(Check{ID: "binary.codex", Result: Pass, File: file, Millis: ms, Verdict: verdict})
+	r.add(Check{ID: "binary.codex", Result: Pass, File: file, Millis: millis(ms), Verdict: verdict})
 }
 
 // askAntigravity asks `agy -p "/hooks" --output-format json`, which lists
@@ -252,7 +252,7 @@ func askAntigravity(r *run, _ *jsonMap) {
 	}
 	ms := float64(res.Dur.Microseconds()) / 1000
 	if res.Err != nil {
-		r.add(Check{ID: "binary.antigravity", Result: Info, File: file, Millis: ms,
+		r.add(Check{ID: "binary.antigravity", Result: Info, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("'%s -p /hooks' failed: %v", res.Path, res.Err), Hint: "run 'agy -p /hooks' yourself and look for an empty command"})
 		return
 	}
@@ -264,12 +264,12 @@ func askAntigravity(r *run, _ *jsonMap) {
 		}
 	}
 	if len(missing) > 0 {
-		r.add(Check{ID: "binary.antigravity", Result: Fail, File: file, Millis: ms,
+		r.add(Check{ID: "binary.antigravity", Result: Fail, File: file, Millis: millis(ms),
 			Verdict: fmt.Sprintf("agy -p /hooks does not show %s: Antigravity resolved no such command (a wrapped handler registers with an empty command)", strings.Join(missing, ", ")),
 			Hint:    "run 'hookinstall add antigravity --force'"})
 		return
 	}
-	r.add(Check{ID: "binary.antigravity", Result: Pass, File: file, Millis: ms,
+	r.add(Check{ID: "binary.antigravity", Result: Pass, File: file, Millis: millis(ms),
 		Verdict: "agy -p /hooks shows every command of ours"})
 }
 

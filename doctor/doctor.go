@@ -28,13 +28,15 @@ const (
 
 // A Check is one finding about one agent.
 type Check struct {
-	ID      string  `json:"id"`
-	Result  Result  `json:"result"`
-	File    string  `json:"file,omitempty"`
-	Verdict string  `json:"verdict"`
-	Hint    string  `json:"hint,omitempty"`
-	Millis  float64 `json:"ms,omitempty"`
+	ID      string   `json:"id"`
+	Result  Result   `json:"result"`
+	File    string   `json:"file,omitempty"`
+	Verdict string   `json:"verdict"`
+	Hint    string   `json:"hint,omitempty"`
+	Millis  *float64 `json:"ms,omitempty"` // time of a fire or ask run
 }
+
+func millis(ms float64) *float64 { return &ms }
 
 // The one-word statuses, shared with `hookinstall status`.
 const (

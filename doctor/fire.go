@@ -163,7 +163,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		if c.State == "" {
 			hint = "the script must keep its gates; " + hint
 		}
-		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Millis: ms,
+		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Millis: millis(ms),
 			Verdict: fmt.Sprintf("%s: %s", base, joinFaults(faults)), Hint: hint})
 		return
 	}
@@ -176,7 +176,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	default:
 		got = fmt.Sprintf("wrote %s to the pty", show(wantPTY))
 	}
-	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Millis: ms, Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
+	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
 }
 
 func joinFaults(fs []string) string {

@@ -287,14 +287,14 @@ func (pluginProfile) fire(r *run) {
 		}
 		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
 		if len(faults) > 0 {
-			r.add(Check{ID: f.id, Result: Fail, File: file, Millis: ms, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			r.add(Check{ID: f.id, Result: Fail, File: file, Millis: millis(ms), Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
 			continue
 		}
 		what := "stayed silent (nothing on the pty)"
 		if f.want != nil {
 			what = "wrote " + show(f.want) + " to the pty"
 		}
-		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: ms, Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, float64(res.Dur.Microseconds())/1000)})
+		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, float64(res.Dur.Microseconds())/1000)})
 	}
 }
 
