@@ -141,9 +141,12 @@ func printDoctor(o *doctorOptions, ts []adapters.Target, agents []doctor.Agent) 
 			}
 		}
 	}
-	if failed > 0 {
+	switch {
+	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
-	} else {
+	case checks == 0:
+		fmt.Fprintln(w, "doctor: nothing of ours is installed here, so there is nothing to check")
+	default:
 		fmt.Fprintf(w, "doctor: all %d checks passed\n", checks)
 	}
 }
