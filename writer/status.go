@@ -53,7 +53,11 @@ func (w *Writer) Installed(t adapters.Target) bool {
 	return w.hasOurs(t)
 }
 
-// Status says what state t's hooks are in.
+// Status says what state t's hooks are in, from what an add would change.
+//
+// Deprecated: `hookinstall status` and `doctor` use doctor.Agent, whose
+// verdict also reads trust, switches in other files, dead paths and project
+// configs; this one does not.
 func (w *Writer) Status(t adapters.Target) State {
 	s := State{Agent: t.ID, Config: t.Adapter.Config(t)}
 	_, dirErr := os.Lstat(t.HooksDir())
