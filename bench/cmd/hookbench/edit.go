@@ -343,25 +343,39 @@ func benchDoctor(r *report, bin, work string) error {
 	}
 	agents := adapters.Names()
 	for _, a := range agents {
-		if _, err := h.hookinstall(bin, "add", a); err != nil {
+		args := []string{"add", a}
+		if a == "codex" {
+			args = append(args, "--trust") // as a user who trusts them in /hooks
+		}
+		if _, err := h.hookinstall(bin, args...); err != nil {
 			return err
 		}
 	}
-	var ds samples
+	var ds, base samples
 	codes := map[int]int{}
-	for i := 0; i < *flagDoctor; i++ {
-		c := exec.Command(bin, "doctor", "--home", h.dir)
-		c.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
-		c.Stdout, c.Stderr = devNull, devNull
-		res, err := timed(c)
-		if err != nil {
-			return err
+	for round := 0; round < *flagDoctor; round++ {
+		for _, i := range rotate(2, round) {
+			args := []string{"doctor", "--home", h.dir}
+			if i == 1 {
+				args = []string{"agents"}
+			}
+			c := exec.Command(bin, args...)
+			c.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
+			c.Stdout, c.Stderr = devNull, devNull
+			res, err := timed(c)
+			if err != nil {
+				return err
+			}
+			if i == 1 {
+				base = append(base, res.wall)
+				continue
+			}
+			codes[res.code]++
+			ds = append(ds, res.wall)
 		}
-		codes[res.code]++
-		ds = append(ds, res.wall)
 	}
-	r.tables = append(r.tables, fmt.Sprintf("### doctor\n\n`hookinstall doctor` on a HOME where every agent (%s) is installed; exit codes seen: %v.\n\n", strings.Join(agents, ", "), codes)+
-		table([]string{"", "doctor"}, [][]string{{"all agents", cell(ds)}}))
+	r.tables = append(r.tables, fmt.Sprintf("### doctor\n\n`hookinstall doctor --home H` on a HOME where every agent (%s) was added by name (codex with `--trust`; zerocode's hooks stay untrusted, so doctor exits 1 on its three trust checks): every static check and every live fire (each installed script run against a pty; the opencode plugin in node). PATH is /usr/bin:/bin, so no agent's own program is asked (see the doctor section above for those). Exit codes seen: %v. Beside it, interleaved, `hookinstall agents`: the process's own start-up.\n\n", strings.Join(agents, ", "), codes)+
+		table([]string{"", "wall", "vs start-up"}, [][]string{{"`doctor`, all agents, live fires", cell(ds), fmt.Sprintf("%.1f×", ratio(ds, base))}, {"`agents` (start-up floor)", cell(base), "1.0×"}}))
 	r.target("doctor, all agents, live fires", "≤ 300 ms", ms(ds.median())+" ms", ds.median() <= 300*time.Millisecond)
 	return nil
 }
