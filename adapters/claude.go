@@ -118,15 +118,20 @@ func (claude) Config(t Target) string { return filepath.Join(t.Dir, "settings.js
 func (claude) SwitchFiles(Target) []string { return nil }
 
 func (c claude) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
-	root, err := c.parseShared(t, cur)
-	if err != nil || !root.Exists() {
+	if IsBlank(cur) {
+		return nil, nil
+	}
+	// The root's members from the shape check, not root.Get: on a large
+	// file a key that is absent costs a scan of the whole document.
+	_, rms, _, _, err := c.edit(t, nil, false).checkRoot(cur)
+	if err != nil {
 		return nil, err
 	}
 	var notes []string
-	if v := root.Get("disableAllHooks"); v.Type == gjson.True {
+	if v, ok := first(rms, "disableAllHooks"); ok && v.Val.Type == gjson.True {
 		return nil, &OffError{File: c.Config(t), Key: "disableAllHooks", Reason: "is true, so Claude Code runs no hooks at all; set it to false or remove it, then run add again"}
 	}
-	if v := root.Get("permissions.defaultMode"); v.Str == "auto" {
+	if p, ok := first(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
 		notes = append(notes, fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (needs your input) will not fire", c.Config(t)))
 	}
 	return notes, nil

@@ -224,11 +224,19 @@ func (m mapEdit) parse(doc []byte) (root gjson.Result, f Format, hooks member, o
 
 // check is parse without the layout, for callers that insert nothing.
 func (m mapEdit) check(doc []byte) (root gjson.Result, hooks member, ok bool, err error) {
+	root, _, hooks, ok, err = m.checkRoot(doc)
+	return
+}
+
+// checkRoot is check, also giving the root's members (one scan of a large
+// document, which callers that read other root keys can reuse).
+func (m mapEdit) checkRoot(doc []byte) (root gjson.Result, rms []member, hooks member, ok bool, err error) {
 	root, err = ParseObject(doc)
 	if err != nil {
 		return
 	}
-	hooks, ok, err = lookup(doc, root, m.Key)
+	rms = members(root)
+	hooks, ok, err = lookupIn(doc, rms, m.Key)
 	if err != nil || !ok {
 		return
 	}
@@ -360,7 +368,10 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 	keep := -1
 	var drop []int
 	var stale []int
-	els := elements(ev.Val)
+	var els []gjson.Result
+	if mayHold(ev.Val.Raw, m.Prefix) { // else every entry is the user's
+		els = elements(ev.Val)
+	}
 	for i, e := range els {
 		switch classify(e, m.Prefix) {
 		case oursPure:
@@ -478,6 +489,9 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 		if at, dup := second[ev.Key]; dup {
 			return nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 		}
+		if !mayHold(ev.Val.Raw, m.Prefix) {
+			continue // nothing of ours in this event
+		}
 		c := cut{event: strings.Clone(ev.Key)} // doc may be edited in place below
 		els := elements(ev.Val)
 		pure := 0
@@ -550,7 +564,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 	// Report what is left of ours.
 	hooks, _ = m.locate(doc)
 	for _, ev := range members(hooks.Val) {
-		if !pick(ev.Key) || !ev.Val.IsArray() {
+		if !pick(ev.Key) || !ev.Val.IsArray() || !mayHold(ev.Val.Raw, m.Prefix) {
 			continue
 		}
 		for i, e := range elements(ev.Val) {

@@ -247,9 +247,14 @@ func end(v gjson.Result) int { return v.Index + len(v.Raw) }
 // lookup finds key in obj. It is an error for the key to appear twice, since
 // agents disagree on which copy wins.
 func lookup(doc []byte, obj gjson.Result, key string) (member, bool, error) {
+	return lookupIn(doc, members(obj), key)
+}
+
+// lookupIn is lookup in an object's members, already listed.
+func lookupIn(doc []byte, ms []member, key string) (member, bool, error) {
 	var found member
 	n := 0
-	for _, m := range members(obj) {
+	for _, m := range ms {
 		if m.Key == key {
 			if n == 1 {
 				return member{}, false, syntaxErrorAt(doc, int64(m.KeyStart), fmt.Sprintf("duplicate key %q", key))
@@ -259,6 +264,16 @@ func lookup(doc []byte, obj gjson.Result, key string) (member, bool, error) {
 		}
 	}
 	return found, n == 1, nil
+}
+
+// first returns the first member named key in ms, as gjson's Get finds it.
+func first(ms []member, key string) (member, bool) {
+	for _, m := range ms {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return member{}, false
 }
 
 // find returns the first member key of obj, scanning no further. It is for
