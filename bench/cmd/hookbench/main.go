@@ -325,7 +325,10 @@ func writeSection(path, md string) error {
 		if !strings.HasSuffix(s, "\n") {
 			s += "\n"
 		}
-		s += "\n" + block + "\n"
+		if !strings.HasSuffix(s, "\n\n") {
+			s += "\n"
+		}
+		s += block + "\n"
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
