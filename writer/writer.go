@@ -250,6 +250,14 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 	f := manifest.File{Path: cfgRel, PostSHA256: manifest.Sum(post), Entries: p.edit.Entries, Containers: p.edit.Created}
 	if old := p.man.File(cfgRel); old != nil {
 		f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
+		if manifest.Sum(p.cfg.Data) != old.PostSHA256 {
+			// Someone else changed the file since we wrote it, so the
+			// backup (or absence) no longer describes what is in it
+			// besides our entries. Keep the old post hash: removal is
+			// exact only while the file is byte for byte what we wrote
+			// from the backup, and surgical otherwise.
+			f.PostSHA256 = old.PostSHA256
+		}
 	} else if p.cfg.Exists {
 		f.PreSHA256, f.Backup = manifest.Sum(p.cfg.Data), backup
 	} else {
