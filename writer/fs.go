@@ -109,8 +109,10 @@ func fileType(m fs.FileMode) string {
 // writeAtomic replaces real with data: a temp file in the same directory,
 // fsync, rename, fsync of the directory. An existing file's mode and, where
 // allowed, owner are kept; a new file gets perm (less the umask unless
-// static).
-func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *fileState) error {
+// static). Each of beforeRename runs once the temp file is complete and
+// synced, just before the rename; an error stops the write there and the temp
+// file is removed (tests of crash safety).
+func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *fileState, beforeRename ...func() error) error {
 	opts := []renameio.Option{renameio.WithTempDir(filepath.Dir(real))}
 	switch {
 	case prev != nil && prev.Exists:
@@ -130,6 +132,19 @@ func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *
 	}
 	if prev != nil && prev.Exists && (prev.UID != os.Geteuid() || prev.GID != os.Getegid()) {
 		if err := pf.Chown(prev.UID, prev.GID); err != nil && !errors.Is(err, fs.ErrPermission) {
+			return err
+		}
+	}
+	for i, f := range beforeRename {
+		if f == nil {
+			continue
+		}
+		if i == 0 {
+			if err := pf.Sync(); err != nil {
+				return err
+			}
+		}
+		if err := f(); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,12 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Fault, when set, is called at each step of a write with the step's
 	// name; an error it returns stops the write there (tests of crash
-	// safety).
+	// safety). Steps: add "after-backup", "after-scripts",
+	// "after-manifest", "before-rename", "after-rename"; remove
+	// "before-rename", "after-rename", "after-delete" (each file of ours),
+	// "before-manifest"; and, inside every atomic write once the temp file
+	// is complete and synced but not yet renamed, "backup-temp",
+	// "script-temp", "manifest-temp", "config-temp".
 	Fault func(step string) error
 }
 
@@ -404,6 +409,15 @@ func (w *Writer) fault(step string) error {
 	return nil
 }
 
+// step is the fault hook for one named step, for writeAtomic's beforeRename
+// (the temp file is written and synced, the rename not done).
+func (w *Writer) step(name string) func() error {
+	if w.Fault == nil {
+		return nil
+	}
+	return func() error { return w.fault(name) }
+}
+
 // applyAdd writes one planned add: backup, scripts, manifest, then (after a
 // last re-read) the config.
 func (w *Writer) applyAdd(p *plan, created []string) error {
@@ -421,7 +435,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
 				return written(bpath, err)
 			}
-			if err := writeAtomic(bpath, p.cfg.Data, 0o600, true, nil); err != nil {
+			if err := writeAtomic(bpath, p.cfg.Data, 0o600, true, nil, w.step("backup-temp")); err != nil {
 				return written(bpath, err)
 			}
 		}
@@ -434,7 +448,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 		if scriptCurrent(path, s.Content) {
 			continue
 		}
-		if err := writeAtomic(path, s.Content, 0o755, true, nil); err != nil {
+		if err := writeAtomic(path, s.Content, 0o755, true, nil, w.step("script-temp")); err != nil {
 			return written(path, err)
 		}
 	}
@@ -447,7 +461,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	}
 	m := w.manifestFor(p, p.edit.Doc, backup, append(created, cfgDirs...))
 	if !sameInstall(p.man, m) {
-		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil); err != nil {
+		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil, w.step("manifest-temp")); err != nil {
 			return written(filepath.Join(p.hooksDir, manifest.FileName), err)
 		}
 	}
@@ -469,7 +483,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err := w.fault("before-rename"); err != nil {
 		return err
 	}
-	if err := writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg); err != nil {
+	if err := writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg, w.step("config-temp")); err != nil {
 		return written(cfgPath, err)
 	}
 	return w.fault("after-rename")
@@ -720,7 +734,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if p.edit.Delete {
 			err = removeFile(p.cfg.Real)
 		} else {
-			err = writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg)
+			err = writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg, w.step("config-temp"))
 		}
 		if err != nil {
 			return written(cfgPath, err)
@@ -740,6 +754,9 @@ func (w *Writer) applyRemove(p *plan) error {
 		}
 		if err := removeFile(f); err != nil {
 			return written(f, err)
+		}
+		if err := w.fault("after-delete"); err != nil {
+			return err
 		}
 	}
 	if err := w.fault("before-manifest"); err != nil {
