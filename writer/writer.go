@@ -119,6 +119,7 @@ type plan struct {
 	restore  []byte // exact removal: the backed-up original
 	notes    []string
 	hooksDir string
+	pending  []string // dirs an earlier run created, listed in the lock file
 }
 
 func (w *Writer) rel(t adapters.Target, p string) string {
@@ -521,11 +522,53 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 			fl.Close()
 			continue
 		}
+		created, err = w.pendingDirs(t, lockPath, created)
+		if err != nil {
+			fl.Close()
+			return &Error{Agent: t.ID, File: lockPath, Err: err, Written: true}
+		}
 		err = fn(created)
 		fl.Close()
 		return err
 	}
 	return &Error{Agent: t.ID, File: dir, Err: errors.New("could not take the lock")}
+}
+
+// pendingDirs makes the folders a run created durable before anything else
+// is written: until the manifest records them, the lock file lists them (one
+// path relative to the home a line), so a run that dies before its manifest
+// exists leaves a record that the next run (add or remove) picks up, and a
+// final remove deletes them. It returns this run's created dirs plus those
+// still listed and present.
+func (w *Writer) pendingDirs(t adapters.Target, lockPath string, created []string) ([]string, error) {
+	var all []string
+	if b, err := os.ReadFile(lockPath); err == nil {
+		for _, r := range strings.Split(string(b), "\n") {
+			d := filepath.Join(t.Home, r)
+			if r == "" || filepath.IsAbs(r) || strings.HasPrefix(r, "..") {
+				continue
+			}
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() && !contains(all, d) {
+				all = append(all, d)
+			}
+		}
+	}
+	if len(created) == 0 {
+		return all, nil
+	}
+	for _, d := range created {
+		if !contains(all, d) {
+			all = append(all, d)
+		}
+	}
+	var b strings.Builder
+	for _, d := range all {
+		b.WriteString(w.rel(t, d) + "\n")
+	}
+	if err := os.WriteFile(lockPath, []byte(b.String()), 0o600); err != nil {
+		return nil, err
+	}
+	return all, syncDir(filepath.Dir(lockPath))
 }
 
 func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
@@ -678,12 +721,13 @@ func (w *Writer) Remove(t adapters.Target) Report {
 			return r
 		}
 	}
-	err = w.locked(t, func([]string) error {
+	err = w.locked(t, func(pending []string) error {
 		for attempt := 0; attempt < maxAttempts; attempt++ {
 			p, err := w.planRemove(t)
 			if err != nil {
 				return err
 			}
+			p.pending = pending
 			r.Notes = append([]string(nil), p.edit.Notes...)
 			r.Changes = w.removeChanges(p, false)
 			err = w.applyRemove(p)
@@ -774,6 +818,9 @@ func (w *Writer) applyRemove(p *plan) error {
 		for i := len(p.man.CreatedDirs) - 1; i >= 0; i-- {
 			_ = os.Remove(filepath.Join(t.Home, p.man.CreatedDirs[i]))
 		}
+	}
+	for i := len(p.pending) - 1; i >= 0; i-- {
+		_ = os.Remove(p.pending[i])
 	}
 	return nil
 }
