@@ -590,7 +590,7 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 			p.edit = adapters.Edit{Delete: true}
 			return p, nil
 		}
-		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && manifest.Sum(b) == rec.PreSHA256 {
+		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && within(p.hooksDir, filepath.Join(p.hooksDir, rec.Backup)) && manifest.Sum(b) == rec.PreSHA256 {
 			p.edit = adapters.Edit{Doc: b}
 			p.restore = b
 			return p, nil
@@ -631,6 +631,12 @@ func (w *Writer) loadUnchecked(t adapters.Target) (*plan, error) {
 	return p, nil
 }
 
+// within reports whether p lies strictly inside dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
+
 func emptyObject(doc []byte) bool {
 	return string(bytes.Join(bytes.Fields(doc), nil)) == "{}"
 }
@@ -650,11 +656,15 @@ func (p *plan) ownedFiles() []string {
 		add(filepath.Join(p.hooksDir, s.Name))
 	}
 	if p.man != nil {
+		// Only what lies inside the hooks dir: a manifest (edited, or
+		// from elsewhere) never makes remove delete a file of the user's.
 		for _, s := range p.man.Scripts {
-			add(filepath.Join(p.t.Home, s.Path))
+			if f := filepath.Join(p.t.Home, s.Path); within(p.hooksDir, f) {
+				add(f)
+			}
 		}
 		for _, f := range p.man.Files {
-			if f.Backup != "" {
+			if f.Backup != "" && within(p.hooksDir, filepath.Join(p.hooksDir, f.Backup)) {
 				add(filepath.Join(p.hooksDir, f.Backup))
 			}
 		}
@@ -814,13 +824,19 @@ func (w *Writer) applyRemove(p *plan) error {
 	_ = os.Remove(filepath.Join(p.hooksDir, "lock"))
 	_ = os.Remove(p.hooksDir)
 	// Folders the install created, innermost first, when empty.
+	// Only folders on the way to ours: a manifest never makes remove
+	// delete another (empty) folder of the user's.
+	var dirs []string
 	if p.man != nil {
-		for i := len(p.man.CreatedDirs) - 1; i >= 0; i-- {
-			_ = os.Remove(filepath.Join(t.Home, p.man.CreatedDirs[i]))
+		for _, d := range p.man.CreatedDirs {
+			dirs = append(dirs, filepath.Join(t.Home, d))
 		}
 	}
-	for i := len(p.pending) - 1; i >= 0; i-- {
-		_ = os.Remove(p.pending[i])
+	dirs = append(dirs, p.pending...)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if d := dirs[i]; within(t.Home, d) && (within(d, p.hooksDir) || within(d, cfgPath)) {
+			_ = os.Remove(d)
+		}
 	}
 	return nil
 }
