@@ -77,6 +77,12 @@ func scriptParams(dir string) testscript.Params {
 			"cmpmtime":       cmdCmpmtime,
 			"countentries":   cmdCountEntries,
 			"writebytes":     cmdWritebytes,
+			"snapshot":       cmdSnapshot,
+			"cmpsnapshot":    cmdCmpsnapshot,
+			"mkfifo":         cmdMkfifo,
+			"bigjson":        cmdBigjson,
+			"nestjson":       cmdNestjson,
+			"chown":          cmdChown,
 		},
 	}
 }
