@@ -67,6 +67,26 @@ func TestClaudeCorpusRoundTrip(t *testing.T) {
 			if !bytes.Equal(rm.Doc, orig) {
 				t.Fatalf("remove did not restore the file.\nwant:\n%s\ngot:\n%s", orig, rm.Doc)
 			}
+			// A user edit made between add and remove survives: remove
+			// gives the original plus exactly that edit.
+			root, _ := ParseObject(orig)
+			ms := members(root)
+			if len(ms) == 0 {
+				return
+			}
+			edit := []byte(`"userEdit": [1, "x"], `)
+			at := ms[0].KeyStart
+			editedOrig := splice(orig, at, at, string(edit))
+			rootAdded, _ := ParseObject(ed.Doc)
+			at2 := members(rootAdded)[0].KeyStart
+			editedAdded := splice(ed.Doc, at2, at2, string(edit))
+			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			if err != nil {
+				t.Fatalf("remove after edit: %v", err)
+			}
+			if !bytes.Equal(rm2.Doc, editedOrig) {
+				t.Fatalf("remove after a user edit.\nwant:\n%s\ngot:\n%s", editedOrig, rm2.Doc)
+			}
 		})
 	}
 }

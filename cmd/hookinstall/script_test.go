@@ -83,6 +83,7 @@ func scriptParams(dir string) testscript.Params {
 			"bigjson":        cmdBigjson,
 			"nestjson":       cmdNestjson,
 			"chown":          cmdChown,
+			"replace":        cmdReplace,
 		},
 	}
 }
@@ -198,4 +199,18 @@ func cmdCountEntries(ts *testscript.TestScript, neg bool, args []string) {
 	if got := strings.Count(string(b), args[1]); (got == n) == neg {
 		ts.Fatalf("%s: %q occurs %d times, want %d", args[0], args[1], got, n)
 	}
+}
+
+// replace OLD NEW FILE: replace every OLD with NEW in FILE (no $ expansion
+// surprises, unlike a cmpenv golden).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	rewrite(ts, args[2], func(b []byte) []byte {
+		if !bytes.Contains(b, []byte(args[0])) {
+			ts.Fatalf("%s: no %q to replace", args[2], args[0])
+		}
+		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
+	})
 }
