@@ -193,6 +193,12 @@ func (w *Writer) planAdd(t adapters.Target) (*plan, error) {
 		return nil, err
 	}
 	cfgPath := t.Adapter.Config(t)
+	if p.cfg.Exists && adapters.IsBlank(p.cfg.Data) && !t.Adapter.OwnFile() {
+		// Agents (Claude Code) rewrite their config in place, truncating
+		// it first: an empty file is most likely one caught mid-write, and
+		// replacing it would throw away everything the agent is writing.
+		return nil, w.fail(t, cfgPath, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run add again, and if it stays empty put {} in it or delete it"))
+	}
 	p.edit, err = t.Adapter.Add(t, p.cfg.Data, p.rec, w.Force)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
@@ -592,6 +598,12 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	}
 	cfgPath := t.Adapter.Config(t)
 	rec := p.man.File(w.rel(t, cfgPath))
+	if rec != nil && p.cfg.Exists && adapters.IsBlank(p.cfg.Data) && !t.Adapter.OwnFile() {
+		// As in add: most likely caught mid-write by the agent; finding
+		// nothing of ours in it and deleting our scripts would leave the
+		// agent's entries pointing at nothing.
+		return nil, w.fail(t, cfgPath, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run remove again, and if it stays empty put {} in it or delete it"))
+	}
 	if rec != nil && p.cfg.Exists && manifest.Sum(p.cfg.Data) == rec.PostSHA256 {
 		if rec.Created {
 			p.edit = adapters.Edit{Delete: true}
