@@ -821,6 +821,16 @@ func (w *Writer) applyRemove(p *plan) error {
 		// and the manifest that says what they are.
 		return nil
 	}
+	// The manifest goes first: a run that stops part way leaves no
+	// manifest naming a backup or script that is gone (an add after it
+	// would trust that record and take no backup). What is left is found
+	// again by name; the lock file still lists the folders we created.
+	if err := w.fault("before-manifest"); err != nil {
+		return err
+	}
+	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
+		return written(filepath.Join(p.hooksDir, manifest.FileName), err)
+	}
 	for _, f := range p.ownedFiles() {
 		if strings.HasSuffix(f, manifest.FileName) {
 			continue
@@ -831,12 +841,6 @@ func (w *Writer) applyRemove(p *plan) error {
 		if err := w.fault("after-delete"); err != nil {
 			return err
 		}
-	}
-	if err := w.fault("before-manifest"); err != nil {
-		return err
-	}
-	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
-		return written(filepath.Join(p.hooksDir, manifest.FileName), err)
 	}
 	_ = os.Remove(filepath.Join(p.hooksDir, "backup"))
 	// Delete the lock while holding it; lockers check its inode.
