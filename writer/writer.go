@@ -373,7 +373,7 @@ func (w *Writer) Add(t adapters.Target) Report {
 		}
 		return r
 	}
-	if len(w.addChanges(p, false)) == 0 {
+	if len(w.addChanges(p, false)) == 0 && len(w.strays(t)) == 0 {
 		r.Status = "unchanged"
 		return r
 	}
@@ -491,7 +491,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err := w.fault("before-rename"); err != nil {
 		return err
 	}
-	if err := writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg, w.step("config-temp")); err != nil {
+	if err := writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, &p.cfg, w.step("config-temp")); err != nil {
 		return written(cfgPath, err)
 	}
 	return w.fault("after-rename")
@@ -535,6 +535,7 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 			fl.Close()
 			continue
 		}
+		w.sweep(t)
 		created, err = w.pendingDirs(t, lockPath, created)
 		if err != nil {
 			fl.Close()
@@ -545,6 +546,28 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 		return err
 	}
 	return &Error{Agent: t.ID, File: dir, Err: errors.New("could not take the lock")}
+}
+
+// strays lists the temp files a killed run of ours left behind.
+func (w *Writer) strays(t adapters.Target) []string {
+	names := map[string]bool{manifest.FileName: true, filepath.Base(t.Adapter.Config(t)): true}
+	if ss, err := t.Adapter.Scripts(t); err == nil {
+		for _, s := range ss {
+			names[s.Name] = true
+		}
+	}
+	var temps []string
+	if real, err := resolve(t.Adapter.Config(t)); err == nil {
+		temps = append(temps, configTemp(real, t.NS))
+	}
+	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
+}
+
+// sweep deletes them; the caller holds the lock.
+func (w *Writer) sweep(t adapters.Target) {
+	for _, f := range w.strays(t) {
+		_ = os.Remove(f)
+	}
 }
 
 // pendingDirs makes the folders a run created durable before anything else
@@ -807,7 +830,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if p.edit.Delete {
 			err = removeFile(p.cfg.Real)
 		} else {
-			err = writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg, w.step("config-temp"))
+			err = writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, &p.cfg, w.step("config-temp"))
 		}
 		if err != nil {
 			return written(cfgPath, err)
