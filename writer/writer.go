@@ -255,6 +255,11 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 	}
 	for _, d := range createdDirs {
 		r := w.rel(t, d)
+		// The home itself (a --home that did not exist yet) is never ours
+		// to delete.
+		if r == "." || strings.HasPrefix(r, "..") {
+			continue
+		}
 		if d != p.hooksDir && !contains(m.CreatedDirs, r) {
 			m.CreatedDirs = append(m.CreatedDirs, r)
 		}

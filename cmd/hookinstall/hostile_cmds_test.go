@@ -69,10 +69,10 @@ func describeTree(root string) (map[string]string, error) {
 	return out, err
 }
 
-// snapshot DIR NAME: remember everything under DIR as NAME.
-func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+// snaptree DIR NAME: remember everything under DIR as NAME.
+func cmdSnaptree(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: snapshot DIR NAME")
+		ts.Fatalf("usage: snaptree DIR NAME")
 	}
 	d, err := describeTree(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -81,12 +81,12 @@ func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 	snapMu.Unlock()
 }
 
-// cmpsnapshot DIR NAME: nothing under DIR was created, deleted, written,
-// renamed, re-moded or touched since snapshot NAME (directory mtimes
+// cmpsnaptree DIR NAME: nothing under DIR was created, deleted, written,
+// renamed, re-moded or touched since snaptree NAME (directory mtimes
 // included, so not even a temp file came and went).
-func cmdCmpsnapshot(ts *testscript.TestScript, neg bool, args []string) {
+func cmdCmpsnaptree(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
-		ts.Fatalf("usage: cmpsnapshot DIR NAME")
+		ts.Fatalf("usage: cmpsnaptree DIR NAME")
 	}
 	snapMu.Lock()
 	want, ok := snaps[ts.Getenv("WORK")+"\x00"+args[1]]
