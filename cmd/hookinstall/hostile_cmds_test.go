@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -166,4 +167,24 @@ func cmdChown(ts *testscript.TestScript, neg bool, args []string) {
 	uid, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	ts.Check(os.Lchown(ts.MkAbs(args[1]), uid, uid))
+}
+
+// TestHostileCoversMalformedCorpus: every malformed file of the shared
+// corpus is one of the hostile cases, so a file added there is not missed.
+func TestHostileCoversMalformedCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpusDir(), "malformed", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no malformed corpus under %s (set HOOKINSTALL_CORPUS): %v", corpusDir(), err)
+	}
+	for _, script := range []string{"hostile_malformed_corpus.txtar", "hostile_malformed_corpus_agents.txtar"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if !strings.Contains(string(b), "cp $CORPUS/malformed/"+filepath.Base(f)+" ") {
+				t.Errorf("%s does not try malformed/%s", script, filepath.Base(f))
+			}
+		}
+	}
 }
