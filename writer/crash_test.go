@@ -98,9 +98,21 @@ type crashCase struct {
 	setup func(t *testing.T, home string, tg adapters.Target)
 }
 
+// crashDocs are, per shared-file agent, a user's config with an entry of
+// theirs, and a small one to reach through a symlink.
+var crashDocs = map[string][2]string{
+	"claude": {"{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n        ]\n    }\n}\n",
+		"{\"model\":\"opus\"}"},
+	"zerocode": {"{\n  \"description\": \"mine\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
+		"{\"description\":\"x\"}"},
+	"codex": {"{\r\n\t\"hooks\": {\r\n\t\t\"PermissionRequest\": []\r\n\t}\r\n}\r\n", "{\"hooks\":{}}"},
+	"antigravity": {"{\n  \"mine\": {\"enabled\": true, \"Stop\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n}\n",
+		"{\"mine\":{\"enabled\":false}}"},
+}
+
 var crashCases = []crashCase{
 	{"existing", func(t *testing.T, home string, tg adapters.Target) {
-		writeFile(t, tg.Adapter.Config(tg), "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n        ]\n    }\n}\n")
+		writeFile(t, tg.Adapter.Config(tg), crashDocs[tg.Adapter.Name()][0])
 	}},
 	{"no-file", func(t *testing.T, home string, tg adapters.Target) {
 		if err := os.MkdirAll(tg.Dir, 0o755); err != nil {
@@ -109,12 +121,12 @@ var crashCases = []crashCase{
 	}},
 	{"no-dir", func(t *testing.T, home string, tg adapters.Target) {}},
 	{"symlinked", func(t *testing.T, home string, tg adapters.Target) {
-		real := filepath.Join(home, "dotfiles", "claude.json")
-		writeFile(t, real, "{\"model\":\"opus\"}")
-		if err := os.MkdirAll(tg.Dir, 0o755); err != nil {
+		real := filepath.Join(home, "dotfiles", "agent.json")
+		writeFile(t, real, crashDocs[tg.Adapter.Name()][1])
+		if err := os.MkdirAll(filepath.Dir(tg.Adapter.Config(tg)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink("../dotfiles/claude.json", tg.Adapter.Config(tg)); err != nil {
+		if err := os.Symlink(real, tg.Adapter.Config(tg)); err != nil {
 			t.Fatal(err)
 		}
 	}},
@@ -196,11 +208,22 @@ func checkManifest(t *testing.T, tg adapters.Target, orig string) {
 // absent, no temp file is left, re-running the same command converges, and
 // a final remove gives back the original home exactly.
 func TestCrashSafety(t *testing.T) {
-	for _, c := range crashCases {
-		t.Run(c.name, func(t *testing.T) {
+	for _, agent := range []string{"claude", "zerocode", "codex", "antigravity"} {
+		for _, c := range crashCases {
+			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" {
+				continue // the same code paths as claude's; keeps the suite quick
+			}
+			t.Run(agent+"/"+c.name, func(t *testing.T) { crashSafety(t, agent, c) })
+		}
+	}
+}
+
+func crashSafety(t *testing.T, agent string, c crashCase) {
+	{
+		{
 			base := t.TempDir()
 			home := filepath.Join(base, "home")
-			tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+			tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -286,7 +309,7 @@ func TestCrashSafety(t *testing.T) {
 				t.Errorf("step backup-temp never reached: %v", steps)
 			}
 			t.Logf("steps: %v", steps)
-		})
+		}
 	}
 }
 

@@ -472,6 +472,12 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err != nil {
 		return written(filepath.Dir(p.cfg.Real), err)
 	}
+	if len(cfgDirs) > 0 {
+		// Durable before the manifest, as for the hooks dir's (see locked).
+		if _, err := w.pendingDirs(t, filepath.Join(p.hooksDir, "lock"), append(append([]string(nil), created...), cfgDirs...)); err != nil {
+			return written(filepath.Join(p.hooksDir, "lock"), err)
+		}
+	}
 	m := w.manifestFor(p, p.edit.Doc, backup, append(created, cfgDirs...))
 	if !sameInstall(p.man, m) {
 		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil, w.step("manifest-temp")); err != nil {
