@@ -51,9 +51,24 @@ func seedCorpus(f *testing.F) {
 // Remove(Add(x)) == x byte for byte; Add is idempotent (with and without the
 // manifest's record); the output is valid JSON; every value of the user's is
 // unchanged. On any input, nothing panics and invalid input is refused.
-func FuzzClaudeAddRemove(f *testing.F) {
+func FuzzClaudeAddRemove(f *testing.F) { fuzzShared(f, "claude") }
+
+// FuzzZerocodeAddRemove is the same for ZeroCode's ~/.zerotwo/hooks.json.
+func FuzzZerocodeAddRemove(f *testing.F) { fuzzShared(f, "zerocode") }
+
+// FuzzCodexAddRemove is the same for Codex's ~/.codex/hooks.json.
+func FuzzCodexAddRemove(f *testing.F) { fuzzShared(f, "codex") }
+
+// FuzzAntigravityAddRemove is the same for Antigravity's
+// ~/.gemini/config/hooks.json, where we own one top-level key.
+func FuzzAntigravityAddRemove(f *testing.F) { fuzzShared(f, "antigravity") }
+
+func fuzzShared(f *testing.F, agent string) {
 	seedCorpus(f)
-	tg := testTarget(f, "claude", "/home/u")
+	tg := testTarget(f, agent, "/home/u")
+	if tg.Adapter.OwnFile() {
+		f.Fatalf("%s writes its own file, not a shared one", agent)
+	}
 	f.Fuzz(func(t *testing.T, x []byte) {
 		checkSharedRoundTrip(t, tg, x)
 	})
@@ -63,6 +78,11 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	a := tg.Adapter
 	orig := bytes.Clone(x)
 	_, perr := ParseObject(x)
+	if perr == nil {
+		if _, err := a.Check(tg, x, nil); err != nil {
+			return // the writer refuses this file (switched off, strict root...)
+		}
+	}
 	ed, err := a.Add(tg, x, nil, false)
 	if !bytes.Equal(x, orig) {
 		t.Fatal("Add modified its input slice")
@@ -106,7 +126,11 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if !strip.Delete && !bytes.Equal(strip.Doc, x) {
 		return
 	}
-	checkUserValues(t, tg, x, ed.Doc)
+	if tg.Adapter.Name() == "antigravity" {
+		checkOwnKey(t, tg, x, ed.Doc)
+	} else {
+		checkUserValues(t, tg, x, ed.Doc)
+	}
 	rm, err := a.Remove(tg, ed.Doc, rec, false)
 	if err != nil {
 		t.Fatalf("Remove: %v", err)
@@ -135,7 +159,7 @@ func collapseEmpty(t *testing.T, tg Target, x []byte) []byte {
 		}
 	}
 	empty(root)
-	if h := root.Get("hooks"); h.IsObject() {
+	if h := root.Get("hooks"); h.IsObject() && tg.Adapter.Name() != "antigravity" {
 		hooks, _, _ := lookup(x, root, "hooks")
 		empty(hooks.Val)
 		for _, e := range tg.Adapter.Events() {
@@ -221,5 +245,26 @@ func checkUserValues(t *testing.T, tg Target, before, after []byte) {
 		if _, ok := bh[ev]; !ok && !ours[ev] {
 			t.Fatalf("Add added hooks.%s", ev)
 		}
+	}
+}
+
+// checkOwnKey: after holds every top-level value of before unchanged, plus
+// our one named hook set (Antigravity).
+func checkOwnKey(t *testing.T, tg Target, before, after []byte) {
+	t.Helper()
+	b, _ := decodeNumbers(t, before).(map[string]any)
+	a, _ := decodeNumbers(t, after).(map[string]any)
+	for k, v := range b {
+		if !reflect.DeepEqual(a[k], v) {
+			t.Fatalf("value of %q changed: %v -> %v", k, v, a[k])
+		}
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok && k != tg.NS {
+			t.Fatalf("Add added top-level key %q", k)
+		}
+	}
+	if _, ok := a[tg.NS].(map[string]any); !ok {
+		t.Fatalf("our hook set %q is missing or not an object", tg.NS)
 	}
 }
