@@ -224,10 +224,11 @@ func TestSIGKILL(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Duration(rng.Int63n(int64(runTime) + 1)))
-		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			killed++
 		}
-		_ = cmd.Wait()
 		checkKilledState(t, home, userSettings, string(added))
 		if i%5 == 4 {
 			// The same command, run to the end, converges.
