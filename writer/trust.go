@@ -161,7 +161,12 @@ func (w *Writer) applyTrust(t adapters.Target, tp *trustPlan, record bool) error
 				}
 			}
 		}
-		f.PostSHA256 = manifest.Sum(tp.doc)
+		if f.PostSHA256 == "" || f.PostSHA256 == manifest.Sum(tp.cur.Data) {
+			// As for the config (manifestFor): once Codex or the user
+			// changed the file since we wrote it, keep the old post hash so
+			// remove cuts our records out instead of restoring the backup.
+			f.PostSHA256 = manifest.Sum(tp.doc)
+		}
 		if err := writeAtomic(filepath.Join(hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil); err != nil {
 			return written(filepath.Join(hooksDir, manifest.FileName), err)
 		}
