@@ -239,12 +239,12 @@ func configTemp(real, ns string) string {
 
 // writeConfigAtomic replaces real with data through configTemp: write,
 // fsync, keep the old file's mode (exactly) and owner (where allowed), run
-// beforeRename, rename, fsync the directory. A new file gets 0644 less the
+// beforeRename, rename, fsync the directory. A new file gets perm less the
 // umask. On any error the temp file is removed and real is untouched.
-func writeConfigAtomic(real, ns string, data []byte, prev *fileState, beforeRename ...func() error) (err error) {
+func writeConfigAtomic(real, ns string, data []byte, perm fs.FileMode, prev *fileState, beforeRename ...func() error) (err error) {
 	tmp := configTemp(real, ns)
 	_ = os.Remove(tmp) // a leftover of ours from a killed run
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}

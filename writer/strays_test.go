@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters"
 )
 
 // A run killed between creating a temp file and renaming it leaves the temp
@@ -61,5 +63,22 @@ func TestConfigTempRemovedOnFailure(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp")); !os.IsNotExist(err) {
 		t.Fatalf("temp left: %v", err)
+	}
+}
+
+// Codex's config.toml (written by add --trust) goes through the same fixed
+// temp name, and a leftover one is swept too.
+func TestStrayTrustTempIsSwept(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, tg.Adapter.Config(tg), `{"hooks":{}}`)
+	stray := filepath.Join(tg.Dir, ".config.toml.hookinstall.tmp")
+	writeFile(t, stray, "partial")
+	mustOK(t, newWriter(nil).Add(tg))
+	if _, err := os.Lstat(stray); !os.IsNotExist(err) {
+		t.Fatalf("stray config.toml temp left: %v", err)
 	}
 }

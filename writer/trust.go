@@ -181,7 +181,7 @@ func (w *Writer) applyTrust(t adapters.Target, tp *trustPlan, record bool) error
 	if tp.delete {
 		err = removeFile(now.Real)
 	} else {
-		err = writeAtomic(now.Real, tp.doc, 0o600, false, &now)
+		err = writeConfigAtomic(now.Real, t.NS, tp.doc, 0o600, &now)
 	}
 	if err != nil {
 		return written(tp.path, err)

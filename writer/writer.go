@@ -557,7 +557,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err := w.fault("before-rename"); err != nil {
 		return err
 	}
-	if err := writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, &p.cfg, w.step("config-temp")); err != nil {
+	if err := writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, 0o644, &p.cfg, w.step("config-temp")); err != nil {
 		return written(cfgPath, err)
 	}
 	return w.fault("after-rename")
@@ -623,8 +623,10 @@ func (w *Writer) strays(t adapters.Target) []string {
 		}
 	}
 	var temps []string
-	if real, err := resolve(t.Adapter.Config(t)); err == nil {
-		temps = append(temps, configTemp(real, t.NS))
+	for _, f := range append([]string{t.Adapter.Config(t)}, t.Adapter.SwitchFiles(t)...) {
+		if real, err := resolve(f); err == nil && within(t.Home, real) {
+			temps = append(temps, configTemp(real, t.NS))
+		}
 	}
 	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
 }
@@ -899,7 +901,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if p.edit.Delete {
 			err = removeFile(p.cfg.Real)
 		} else {
-			err = writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, &p.cfg, w.step("config-temp"))
+			err = writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, 0o644, &p.cfg, w.step("config-temp"))
 		}
 		if err != nil {
 			return written(cfgPath, err)
