@@ -27,7 +27,7 @@ import (
 
 var (
 	loadDuration = flag.Duration("load.duration", 0, "how long TestLoadWithRewriter runs (default $HOOKINSTALL_LOAD_DURATION or 3s)")
-	killRounds   = flag.Int("kill.rounds", 0, "rounds of TestSIGKILL (default $HOOKINSTALL_KILL_ROUNDS or 60)")
+	killRounds   = flag.Int("kill.rounds", 0, "rounds of TestSIGKILL (default $HOOKINSTALL_KILL_ROUNDS or 40)")
 )
 
 func envDuration(t *testing.T, flagVal time.Duration, env string, def time.Duration) time.Duration {
@@ -186,8 +186,9 @@ func checkKilledState(t *testing.T, home, orig, added string) {
 // command is run to the end and must converge; a final remove gives back the
 // original home exactly, with no temp file or folder left behind.
 func TestSIGKILL(t *testing.T) {
+	t.Parallel()
 	bin := hookinstallBin(t)
-	rounds := envInt(t, *killRounds, "HOOKINSTALL_KILL_ROUNDS", 60)
+	rounds := envInt(t, *killRounds, "HOOKINSTALL_KILL_ROUNDS", 40)
 	home := filepath.Join(t.TempDir(), "home")
 	cfg := filepath.Join(home, ".claude", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
@@ -270,6 +271,7 @@ var counterRe = regexp.MustCompile(`"rewrites": ([0-9]+)`)
 // everyone stops, add then remove settle on exactly the user's file.
 // Duration: -load.duration or $HOOKINSTALL_LOAD_DURATION (default 3s).
 func TestLoadWithRewriter(t *testing.T) {
+	t.Parallel()
 	bin := hookinstallBin(t)
 	dur := envDuration(t, *loadDuration, "HOOKINSTALL_LOAD_DURATION", 3*time.Second)
 	home := filepath.Join(t.TempDir(), "home")
