@@ -196,7 +196,7 @@ func codexDrive(trust bool) func(r *run) {
 		r.approve(`Would you like to run the following command`, "y") // 1. Yes, proceed (y)
 		r.waitTurnEnd(trust, 60*time.Second, 10*time.Second)
 		if !trust {
-			r.waitScreen(`Worked for`, 10*time.Second)
+			r.waitScreen(`Worked for`, 5*time.Second)
 		}
 		r.snap("done")
 		r.quit("C-c", "C-c")

@@ -346,6 +346,9 @@ func (r *run) waitTurnEnd(hooks bool, timeout, grace time.Duration) {
 		}
 		if !sawFinal && r.serverFinal() {
 			sawFinal = true
+			if !hooks {
+				grace = 3 * time.Second // nothing to wait for but the screen to settle
+			}
 			if e := time.Now().Add(grace); e.Before(end) {
 				end = e
 			}
@@ -439,6 +442,7 @@ type hooker interface {
 }
 
 func hooksFor(t *testing.T, agentName string) hooker {
+	t.Helper()
 	v := os.Getenv("HOOKINSTALL_E2E_STANDIN")
 	for _, f := range strings.Split(v, ",") {
 		if f = strings.TrimSpace(f); f == agentName || f == "all" {
@@ -631,11 +635,21 @@ func (r *run) report(all []OSC, took time.Duration) string {
 	ev := r.recorded()
 	fmt.Fprintf(&b, "hook calls seen by the fixture's recorder (%d):\n", len(ev))
 	var t0 float64
-	for i, e := range ev {
+	for i := 0; i < len(ev); {
+		e := ev[i]
 		if i == 0 {
 			t0 = e.ts
 		}
-		fmt.Fprintf(&b, "  +%6.2fs %-22s %s keys=%s\n", e.ts-t0, e.event, e.env, strings.Join(e.keys, ","))
+		j := i + 1 // fold a run of the same event (opencode's bus is chatty)
+		for j < len(ev) && ev[j].event == e.event && strings.Join(ev[j].keys, ",") == strings.Join(e.keys, ",") {
+			j++
+		}
+		rep := ""
+		if j-i > 1 {
+			rep = fmt.Sprintf(" (x%d)", j-i)
+		}
+		fmt.Fprintf(&b, "  +%6.2fs %-26s %s keys=%s%s\n", e.ts-t0, e.event, e.env, strings.Join(e.keys, ","), rep)
+		i = j
 	}
 	fmt.Fprintf(&b, "model requests:\n")
 	for _, q := range r.srv.Requests() {
