@@ -1,0 +1,220 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// An EventInfo says which state an agent event reports.
+type EventInfo struct {
+	Event string
+	State scripts.State
+	Note  string // the condition, where the state depends on the payload
+}
+
+// A Script is one generated hook file.
+type Script struct {
+	Event   string
+	Name    string // file name inside the hooks dir
+	Content []byte
+}
+
+// An Adapter knows where one agent keeps its hook config and how our entries
+// look in it. Adapters are pure: they get bytes and give bytes.
+type Adapter interface {
+	// Name is the agent's id on the command line: "claude".
+	Name() string
+	// Events lists what the agent's hooks report, for docs and status.
+	Events() []EventInfo
+	// Dir is the agent's config dir under home, with getenv giving the
+	// agent's own overrides (nil when none apply). It also names the
+	// variable that chose it, if any.
+	Dir(home string, getenv func(string) string) (dir, from string)
+	// Binaries are the program names whose presence on PATH means the agent
+	// is installed.
+	Binaries() []string
+	// Config is the file we write, on disk.
+	Config(t Target) string
+	// OwnFile reports whether the config file is ours alone (removal
+	// deletes it) rather than shared with the user (removal unmerges).
+	OwnFile() bool
+	// Scripts are the hook scripts to install.
+	Scripts(t Target) ([]Script, error)
+	// SwitchFiles are other files whose content can switch hooks off.
+	SwitchFiles(t Target) []string
+	// Check returns an *OffError when the agent's hooks are switched off
+	// (an install would never fire), another error when the config cannot
+	// be used, and notes that the user should read.
+	Check(t Target, cur []byte, files map[string][]byte) (notes []string, err error)
+	// Add returns the config with our entries installed.
+	Add(t Target, cur []byte, prev *Record, force bool) (Edit, error)
+	// Remove returns the config without our entries.
+	Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error)
+	// ByNameOnly reports an agent that add --all skips (its terminal
+	// already reports these states).
+	ByNameOnly() bool
+}
+
+// An OffError says that an agent's hooks are switched off, so an install
+// would never fire.
+type OffError struct {
+	File   string
+	Key    string
+	Reason string
+}
+
+func (e *OffError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Reason)
+}
+
+// A Target is one agent install resolved against a home.
+type Target struct {
+	ID      string // the agent id: "claude", or a clone's "claude-2"
+	Adapter Adapter
+	NS      string
+	Home    string // where files are written
+	AsHome  string // the home as the agent sees it (Docker), written into files
+	Dir     string // the agent's config dir, on disk
+}
+
+// HooksDir is the folder holding our scripts, manifest, backups and lock.
+func (t Target) HooksDir() string { return filepath.Join(t.Dir, t.NS+"-hooks") }
+
+// AsPath rewrites a path under Home to the same path under AsHome.
+func (t Target) AsPath(p string) string {
+	if t.AsHome == "" || t.AsHome == t.Home {
+		return p
+	}
+	rel, err := filepath.Rel(t.Home, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.Join(t.AsHome, rel)
+}
+
+// Prefix is the start of every command of ours, as written into configs.
+func (t Target) Prefix() string { return t.AsPath(t.HooksDir()) + "/" }
+
+// ScriptPath is the absolute path of a script, as written into configs.
+func (t Target) ScriptPath(name string) string { return t.Prefix() + name }
+
+var registry = map[string]Adapter{}
+
+func register(a Adapter) { registry[a.Name()] = a }
+
+// Lookup returns the adapter named name.
+func Lookup(name string) (Adapter, bool) {
+	a, ok := registry[name]
+	return a, ok
+}
+
+// All returns every adapter, in name order.
+func All() []Adapter {
+	var as []Adapter
+	for _, a := range registry {
+		as = append(as, a)
+	}
+	sort.Slice(as, func(i, j int) bool { return as[i].Name() < as[j].Name() })
+	return as
+}
+
+// Names returns every adapter's name, in order.
+func Names() []string {
+	var ns []string
+	for _, a := range All() {
+		ns = append(ns, a.Name())
+	}
+	return ns
+}
+
+// Options are what a run says about where and how to install.
+type Options struct {
+	NS     string
+	Home   string              // absolute
+	AsHome string              // absolute; "" means Home
+	Getenv func(string) string // the agents' own overrides; nil ignores them
+	Base   string              // for a clone: the adapter whose shape it uses
+}
+
+// Resolve finds the target for agent id. A clone (opts.Base set) keeps its own
+// directory, named after the base agent's with the id in place of its name.
+func Resolve(id string, opts Options) (Target, error) {
+	if err := scripts.ValidNamespace(opts.NS); err != nil {
+		return Target{}, err
+	}
+	if !filepath.IsAbs(opts.Home) {
+		return Target{}, fmt.Errorf("home %q is not an absolute path", opts.Home)
+	}
+	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome}
+	if t.AsHome == "" {
+		t.AsHome = t.Home
+	}
+	base := id
+	if opts.Base != "" {
+		base = opts.Base
+		if !validID(id) {
+			return Target{}, fmt.Errorf("invalid agent id %q: use lower-case letters, digits and dashes", id)
+		}
+		if _, ok := Lookup(id); ok {
+			return Target{}, fmt.Errorf("agent id %q is an agent's own name; a clone needs another id", id)
+		}
+	}
+	a, ok := Lookup(base)
+	if !ok {
+		return Target{}, fmt.Errorf("unknown agent %q (known: %s)", base, strings.Join(Names(), ", "))
+	}
+	t.Adapter = a
+	if opts.Base != "" {
+		dir, _ := a.Dir(t.Home, nil)
+		name := id
+		if strings.HasPrefix(filepath.Base(dir), ".") {
+			name = "." + id
+		}
+		t.Dir = filepath.Join(filepath.Dir(dir), name)
+	} else {
+		dir, from := a.Dir(t.Home, opts.Getenv)
+		if from != "" && !filepath.IsAbs(dir) {
+			return Target{}, fmt.Errorf("$%s is %q, not an absolute path", from, dir)
+		}
+		t.Dir = filepath.Clean(dir)
+		if !under(t.Dir, t.Home) {
+			what := "its config dir"
+			if from != "" {
+				what = "$" + from
+			}
+			return Target{}, fmt.Errorf("%s %s is not under the home %s; hookinstall installs only into a user's global config under the home (use --home)", what, t.Dir, t.Home)
+		}
+	}
+	return t, nil
+}
+
+func validID(id string) bool {
+	if len(id) < 2 || len(id) > 32 || id[0] < 'a' || id[0] > 'z' {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func under(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// envDir returns $name when getenv gives it, and def otherwise.
+func envDir(getenv func(string) string, name, def string) (string, string) {
+	if getenv != nil {
+		if v := getenv(name); v != "" {
+			return v, name
+		}
+	}
+	return def, ""
+}

@@ -1,0 +1,140 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// corpusDir holds real agent configs, byte-exact, shared by the project.
+func corpusFiles(t testing.TB, agent string) []string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", agent)
+	if d := os.Getenv("HOOKINSTALL_CORPUS"); d != "" {
+		dir = filepath.Join(d, agent)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files in %s (set HOOKINSTALL_CORPUS to the shared corpus dir): %v", dir, err)
+	}
+	return files
+}
+
+func testTarget(t testing.TB, agent, home string) Target {
+	t.Helper()
+	tg, err := Resolve(agent, Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// TestClaudeCorpusRoundTrip: for every JSON object in the corpus, add leaves
+// valid JSON with every old value unchanged and our three events exactly once;
+// add again is byte-identical; remove gives back the original byte for byte.
+func TestClaudeCorpusRoundTrip(t *testing.T) {
+	tg := testTarget(t, "claude", "/home/u")
+	a := tg.Adapter
+	for _, file := range corpusFiles(t, "claude") {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			orig, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ParseObject(orig); err != nil {
+				t.Skipf("not a strict JSON object: %v", err)
+			}
+			ed, err := a.Add(tg, orig, nil, false)
+			if err != nil {
+				t.Fatalf("add: %v", err)
+			}
+			checkAdded(t, tg, orig, ed.Doc)
+			ed2, err := a.Add(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			if err != nil {
+				t.Fatalf("second add: %v", err)
+			}
+			if !bytes.Equal(ed2.Doc, ed.Doc) {
+				t.Fatalf("second add changed the file:\n%s", ed2.Doc)
+			}
+			rm, err := a.Remove(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			if err != nil {
+				t.Fatalf("remove: %v", err)
+			}
+			if !bytes.Equal(rm.Doc, orig) {
+				t.Fatalf("remove did not restore the file.\nwant:\n%s\ngot:\n%s", orig, rm.Doc)
+			}
+			// A user edit made between add and remove survives: remove
+			// gives the original plus exactly that edit.
+			root, _ := ParseObject(orig)
+			ms := members(root)
+			if len(ms) == 0 {
+				return
+			}
+			edit := []byte(`"userEdit": [1, "x"], `)
+			at := ms[0].KeyStart
+			editedOrig := splice(orig, at, at, string(edit))
+			rootAdded, _ := ParseObject(ed.Doc)
+			at2 := members(rootAdded)[0].KeyStart
+			editedAdded := splice(ed.Doc, at2, at2, string(edit))
+			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			if err != nil {
+				t.Fatalf("remove after edit: %v", err)
+			}
+			if !bytes.Equal(rm2.Doc, editedOrig) {
+				t.Fatalf("remove after a user edit.\nwant:\n%s\ngot:\n%s", editedOrig, rm2.Doc)
+			}
+		})
+	}
+}
+
+// checkAdded asserts that after is valid JSON holding every value of before,
+// plus our entries once per event.
+func checkAdded(t *testing.T, tg Target, before, after []byte) {
+	t.Helper()
+	if !json.Valid(after) {
+		t.Fatalf("add produced invalid JSON:\n%s", after)
+	}
+	var b, a map[string]any
+	if err := json.Unmarshal(before, &b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(after, &a); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range b {
+		if k == "hooks" {
+			continue
+		}
+		if !reflect.DeepEqual(a[k], v) {
+			t.Errorf("value of %q changed", k)
+		}
+	}
+	hooks, _ := a["hooks"].(map[string]any)
+	oldHooks, _ := b["hooks"].(map[string]any)
+	for ev, v := range oldHooks {
+		old, _ := v.([]any)
+		now, _ := hooks[ev].([]any)
+		if len(now) < len(old) || !reflect.DeepEqual(now[:len(old)], old) {
+			t.Errorf("user entries of %s changed", ev)
+		}
+	}
+	for _, e := range tg.Adapter.Events() {
+		arr, _ := hooks[e.Event].([]any)
+		n := 0
+		for _, g := range arr {
+			s, _ := json.Marshal(g)
+			if strings.Contains(string(s), tg.Prefix()) {
+				n++
+				want := `{"hooks":[{"command":"` + tg.Prefix() + strings.TrimSuffix(strings.ToLower(e.Event[:1])+e.Event[1:], "") + `","timeout":5,"type":"command"}]}`
+				_ = want
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d entries of ours, want 1", e.Event, n)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/writer"
+)
+
+type addOptions struct {
+	*globalOptions
+	Agents []string
+	All    bool
+	DryRun bool
+	Force  bool
+}
+
+func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
+	o := &addOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "add AGENT...|--all",
+		Short: "Install the state hooks into agents' global configs",
+		Example: `  hookinstall add claude
+  hookinstall add --all --dry-run
+  hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Agents = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runAdd(o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.All, "all", false, "every agent detected on this machine (codex only when named)")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "name the files and print a unified diff; write nothing")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace our entries even where they were edited by hand")
+	return cmd
+}
+
+func runAdd(o *addOptions) error {
+	w := o.writer(o.DryRun, o.Force)
+	ts, err := o.targets(o.Agents, o.All, func(t adapters.Target) bool {
+		return !t.Adapter.ByNameOnly() && w.Detected(t)
+	})
+	if err != nil {
+		return err
+	}
+	if len(ts) == 0 {
+		if o.JSON {
+			return o.printReports("add", o.DryRun, nil)
+		}
+		fmt.Fprintln(o.IO.Out, "no agents detected; nothing installed")
+		return nil
+	}
+	var reports []writer.Report
+	for _, t := range ts {
+		r := w.Add(t)
+		reports = append(reports, r)
+	}
+	err = o.printReports("add", o.DryRun, reports)
+	if !o.JSON && !o.DryRun {
+		for _, r := range reports {
+			if r.Err == nil && r.Status == "installed" {
+				if hint := trustHint(r.Agent, ts); hint != "" {
+					fmt.Fprintln(o.IO.Out, hint)
+				}
+			}
+		}
+	}
+	return err
+}
+
+// trustHint tells the user what an agent needs before our hooks run.
+func trustHint(agent string, ts []adapters.Target) string {
+	for _, t := range ts {
+		if t.ID == agent {
+			if th, ok := t.Adapter.(interface{ TrustHint() string }); ok {
+				return th.TrustHint()
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,8 @@
+// Command hookinstall installs, checks and removes coding agents' state hooks.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"encoding/json"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/script")
+
+// fixedNow makes manifests byte-stable in tests.
+func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hookinstall": func() {
+			testOnlyNow = fixedNow
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+		},
+	})
+}
+
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams("../../testdata/script"))
+}
+
+// corpusDir is the shared corpus of real agent configs (read in place).
+func corpusDir() string {
+	if d := os.Getenv("HOOKINSTALL_CORPUS"); d != "" {
+		return d
+	}
+	abs, _ := filepath.Abs("../../../shared/corpus")
+	return abs
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			for _, v := range []string{"XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "OPENCODE_CONFIG_DIR",
+				"HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
+				env.Setenv(v, "")
+			}
+			env.Setenv("CORPUS", corpusDir())
+			return os.MkdirAll(home, 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cmpmode":        cmdCmpmode,
+			"issymlink":      cmdIssymlink,
+			"unix2dos":       cmdUnix2dos,
+			"rmfinalnewline": cmdRmfinalnewline,
+			"prependbom":     cmdPrependbom,
+			"jsonvalid":      cmdJSONValid,
+			"savemtime":      cmdSavemtime,
+			"cmpmtime":       cmdCmpmtime,
+			"countentries":   cmdCountEntries,
+			"writebytes":     cmdWritebytes,
+			"replace":        cmdReplace,
+		},
+	}
+}
+
+// cmpmode PERM FILE: the file's permission bits are PERM (octal).
+func cmdCmpmode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpmode PERM FILE")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	ts.Check(err)
+	fi, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	got := uint64(fi.Mode().Perm())
+	if (got == want) == neg {
+		ts.Fatalf("mode of %s is %04o, want %s%04o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// issymlink FILE: FILE is a symbolic link.
+func cmdIssymlink(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: issymlink FILE")
+	}
+	fi, err := os.Lstat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if (fi.Mode()&os.ModeSymlink != 0) == neg {
+		ts.Fatalf("%s: symlink is %v", args[0], !neg)
+	}
+}
+
+func rewrite(ts *testscript.TestScript, file string, f func([]byte) []byte) {
+	p := ts.MkAbs(file)
+	b, err := os.ReadFile(p)
+	ts.Check(err)
+	ts.Check(os.WriteFile(p, f(b), 0o644))
+}
+
+// unix2dos FILE: LF becomes CRLF.
+func cmdUnix2dos(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		rewrite(ts, a, func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) })
+	}
+}
+
+// rmfinalnewline FILE: drop the last newline (txtar always ends with one).
+func cmdRmfinalnewline(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		rewrite(ts, a, func(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\n")) })
+	}
+}
+
+// prependbom FILE: add a UTF-8 byte order mark.
+func cmdPrependbom(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		rewrite(ts, a, func(b []byte) []byte { return append([]byte("\xef\xbb\xbf"), b...) })
+	}
+}
+
+// writebytes FILE QUOTED: write Go-quoted bytes to FILE ("a\x00b").
+func cmdWritebytes(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: writebytes FILE GO-QUOTED-STRING")
+	}
+	s, err := strconv.Unquote(args[1])
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(s), 0o644))
+}
+
+// jsonvalid FILE: FILE is valid JSON.
+func cmdJSONValid(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		b, err := os.ReadFile(ts.MkAbs(a))
+		ts.Check(err)
+		if json.Valid(b) == neg {
+			ts.Fatalf("%s: valid JSON is %v", a, !neg)
+		}
+	}
+}
+
+// savemtime FILE NAME: remember FILE's mtime as NAME.
+func cmdSavemtime(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: savemtime FILE NAME")
+	}
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Setenv("MTIME_"+args[1], strconv.FormatInt(fi.ModTime().UnixNano(), 10))
+}
+
+// cmpmtime FILE NAME: FILE's mtime is the one saved as NAME.
+func cmdCmpmtime(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpmtime FILE NAME")
+	}
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	same := strconv.FormatInt(fi.ModTime().UnixNano(), 10) == ts.Getenv("MTIME_"+args[1])
+	if same == neg {
+		ts.Fatalf("%s: mtime unchanged is %v", args[0], same)
+	}
+}
+
+// countentries FILE SUBSTRING N: N is how many times SUBSTRING occurs in FILE.
+func cmdCountEntries(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: countentries FILE SUBSTRING N")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	n, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	if got := strings.Count(string(b), args[1]); (got == n) == neg {
+		ts.Fatalf("%s: %q occurs %d times, want %d", args[0], args[1], got, n)
+	}
+}
+
+// replace OLD NEW FILE: replace every OLD with NEW in FILE (no $ expansion
+// surprises, unlike a cmpenv golden).
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	rewrite(ts, args[2], func(b []byte) []byte {
+		if !bytes.Contains(b, []byte(args[0])) {
+			ts.Fatalf("%s: no %q to replace", args[2], args[0])
+		}
+		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
+	})
+}

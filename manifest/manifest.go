@@ -1,0 +1,113 @@
+package manifest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Schema is the version of the manifest format this code writes.
+const Schema = 1
+
+// FileName is the manifest's name inside the hooks dir.
+const FileName = "manifest.json"
+
+// A Manifest records one agent install: what was written, and what it
+// replaced, so that removal can be exact. Paths are relative to the home the
+// install was made in, so a manifest stays true when the home is mounted
+// elsewhere (Docker).
+type Manifest struct {
+	Schema      int       `json:"schema"`
+	ToolVersion string    `json:"tool_version"`
+	Namespace   string    `json:"namespace"`
+	Agent       string    `json:"agent"`
+	Base        string    `json:"base"`
+	AsHome      string    `json:"as_home"`
+	InstalledAt time.Time `json:"installed_at"`
+	// CreatedDirs are folders the install created (besides the hooks
+	// dir), outermost first; removal deletes them when they are empty.
+	CreatedDirs []string `json:"created_dirs,omitempty"`
+	Files       []File   `json:"files"`
+	Scripts     []Script `json:"scripts"`
+}
+
+// A File is one config file the install changed.
+type File struct {
+	Path    string `json:"path"`
+	Created bool   `json:"created"` // the file did not exist before the install
+	// PreSHA256 is the hash of the file before the first install; empty
+	// when Created.
+	PreSHA256  string `json:"pre_sha256,omitempty"`
+	PostSHA256 string `json:"post_sha256"`
+	// Backup is the copy of the original, relative to the hooks dir; empty
+	// when Created.
+	Backup string `json:"backup,omitempty"`
+	// Entries are our entries per event, as compact JSON.
+	Entries map[string][]string `json:"entries,omitempty"`
+	// Containers are the objects and arrays the install created inside
+	// the file ("hooks", "hooks/Stop").
+	Containers []string `json:"containers,omitempty"`
+}
+
+// A Script is one generated hook script.
+type Script struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Load decodes a manifest, refusing unknown schemas.
+func Load(data []byte) (*Manifest, error) {
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("invalid manifest: %w", err)
+	}
+	if m.Schema < 1 || m.Schema > Schema {
+		return nil, fmt.Errorf("manifest schema %d is not supported (this version reads %d)", m.Schema, Schema)
+	}
+	return &m, nil
+}
+
+// Marshal encodes m, indented, with a final newline.
+func (m *Manifest) Marshal() []byte {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic(err) // only plain types: cannot fail
+	}
+	return append(b, '\n')
+}
+
+// File returns the record of the file at path, or nil.
+func (m *Manifest) File(path string) *File {
+	if m == nil {
+		return nil
+	}
+	for i := range m.Files {
+		if m.Files[i].Path == path {
+			return &m.Files[i]
+		}
+	}
+	return nil
+}
+
+// Script returns the record of the script at path, or nil.
+func (m *Manifest) Script(path string) *Script {
+	if m == nil {
+		return nil
+	}
+	for i := range m.Scripts {
+		if m.Scripts[i].Path == path {
+			return &m.Scripts[i]
+		}
+	}
+	return nil
+}
+
+// Sum returns the hex sha256 of b.
+func Sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

@@ -1,0 +1,18 @@
+// Package scripts generates the hook scripts that hookinstall installs, from
+// templates embedded in the binary.
+//
+// Invariants of every generated script:
+//   - POSIX sh (checked under dash), starting "#!/bin/sh", with a header that
+//     says what it is and that it is safe to delete.
+//   - Exit status 0 on every path; never a decision or any other control field.
+//   - Silent (no output, no write) unless <NS>_TASK_ID is set and non-empty.
+//   - Claude's scripts (Transport Stdout) are also silent under Grok
+//     (GROK_HOOK_EVENT set), and print exactly one terminalSequence line.
+//   - Other scripts write only to the path in <NS>_PTY, and only when it is a
+//     character device; they print nothing on stdout and create no file.
+//   - The payload is read with shell builtins only, and only where the state
+//     depends on it; it is never evaluated or used as a command.
+//   - The escape and bell are written as \033 and \007 (or \u001b and \u0007
+//     in JSON), never as raw bytes.
+//   - The bytes depend only on the Spec: re-rendering is byte-stable.
+package scripts

@@ -1,0 +1,189 @@
+package scripts
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"regexp"
+	"strings"
+	"text/template"
+)
+
+// A State is one of the four things a hook reports.
+type State string
+
+// The states, with the exact OSC bodies of the host protocol.
+const (
+	Working     State = "working"
+	Attention   State = "attention"
+	Done        State = "done"
+	Interrupted State = "interrupted"
+)
+
+var bodies = map[State]string{
+	Working:     "agent is working",
+	Attention:   "agent needs your input",
+	Done:        "agent is done",
+	Interrupted: "agent was interrupted",
+}
+
+// Body returns the OSC body for s, for example "agent is done".
+func (s State) Body() string { return bodies[s] }
+
+// States lists every state in a fixed order.
+func States() []State { return []State{Working, Attention, Done, Interrupted} }
+
+// nsPattern is the rule every namespace must match.
+var nsPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
+
+// ValidNamespace reports an error when ns may not be used as a namespace.
+func ValidNamespace(ns string) error {
+	if !nsPattern.MatchString(ns) {
+		return fmt.Errorf("invalid namespace %q: it must match %s", ns, nsPattern)
+	}
+	return nil
+}
+
+// EnvPrefix is the namespace as an environment variable prefix:
+// "my-host" gives "MY_HOST".
+func EnvPrefix(ns string) string { return strings.ToUpper(strings.ReplaceAll(ns, "-", "_")) }
+
+// TaskVar is the variable that gates every hook: unset or empty means the
+// agent does not run inside the host.
+func TaskVar(ns string) string { return EnvPrefix(ns) + "_TASK_ID" }
+
+// PTYVar is the variable that names the host's pty slave.
+func PTYVar(ns string) string { return EnvPrefix(ns) + "_PTY" }
+
+// OSC returns the exact bytes the host receives for state s:
+// ESC ] 777 ; notify ; NS ; BODY BEL.
+func OSC(ns string, s State) []byte {
+	return []byte("\x1b]777;notify;" + ns + ";" + s.Body() + "\x07")
+}
+
+// TerminalSequence returns the JSON line a Claude hook prints for state s, with
+// the escape and bell written as \u001b and \u0007.
+func TerminalSequence(ns string, s State) string {
+	return `{"terminalSequence":"\u001b]777;notify;` + ns + ";" + s.Body() + `\u0007"}`
+}
+
+// Transport says how a script delivers its sequence.
+type Transport int
+
+const (
+	// Stdout prints Claude's terminalSequence JSON; the agent writes it.
+	Stdout Transport = iota
+	// PTY writes the raw sequence to the pty named by <NS>_PTY.
+	PTY
+)
+
+// A Rule makes the reported state depend on the payload.
+type Rule int
+
+const (
+	// Always reports Spec.State.
+	Always Rule = iota
+	// NonEmptyBackgroundTasks reports Working when the payload's
+	// background_tasks array is not empty, and Spec.State otherwise.
+	NonEmptyBackgroundTasks
+	// PermissionPrompt reports Spec.State only when the payload's
+	// notificationType is "permission_prompt", and nothing otherwise.
+	PermissionPrompt
+)
+
+// A Spec says what one generated hook script does.
+type Spec struct {
+	NS        string
+	Agent     string // the agent id, named in the header
+	Event     string // the agent's event name, named in the header
+	State     State
+	Transport Transport
+	Rule      Rule
+	GrokGuard bool // exit silently when GROK_HOOK_EVENT is set (Grok runs Claude's hooks)
+}
+
+//go:embed templates/hook.sh.tmpl
+var templates embed.FS
+
+var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "templates/hook.sh.tmpl"))
+
+type stateLine struct{ Name, Body string }
+
+type tmplData struct {
+	Spec
+	Stdout                      bool
+	TaskVar, PTYVar             string
+	Match, MatchKey, MatchValue string
+	Then, Else                  string
+	States                      []stateLine
+	emit                        func(State) string
+}
+
+// Emit is called by the template with a state's body.
+func (d tmplData) Emit(body string) string {
+	for _, s := range States() {
+		if s.Body() == body {
+			return d.emit(s)
+		}
+	}
+	panic("scripts: unknown body " + body)
+}
+
+// Body is the body of the fixed state, for templates without a rule.
+func (d tmplData) Body() string { return d.State.Body() }
+
+// Render returns the script for spec. The bytes depend only on the spec, so
+// they are stable across runs and versions that do not change the template.
+func Render(spec Spec) ([]byte, error) {
+	if err := ValidNamespace(spec.NS); err != nil {
+		return nil, err
+	}
+	if spec.State.Body() == "" {
+		return nil, fmt.Errorf("scripts: unknown state %q", spec.State)
+	}
+	d := tmplData{
+		Spec:    spec,
+		Stdout:  spec.Transport == Stdout,
+		TaskVar: TaskVar(spec.NS),
+		PTYVar:  PTYVar(spec.NS),
+	}
+	d.emit = func(s State) string {
+		if d.Stdout {
+			return "printf '%s' '" + TerminalSequence(spec.NS, s) + "'"
+		}
+		return `printf '\033]777;notify;` + spec.NS + ";" + s.Body() + `\007' 2>/dev/null >"$tty"`
+	}
+	switch spec.Rule {
+	case NonEmptyBackgroundTasks:
+		d.Match, d.MatchKey = "nonempty-array", "background_tasks"
+		d.Then, d.Else = string(Working), string(spec.State)
+		d.States = []stateLine{{string(Working), Working.Body()}, {string(spec.State), spec.State.Body()}}
+	case PermissionPrompt:
+		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
+		d.Then, d.Else = string(spec.State), "none"
+		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
+	}
+	var b bytes.Buffer
+	if err := hookTmpl.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// FileName is the script's file name for an agent event:
+// "PermissionRequest" gives "permission-request.sh".
+func FileName(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r += 'a' - 'A'
+		} else if r == '.' || r == '_' {
+			r = '-'
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + ".sh"
+}

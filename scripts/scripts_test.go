@@ -1,0 +1,165 @@
+package scripts
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// claudeSpecs are the scripts the claude adapter installs.
+var claudeSpecs = []Spec{
+	{NS: "hookinstall", Agent: "claude", Event: "UserPromptSubmit", State: Working, Transport: Stdout, GrokGuard: true},
+	{NS: "hookinstall", Agent: "claude", Event: "PermissionRequest", State: Attention, Transport: Stdout, GrokGuard: true},
+	{NS: "hookinstall", Agent: "claude", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, GrokGuard: true},
+}
+
+func TestOSCBytes(t *testing.T) {
+	// The host protocol, pinned byte for byte.
+	want := map[State]string{
+		Working:     "\x1b]777;notify;hookinstall;agent is working\x07",
+		Attention:   "\x1b]777;notify;hookinstall;agent needs your input\x07",
+		Done:        "\x1b]777;notify;hookinstall;agent is done\x07",
+		Interrupted: "\x1b]777;notify;hookinstall;agent was interrupted\x07",
+	}
+	for s, w := range want {
+		if got := string(OSC("hookinstall", s)); got != w {
+			t.Errorf("OSC(%s) = %q, want %q", s, got, w)
+		}
+		if strings.Contains(s.Body(), "is waiting for your input") {
+			t.Errorf("body %q matches the host's ignore filter", s.Body())
+		}
+	}
+	if got, w := TerminalSequence("termic", Attention), `{"terminalSequence":"\u001b]777;notify;termic;agent needs your input\u0007"}`; got != w {
+		t.Errorf("TerminalSequence = %s, want %s", got, w)
+	}
+	if EnvPrefix("my-host") != "MY_HOST" || TaskVar("my-host") != "MY_HOST_TASK_ID" || PTYVar("termic") != "TERMIC_PTY" {
+		t.Error("env names wrong")
+	}
+}
+
+func TestValidNamespace(t *testing.T) {
+	for _, ok := range []string{"hookinstall", "termic", "a1", "my-host"} {
+		if ValidNamespace(ok) != nil {
+			t.Errorf("%q refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "a", "A1", "1ab", "a b", "a;rm", "a/b", "ab$", "a'b", strings.Repeat("a", 33)} {
+		if ValidNamespace(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestGolden pins every template's output; run with -update to rewrite.
+func TestGolden(t *testing.T) {
+	for _, s := range claudeSpecs {
+		got, err := Render(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := Render(s)
+		if !bytes.Equal(got, again) {
+			t.Fatal("Render is not byte-stable")
+		}
+		golden := filepath.Join("testdata", s.Agent+"-"+FileName(s.Event))
+		if os.Getenv("UPDATE_GOLDEN") != "" {
+			os.WriteFile(golden, got, 0o644)
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from golden:\n%s", golden, got)
+		}
+		if bytes.ContainsAny(got, "\x1b\x07\r") {
+			t.Errorf("%s has raw escape, bell or CR bytes", golden)
+		}
+		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# hookinstall hook for claude")) || !bytes.Contains(got, []byte("safe to delete")) {
+			t.Errorf("%s: header missing", golden)
+		}
+	}
+}
+
+func runScript(t *testing.T, script []byte, env []string, stdin string) (stdout, stderr string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hook.sh")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dash", path)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, env...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("exit %d, want 0 (stderr %q)", ee.ExitCode(), e.String())
+		}
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("script created files: %v", ents)
+	}
+	return o.String(), e.String()
+}
+
+func TestClaudeScriptsRun(t *testing.T) {
+	if _, err := exec.LookPath("dash"); err != nil {
+		t.Skip("dash not installed")
+	}
+	stopPayload := `{"session_id":"s","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done: \"background_tasks\":[1]","background_tasks":[],"session_crons":[]}`
+	busy := `{"hook_event_name":"Stop","background_tasks":[{"id":"b1","type":"bash","status":"running"}],"session_crons":[]}`
+	spaced := "{\n  \"background_tasks\" :\n [ ]\n}"
+	for _, s := range claudeSpecs {
+		script, err := Render(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(s.Event, func(t *testing.T) {
+			// No task env: silent.
+			if out, errOut := runScript(t, script, nil, stopPayload); out != "" || errOut != "" {
+				t.Errorf("without task env: stdout %q stderr %q", out, errOut)
+			}
+			if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID="}, stopPayload); out != "" {
+				t.Errorf("with empty task env: %q", out)
+			}
+			// Under Grok: silent.
+			if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1", "GROK_HOOK_EVENT=stop"}, stopPayload); out != "" {
+				t.Errorf("under grok: %q", out)
+			}
+			out, errOut := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, stopPayload)
+			if want := TerminalSequence("hookinstall", s.State); out != want || errOut != "" {
+				t.Errorf("stdout %q, want %q (stderr %q)", out, want, errOut)
+			}
+			// Empty stdin must not hang or fail.
+			if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, ""); out != TerminalSequence("hookinstall", s.State) {
+				t.Errorf("empty payload: %q", out)
+			}
+			if s.Rule == NonEmptyBackgroundTasks {
+				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, busy); out != TerminalSequence("hookinstall", Working) {
+					t.Errorf("background tasks running: %q, want working", out)
+				}
+				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, spaced); out != TerminalSequence("hookinstall", Done) {
+					t.Errorf("spaced empty array: %q, want done", out)
+				}
+			}
+		})
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for in, want := range map[string]string{"PermissionRequest": "permission-request.sh", "Stop": "stop.sh", "UserPromptSubmit": "user-prompt-submit.sh", "StopCancelled": "stop-cancelled.sh"} {
+		if got := FileName(in); got != want {
+			t.Errorf("FileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

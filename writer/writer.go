@@ -1,0 +1,754 @@
+package writer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// Options change how a Writer works.
+type Options struct {
+	DryRun   bool
+	Force    bool
+	Version  string
+	Now      func() time.Time
+	LookPath func(string) (string, error)
+	// Fault, when set, is called at each step of a write with the step's
+	// name; an error it returns stops the write there (tests of crash
+	// safety).
+	Fault func(step string) error
+}
+
+// A Writer applies adapters' edits to disk. It is the only code that does.
+type Writer struct{ Options }
+
+// New returns a Writer with defaults filled in.
+func New(o Options) *Writer {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.LookPath == nil {
+		o.LookPath = exec.LookPath
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	return &Writer{o}
+}
+
+// A Change is one file that a run creates, modifies or deletes.
+type Change struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`   // config, script, manifest, backup
+	Action string `json:"action"` // create, modify, delete
+	Diff   string `json:"diff,omitempty"`
+}
+
+// A Report says what a run did for one agent.
+type Report struct {
+	Agent   string   `json:"agent"`
+	Status  string   `json:"status"`
+	Config  string   `json:"config"`
+	Changes []Change `json:"changes"`
+	Notes   []string `json:"notes,omitempty"`
+	Err     error    `json:"-"`
+}
+
+// An Error is a failure for one agent. Nothing was written unless Written.
+type Error struct {
+	Agent   string
+	File    string
+	Err     error
+	Written bool
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Agent)
+	if e.File != "" {
+		b.WriteString(": " + e.File)
+	}
+	b.WriteString(": " + e.Err.Error())
+	if !e.Written {
+		b.WriteString(", file not modified")
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Off reports whether err says an agent's hooks are switched off.
+func Off(err error) bool {
+	var off *adapters.OffError
+	return errors.As(err, &off)
+}
+
+var errRaced = errors.New("config changed while hookinstall was writing it")
+
+// maxAttempts bounds the re-read-and-retry loop against agents that rewrite
+// their config without taking our lock.
+const maxAttempts = 20
+
+// A plan is what one agent's files hold now and what they should hold.
+type plan struct {
+	t        adapters.Target
+	cfg      fileState
+	man      *manifest.Manifest
+	manRaw   []byte
+	rec      *adapters.Record
+	edit     adapters.Edit
+	scripts  []adapters.Script
+	restore  []byte // exact removal: the backed-up original
+	notes    []string
+	hooksDir string
+}
+
+func (w *Writer) rel(t adapters.Target, p string) string {
+	r, err := filepath.Rel(t.Home, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+func (w *Writer) fail(t adapters.Target, file string, err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var off *adapters.OffError
+	if errors.As(err, &off) {
+		return &Error{Agent: t.ID, Err: err}
+	}
+	return &Error{Agent: t.ID, File: file, Err: err}
+}
+
+// load reads the config, the switch files and the manifest of t.
+func (w *Writer) load(t adapters.Target) (*plan, error) {
+	a := t.Adapter
+	p := &plan{t: t, hooksDir: t.HooksDir()}
+	cfgPath := a.Config(t)
+	cfg, err := readFile(cfgPath, adapters.MaxDocSize)
+	if err != nil {
+		return nil, w.fail(t, cfgPath, err)
+	}
+	p.cfg = cfg
+	if cfg.Exists && cfg.Mode&0o222 == 0 {
+		return nil, w.fail(t, cfgPath, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the hooks at its source", cfg.Mode, cfg.Real))
+	}
+	switches := map[string][]byte{}
+	for _, f := range a.SwitchFiles(t) {
+		st, err := readFile(f, adapters.MaxDocSize)
+		if err != nil {
+			return nil, w.fail(t, f, err)
+		}
+		if st.Exists {
+			switches[f] = st.Data
+		}
+	}
+	notes, err := a.Check(t, cfg.Data, switches)
+	if err != nil {
+		return nil, w.fail(t, cfgPath, err)
+	}
+	p.notes = notes
+	manPath := filepath.Join(p.hooksDir, manifest.FileName)
+	if raw, err := os.ReadFile(manPath); err == nil {
+		m, err := manifest.Load(raw)
+		if err != nil {
+			p.notes = append(p.notes, fmt.Sprintf("%s: %v; ignoring it", manPath, err))
+		} else {
+			p.man, p.manRaw = m, raw
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, w.fail(t, manPath, err)
+	}
+	if f := p.man.File(w.rel(t, cfgPath)); f != nil {
+		p.rec = &adapters.Record{Entries: f.Entries, Created: f.Containers, PostSHA: f.PostSHA256}
+	}
+	return p, nil
+}
+
+func (w *Writer) planAdd(t adapters.Target) (*plan, error) {
+	p, err := w.load(t)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := t.Adapter.Config(t)
+	p.edit, err = t.Adapter.Add(t, p.cfg.Data, p.rec, w.Force)
+	if err != nil {
+		return nil, w.fail(t, cfgPath, err)
+	}
+	p.scripts, err = t.Adapter.Scripts(t)
+	if err != nil {
+		return nil, w.fail(t, "", err)
+	}
+	if err := p.checkHooksDir(); err != nil {
+		return nil, w.fail(t, "", err)
+	}
+	return p, nil
+}
+
+// checkHooksDir refuses an existing hooks dir that is not private to us.
+func (p *plan) checkHooksDir() error {
+	if _, err := os.Lstat(p.hooksDir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return checkPrivateDir(p.hooksDir)
+}
+
+func (p *plan) configChanges() bool {
+	if p.edit.Delete {
+		return p.cfg.Exists
+	}
+	return !p.cfg.Exists || !bytes.Equal(p.edit.Doc, p.cfg.Data)
+}
+
+func scriptCurrent(path string, want []byte) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o755 {
+		return false
+	}
+	got, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(got, want)
+}
+
+// manifestFor builds the manifest an add writes.
+func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []string) *manifest.Manifest {
+	t := p.t
+	m := &manifest.Manifest{
+		Schema:      manifest.Schema,
+		ToolVersion: w.Version,
+		Namespace:   t.NS,
+		Agent:       t.ID,
+		Base:        t.Adapter.Name(),
+		AsHome:      t.AsHome,
+		InstalledAt: w.Now().UTC().Truncate(time.Second),
+	}
+	if p.man != nil {
+		m.CreatedDirs = append(m.CreatedDirs, p.man.CreatedDirs...)
+	}
+	for _, d := range createdDirs {
+		r := w.rel(t, d)
+		if d != p.hooksDir && !contains(m.CreatedDirs, r) {
+			m.CreatedDirs = append(m.CreatedDirs, r)
+		}
+	}
+	cfgRel := w.rel(t, t.Adapter.Config(t))
+	f := manifest.File{Path: cfgRel, PostSHA256: manifest.Sum(post), Entries: p.edit.Entries, Containers: p.edit.Created}
+	if old := p.man.File(cfgRel); old != nil {
+		f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
+	} else if p.cfg.Exists {
+		f.PreSHA256, f.Backup = manifest.Sum(p.cfg.Data), backup
+	} else {
+		f.Created = true
+	}
+	if f.Backup == "" && !f.Created {
+		f.Backup = backup
+	}
+	m.Files = []manifest.File{f}
+	for _, s := range p.scripts {
+		m.Scripts = append(m.Scripts, manifest.Script{Path: w.rel(t, filepath.Join(p.hooksDir, s.Name)), SHA256: manifest.Sum(s.Content)})
+	}
+	return m
+}
+
+// sameInstall reports whether a manifest already says what m says (all but
+// the install time and tool version).
+func sameInstall(a, b *manifest.Manifest) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	x, y := *a, *b
+	x.InstalledAt, y.InstalledAt = time.Time{}, time.Time{}
+	x.ToolVersion, y.ToolVersion = "", ""
+	return bytes.Equal(x.Marshal(), y.Marshal())
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *plan) backupName() string {
+	return filepath.Join("backup", filepath.Base(p.t.Adapter.Config(p.t)))
+}
+
+// addChanges lists what an add would write; empty means nothing to do.
+func (w *Writer) addChanges(p *plan, withDiff bool) []Change {
+	var cs []Change
+	cfgPath := p.t.Adapter.Config(p.t)
+	if p.configChanges() {
+		c := Change{Path: cfgPath, Kind: "config", Action: "modify"}
+		if !p.cfg.Exists {
+			c.Action = "create"
+		}
+		if withDiff {
+			c.Diff = string(diff.Diff(cfgPath, p.cfg.Data, cfgPath, p.edit.Doc))
+		}
+		cs = append(cs, c)
+	}
+	if p.cfg.Exists && p.man.File(w.rel(p.t, cfgPath)) == nil {
+		bpath := filepath.Join(p.hooksDir, p.backupName())
+		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
+			cs = append(cs, Change{Path: bpath, Kind: "backup", Action: "create"})
+		}
+	}
+	for _, s := range p.scripts {
+		path := filepath.Join(p.hooksDir, s.Name)
+		if !scriptCurrent(path, s.Content) {
+			action := "create"
+			if _, err := os.Lstat(path); err == nil {
+				action = "modify"
+			}
+			cs = append(cs, Change{Path: path, Kind: "script", Action: action})
+		}
+	}
+	m := w.manifestFor(p, p.edit.Doc, p.backupName(), nil)
+	if !sameInstall(p.man, m) {
+		action := "create"
+		if p.man != nil {
+			action = "modify"
+		}
+		cs = append(cs, Change{Path: filepath.Join(p.hooksDir, manifest.FileName), Kind: "manifest", Action: action})
+	}
+	return cs
+}
+
+// Add installs t's hooks.
+func (w *Writer) Add(t adapters.Target) Report {
+	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	p, err := w.planAdd(t)
+	if err != nil {
+		r.Err, r.Status = err, "error"
+		if Off(err) {
+			r.Status = "disabled"
+		}
+		return r
+	}
+	r.Notes = append(r.Notes, p.notes...)
+	r.Notes = append(r.Notes, p.edit.Notes...)
+	if w.DryRun {
+		r.Changes = w.addChanges(p, true)
+		r.Status = "would-install"
+		if len(r.Changes) == 0 {
+			r.Status = "unchanged"
+		}
+		return r
+	}
+	if len(w.addChanges(p, false)) == 0 {
+		r.Status = "unchanged"
+		return r
+	}
+	err = w.locked(t, func(created []string) error {
+		for attempt := 0; attempt < maxAttempts; attempt++ {
+			p, err := w.planAdd(t)
+			if err != nil {
+				return err
+			}
+			r.Notes = append(append([]string(nil), p.notes...), p.edit.Notes...)
+			r.Changes = w.addChanges(p, false)
+			if len(r.Changes) == 0 {
+				return nil
+			}
+			err = w.applyAdd(p, created)
+			if errors.Is(err, errRaced) {
+				continue
+			}
+			return err
+		}
+		return &Error{Agent: t.ID, File: r.Config, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts)}
+	})
+	if err != nil {
+		r.Err, r.Status = err, "error"
+		if Off(err) {
+			r.Status = "disabled"
+		}
+		return r
+	}
+	r.Status = "installed"
+	if len(r.Changes) == 0 {
+		r.Status = "unchanged"
+	}
+	return r
+}
+
+func (w *Writer) fault(step string) error {
+	if w.Fault != nil {
+		return w.Fault(step)
+	}
+	return nil
+}
+
+// applyAdd writes one planned add: backup, scripts, manifest, then (after a
+// last re-read) the config.
+func (w *Writer) applyAdd(p *plan, created []string) error {
+	t := p.t
+	cfgPath := t.Adapter.Config(t)
+	written := func(file string, err error) error {
+		return &Error{Agent: t.ID, File: file, Err: err, Written: true}
+	}
+	// Backup once: never overwrite a backup that is already there.
+	backup := ""
+	if p.cfg.Exists && p.man.File(w.rel(t, cfgPath)) == nil {
+		backup = p.backupName()
+		bpath := filepath.Join(p.hooksDir, backup)
+		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
+			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
+				return written(bpath, err)
+			}
+			if err := writeAtomic(bpath, p.cfg.Data, 0o600, true, nil); err != nil {
+				return written(bpath, err)
+			}
+		}
+	}
+	if err := w.fault("after-backup"); err != nil {
+		return err
+	}
+	for _, s := range p.scripts {
+		path := filepath.Join(p.hooksDir, s.Name)
+		if scriptCurrent(path, s.Content) {
+			continue
+		}
+		if err := writeAtomic(path, s.Content, 0o755, true, nil); err != nil {
+			return written(path, err)
+		}
+	}
+	if err := w.fault("after-scripts"); err != nil {
+		return err
+	}
+	cfgDirs, err := mkdirs(filepath.Dir(p.cfg.Real))
+	if err != nil {
+		return written(filepath.Dir(p.cfg.Real), err)
+	}
+	m := w.manifestFor(p, p.edit.Doc, backup, append(created, cfgDirs...))
+	if !sameInstall(p.man, m) {
+		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil); err != nil {
+			return written(filepath.Join(p.hooksDir, manifest.FileName), err)
+		}
+	}
+	if err := w.fault("after-manifest"); err != nil {
+		return err
+	}
+	if !p.configChanges() {
+		return nil
+	}
+	// The agent does not take our lock: re-read, and start over if it
+	// wrote the file since we read it.
+	now, err := readFile(cfgPath, adapters.MaxDocSize)
+	if err != nil {
+		return written(cfgPath, err)
+	}
+	if now.Exists != p.cfg.Exists || !bytes.Equal(now.Data, p.cfg.Data) {
+		return errRaced
+	}
+	if err := w.fault("before-rename"); err != nil {
+		return err
+	}
+	if err := writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg); err != nil {
+		return written(cfgPath, err)
+	}
+	return w.fault("after-rename")
+}
+
+// locked runs fn holding the lock of t's hooks dir, creating the dir (and
+// its parents) first. The lock file may be deleted by a remove that holds
+// it; a locker that finds its file gone starts over.
+func (w *Writer) locked(t adapters.Target, fn func(created []string) error) error {
+	dir := t.HooksDir()
+	for attempt := 0; attempt < 100; attempt++ {
+		created, err := mkdirs(dir)
+		if err != nil {
+			return &Error{Agent: t.ID, File: dir, Err: err}
+		}
+		if len(created) > 0 && created[len(created)-1] == dir {
+			if err := os.Chmod(dir, 0o755); err != nil {
+				return &Error{Agent: t.ID, File: dir, Err: err}
+			}
+		}
+		if err := checkPrivateDir(dir); err != nil {
+			return &Error{Agent: t.ID, Err: err}
+		}
+		lockPath := filepath.Join(dir, "lock")
+		fl := flock.New(lockPath, flock.SetPermissions(0o600))
+		if err := fl.Lock(); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return &Error{Agent: t.ID, File: lockPath, Err: err}
+		}
+		held, err1 := fl.Stat()
+		onDisk, err2 := os.Stat(lockPath)
+		if err1 != nil || err2 != nil || !os.SameFile(held, onDisk) {
+			fl.Close()
+			continue
+		}
+		err = fn(created)
+		fl.Close()
+		return err
+	}
+	return &Error{Agent: t.ID, File: dir, Err: errors.New("could not take the lock")}
+}
+
+func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
+	p, err := w.load(t)
+	if err != nil && !Off(err) {
+		return nil, err
+	}
+	if err != nil {
+		// Hooks switched off: removal still works.
+		p, err = w.loadUnchecked(t)
+		if err != nil {
+			return nil, err
+		}
+	}
+	cfgPath := t.Adapter.Config(t)
+	rec := p.man.File(w.rel(t, cfgPath))
+	if rec != nil && p.cfg.Exists && manifest.Sum(p.cfg.Data) == rec.PostSHA256 {
+		if rec.Created {
+			p.edit = adapters.Edit{Delete: true}
+			return p, nil
+		}
+		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && manifest.Sum(b) == rec.PreSHA256 {
+			p.edit = adapters.Edit{Doc: b}
+			p.restore = b
+			return p, nil
+		}
+	}
+	if !p.cfg.Exists {
+		p.edit = adapters.Edit{Delete: true}
+		return p, nil
+	}
+	p.edit, err = t.Adapter.Remove(t, p.cfg.Data, p.rec, w.Force)
+	if err != nil {
+		return nil, w.fail(t, cfgPath, err)
+	}
+	if rec != nil && rec.Created && !p.edit.Kept && emptyObject(p.edit.Doc) {
+		p.edit = adapters.Edit{Delete: true}
+	}
+	return p, nil
+}
+
+// loadUnchecked is load without the agent's switch check.
+func (w *Writer) loadUnchecked(t adapters.Target) (*plan, error) {
+	saved := t
+	p := &plan{t: saved, hooksDir: t.HooksDir()}
+	cfgPath := t.Adapter.Config(t)
+	cfg, err := readFile(cfgPath, adapters.MaxDocSize)
+	if err != nil {
+		return nil, w.fail(t, cfgPath, err)
+	}
+	p.cfg = cfg
+	if raw, err := os.ReadFile(filepath.Join(p.hooksDir, manifest.FileName)); err == nil {
+		if m, err := manifest.Load(raw); err == nil {
+			p.man, p.manRaw = m, raw
+		}
+	}
+	if f := p.man.File(w.rel(t, cfgPath)); f != nil {
+		p.rec = &adapters.Record{Entries: f.Entries, Created: f.Containers, PostSHA: f.PostSHA256}
+	}
+	return p, nil
+}
+
+func emptyObject(doc []byte) bool {
+	return string(bytes.Join(bytes.Fields(doc), nil)) == "{}"
+}
+
+// ownedFiles lists the files in the hooks dir that a remove deletes.
+func (p *plan) ownedFiles() []string {
+	var fs []string
+	seen := map[string]bool{}
+	add := func(path string) {
+		if !seen[path] {
+			seen[path] = true
+			fs = append(fs, path)
+		}
+	}
+	scripts, _ := p.t.Adapter.Scripts(p.t)
+	for _, s := range scripts {
+		add(filepath.Join(p.hooksDir, s.Name))
+	}
+	if p.man != nil {
+		for _, s := range p.man.Scripts {
+			add(filepath.Join(p.t.Home, s.Path))
+		}
+		for _, f := range p.man.Files {
+			if f.Backup != "" {
+				add(filepath.Join(p.hooksDir, f.Backup))
+			}
+		}
+	}
+	add(filepath.Join(p.hooksDir, p.backupName()))
+	add(filepath.Join(p.hooksDir, manifest.FileName))
+	sort.Strings(fs)
+	return fs
+}
+
+func (w *Writer) removeChanges(p *plan, withDiff bool) []Change {
+	var cs []Change
+	cfgPath := p.t.Adapter.Config(p.t)
+	if p.configChanges() {
+		c := Change{Path: cfgPath, Kind: "config", Action: "modify"}
+		if p.edit.Delete {
+			c.Action = "delete"
+		}
+		if withDiff {
+			c.Diff = string(diff.Diff(cfgPath, p.cfg.Data, cfgPath, p.edit.Doc))
+		}
+		cs = append(cs, c)
+	}
+	if p.edit.Kept {
+		return cs
+	}
+	for _, f := range p.ownedFiles() {
+		if _, err := os.Lstat(f); err == nil {
+			kind := "script"
+			switch {
+			case strings.HasSuffix(f, manifest.FileName):
+				kind = "manifest"
+			case strings.Contains(f, string(filepath.Separator)+"backup"+string(filepath.Separator)):
+				kind = "backup"
+			}
+			cs = append(cs, Change{Path: f, Kind: kind, Action: "delete"})
+		}
+	}
+	return cs
+}
+
+// Remove takes t's hooks out.
+func (w *Writer) Remove(t adapters.Target) Report {
+	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	p, err := w.planRemove(t)
+	if err != nil {
+		r.Err, r.Status = err, "error"
+		return r
+	}
+	r.Notes = append(r.Notes, p.edit.Notes...)
+	_, dirErr := os.Lstat(p.hooksDir)
+	if len(w.removeChanges(p, false)) == 0 && errors.Is(dirErr, fs.ErrNotExist) {
+		r.Status = "not-installed"
+		return r
+	}
+	if w.DryRun {
+		r.Changes = w.removeChanges(p, true)
+		r.Status = "would-remove"
+		return r
+	}
+	if dirErr == nil {
+		if err := checkPrivateDir(p.hooksDir); err != nil {
+			r.Err, r.Status = w.fail(t, "", err), "error"
+			return r
+		}
+	}
+	err = w.locked(t, func([]string) error {
+		for attempt := 0; attempt < maxAttempts; attempt++ {
+			p, err := w.planRemove(t)
+			if err != nil {
+				return err
+			}
+			r.Notes = append([]string(nil), p.edit.Notes...)
+			r.Changes = w.removeChanges(p, false)
+			err = w.applyRemove(p)
+			if errors.Is(err, errRaced) {
+				continue
+			}
+			return err
+		}
+		return &Error{Agent: t.ID, File: r.Config, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts)}
+	})
+	if err != nil {
+		r.Err, r.Status = err, "error"
+		return r
+	}
+	r.Status = "removed"
+	if p.edit.Kept || len(r.Notes) > 0 && w.hasOurs(t) {
+		r.Status = "partly-removed"
+	}
+	return r
+}
+
+func (w *Writer) hasOurs(t adapters.Target) bool {
+	st, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
+	if err != nil || !st.Exists {
+		return false
+	}
+	ed, err := t.Adapter.Remove(t, st.Data, nil, true)
+	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, st.Data))
+}
+
+func (w *Writer) applyRemove(p *plan) error {
+	t := p.t
+	cfgPath := t.Adapter.Config(t)
+	written := func(file string, err error) error {
+		return &Error{Agent: t.ID, File: file, Err: err, Written: true}
+	}
+	if p.configChanges() {
+		now, err := readFile(cfgPath, adapters.MaxDocSize)
+		if err != nil {
+			return written(cfgPath, err)
+		}
+		if now.Exists != p.cfg.Exists || !bytes.Equal(now.Data, p.cfg.Data) {
+			return errRaced
+		}
+		if err := w.fault("before-rename"); err != nil {
+			return err
+		}
+		if p.edit.Delete {
+			err = removeFile(p.cfg.Real)
+		} else {
+			err = writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg)
+		}
+		if err != nil {
+			return written(cfgPath, err)
+		}
+		if err := w.fault("after-rename"); err != nil {
+			return err
+		}
+	}
+	if p.edit.Kept {
+		// Our hand-edited entries still point at the scripts: keep them,
+		// and the manifest that says what they are.
+		return nil
+	}
+	for _, f := range p.ownedFiles() {
+		if strings.HasSuffix(f, manifest.FileName) {
+			continue
+		}
+		if err := removeFile(f); err != nil {
+			return written(f, err)
+		}
+	}
+	if err := w.fault("before-manifest"); err != nil {
+		return err
+	}
+	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
+		return written(filepath.Join(p.hooksDir, manifest.FileName), err)
+	}
+	_ = os.Remove(filepath.Join(p.hooksDir, "backup"))
+	// Delete the lock while holding it; lockers check its inode.
+	_ = os.Remove(filepath.Join(p.hooksDir, "lock"))
+	_ = os.Remove(p.hooksDir)
+	// Folders the install created, innermost first, when empty.
+	if p.man != nil {
+		for i := len(p.man.CreatedDirs) - 1; i >= 0; i-- {
+			_ = os.Remove(filepath.Join(t.Home, p.man.CreatedDirs[i]))
+		}
+	}
+	return nil
+}
