@@ -105,7 +105,7 @@ func claudeDrive(r *run) {
 		return
 	}
 	r.snap("permission")
-	r.waitOSC(hasState("attention"), 15*time.Second)
+	r.waitOSC(hasState("attention"), 8*time.Second)
 	r.approve(`Do you want to proceed`, "Enter") // "1. Yes"
 	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
 	r.snap("done")
@@ -191,7 +191,7 @@ func codexDrive(trust bool) func(r *run) {
 		}
 		r.snap("permission")
 		if trust {
-			r.waitOSC(hasState("attention"), 15*time.Second)
+			r.waitOSC(hasState("attention"), 8*time.Second)
 		}
 		r.approve(`Would you like to run the following command`, "y") // 1. Yes, proceed (y)
 		r.waitTurnEnd(trust, 60*time.Second, 10*time.Second)
@@ -286,7 +286,7 @@ func opencodeDrive(r *run) {
 		return
 	}
 	r.snap("permission")
-	r.waitOSC(hasState("attention"), 15*time.Second)
+	r.waitOSC(hasState("attention"), 8*time.Second)
 	r.approve(`Permission required`, "Enter") // "Allow once" is preselected
 	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
 	r.snap("done")

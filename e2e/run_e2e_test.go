@@ -512,7 +512,13 @@ func runCase(t *testing.T, c agentCase) {
 	if len(touched) == 0 {
 		t.Fatalf("%s: hookinstall add %s changed nothing under %s\n%s", r.who, c.agent, r.home, out)
 	}
-	r.note("files hookinstall add touched: %s", strings.Join(touched, ", "))
+	var files []string
+	for _, p := range touched {
+		if !s1[p].Mode.IsDir() {
+			files = append(files, p)
+		}
+	}
+	r.note("files hookinstall add created or changed: %s", strings.Join(files, ", "))
 	restore := r.breakHooks(s1, touched)
 
 	r.startAgent()
