@@ -185,11 +185,11 @@ func (r *run) startAgent() {
 	}
 	b.WriteString("\n")
 	r.writeFile(launch, b.String(), 0o755)
+	r.t0 = time.Now()
 	r.stopRaw = make(chan struct{})
 	go r.watchRaw()
 	r.t.Cleanup(func() { close(r.stopRaw) })
 	r.writeFile(gate, "", 0o644)
-	r.t0 = time.Now()
 }
 
 func osUser() string {
@@ -639,13 +639,10 @@ func (r *run) report(all []OSC, took time.Duration) string {
 		fmt.Fprintf(&b, "  %7s %s\n", at, o)
 	}
 	ev := r.recorded()
-	fmt.Fprintf(&b, "hook calls seen by the fixture's recorder (%d):\n", len(ev))
-	var t0 float64
+	fmt.Fprintf(&b, "hook calls seen by the fixture's recorder (%d), time after the prompt's Enter:\n", len(ev))
+	t0 := float64(r.t0.UnixNano()) / 1e9
 	for i := 0; i < len(ev); {
 		e := ev[i]
-		if i == 0 {
-			t0 = e.ts
-		}
 		j := i + 1 // fold a run of the same event (opencode's bus is chatty)
 		for j < len(ev) && ev[j].event == e.event && strings.Join(ev[j].keys, ",") == strings.Join(e.keys, ",") {
 			j++
@@ -654,12 +651,12 @@ func (r *run) report(all []OSC, took time.Duration) string {
 		if j-i > 1 {
 			rep = fmt.Sprintf(" (x%d)", j-i)
 		}
-		fmt.Fprintf(&b, "  +%6.2fs %-26s %s keys=%s%s\n", e.ts-t0, e.event, e.env, strings.Join(e.keys, ","), rep)
+		fmt.Fprintf(&b, "  %+7.2fs %-26s %s keys=%s%s\n", e.ts-t0, e.event, e.env, strings.Join(e.keys, ","), rep)
 		i = j
 	}
-	fmt.Fprintf(&b, "model requests:\n")
+	fmt.Fprintf(&b, "model requests, time after the prompt's Enter:\n")
 	for _, q := range r.srv.Requests() {
-		fmt.Fprintf(&b, "  #%d %s %s -> %s (model=%s, tools=%d)\n", q.N, q.Method, q.Path, q.Reply, q.Model, len(q.Tools))
+		fmt.Fprintf(&b, "  %+7.2fs #%d %s %s -> %s (model=%s, tools=%d)\n", q.Time.Sub(r.t0).Seconds(), q.N, q.Method, q.Path, q.Reply, q.Model, len(q.Tools))
 	}
 	for _, n := range r.notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
