@@ -184,6 +184,10 @@ func DetectFormat(doc []byte, root gjson.Result) Format {
 		f.Unit = strings.Repeat(" ", minSpaces)
 	}
 	ms := members(root)
+	if f.Compact && len(ms) == 0 {
+		// Nothing to copy: a one-line "{}" is taken to be minified.
+		f.ColonSpace, f.CommaSpace = false, false
+	}
 	if len(ms) > 0 {
 		between := doc[ms[0].KeyStart:ms[0].Val.Index]
 		f.ColonSpace = bytes.IndexAny(between[bytes.LastIndexByte(between, '"'):], " \t") >= 0

@@ -203,10 +203,11 @@ func (w *Writer) planAdd(t adapters.Target) (*plan, error) {
 
 // checkHooksDir refuses an existing hooks dir that is not private to us.
 func (p *plan) checkHooksDir() error {
-	if _, err := os.Lstat(p.hooksDir); errors.Is(err, fs.ErrNotExist) {
-		return nil
+	// A concurrent remove may delete the dir at any moment: gone is fine.
+	if err := checkPrivateDir(p.hooksDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	return checkPrivateDir(p.hooksDir)
+	return nil
 }
 
 func (p *plan) configChanges() bool {
@@ -482,7 +483,9 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 				return &Error{Agent: t.ID, File: dir, Err: err}
 			}
 		}
-		if err := checkPrivateDir(dir); err != nil {
+		if err := checkPrivateDir(dir); errors.Is(err, fs.ErrNotExist) {
+			continue // removed by a concurrent remove: start over
+		} else if err != nil {
 			return &Error{Agent: t.ID, Err: err}
 		}
 		lockPath := filepath.Join(dir, "lock")
@@ -651,7 +654,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 		return r
 	}
 	if dirErr == nil {
-		if err := checkPrivateDir(p.hooksDir); err != nil {
+		if err := p.checkHooksDir(); err != nil {
 			r.Err, r.Status = w.fail(t, "", err), "error"
 			return r
 		}

@@ -28,7 +28,10 @@ HOOKINSTALL_TASK_ID=demo "$HOME/.claude/hookinstall-hooks/permission-request.sh"
 echo
 step hookinstall add claude '   # again: nothing changes'
 "$bin" add claude
+cp "$HOME/.claude/settings.json" "$scratch/after-add.json"
 step hookinstall remove claude
 "$bin" remove claude
+step diff -u after-add.json '~/.claude/settings.json'
+diff -u "$scratch/after-add.json" "$HOME/.claude/settings.json" || true
 step cmp before.json '~/.claude/settings.json'
 cmp "$scratch/before.json" "$HOME/.claude/settings.json" && echo "identical: every byte restored"
