@@ -40,6 +40,7 @@
 //	                         right after `add` (and restores them before `remove`); the
 //	                         run must then fail naming the agent and the missing state.
 //	                         e2e/selftest.sh runs this and checks the message.
+//	HOOKINSTALL_E2E_BIN      test this hookinstall binary instead of building ./cmd/hookinstall
 //	HOOKINSTALL_E2E_STANDIN  comma list of agents (or "all") whose hooks are installed
 //	                         by the suite's own stand-in instead of the hookinstall CLI
 //	                         (development aid while an adapter is not on main yet)

@@ -252,6 +252,13 @@ var (
 func hookinstallBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		if b := os.Getenv("HOOKINSTALL_E2E_BIN"); b != "" {
+			hiBin = b // a prebuilt binary (another branch, a release)
+			if _, err := os.Stat(b); err != nil {
+				buildErr = fmt.Errorf("HOOKINSTALL_E2E_BIN: %v", err)
+			}
+			return
+		}
 		if _, err := os.Stat(filepath.Join(repoRoot, "cmd", "hookinstall")); err != nil {
 			buildErr = fmt.Errorf("no ./cmd/hookinstall on this branch yet (merge main, or set HOOKINSTALL_E2E_STANDIN=all to use the suite's stand-in hooks)")
 			return
