@@ -4,7 +4,7 @@
 // tests of its helpers (the OSC decoder, HOME snapshots, the fake model server). Run it
 // with
 //
-//	go test -tags e2e -count=1 -timeout 12m -v ./e2e/...
+//	go test -tags e2e -count=1 -timeout 30m -v ./e2e/...
 //
 // (that is `make e2e`). For each of claude, codex and opencode it:
 //
@@ -28,8 +28,9 @@
 //  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
 //     `add` created or changed is byte for byte (and mode) what it was before `add`.
 //
-// Every wait is bounded and a watchdog ends the whole run
-// (HOOKINSTALL_E2E_TIMEOUT, default 540s). Environment knobs:
+// Every wait is bounded and a watchdog ends the whole run (HOOKINSTALL_E2E_TIMEOUT,
+// default 540s, plus the time npm installs took, each at most 5 minutes), killing the
+// agents, tmux servers and fake model servers it started. Environment knobs:
 //
 //	HOOKINSTALL_E2E_CACHE    npm install cache (default $HOME/.cache/hookinstall-e2e)
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success

@@ -34,6 +34,10 @@ var (
 	runID     string // marks every process this run starts (HOOKINSTALL_E2E_RUN)
 	anyFailed bool
 
+	watchdog    *time.Timer
+	watchdogEnd time.Time
+	currentCase string
+
 	cleanupMu sync.Mutex
 	cleanups  = map[string]func(){} // what the watchdog must stop
 )
@@ -80,14 +84,18 @@ func TestMain(m *testing.M) {
 		}
 	}
 	start := time.Now()
-	wd2 := time.AfterFunc(limit, func() {
-		fmt.Fprintf(os.Stderr, "\ne2e: WATCHDOG: the run exceeded %v; stopping every agent, tmux server and fake model server it started\n", limit)
+	watchdog = time.AfterFunc(limit, func() {
+		cleanupMu.Lock()
+		cur := currentCase
+		cleanupMu.Unlock()
+		fmt.Fprintf(os.Stderr, "\ne2e: WATCHDOG: the run exceeded %v (plus the time npm installs took) during case %q; stopping every agent, tmux server and fake model server it started\n", limit, cur)
 		runCleanups()
 		fmt.Fprintf(os.Stderr, "e2e: FAIL (watchdog); artifacts kept in %s\n", artRoot)
 		os.Exit(1)
 	})
+	watchdogEnd = start.Add(limit)
 	code := m.Run()
-	wd2.Stop()
+	watchdog.Stop()
 	runCleanups()
 	if code == 0 && !anyFailed && os.Getenv("HOOKINSTALL_E2E_KEEP") == "" {
 		os.RemoveAll(artRoot)
@@ -193,7 +201,7 @@ func agent(t *testing.T, name string) *agentBin {
 		defer os.RemoveAll(tmp)
 		t0 := time.Now()
 		t.Logf("%s: npm install %s@%s into %s", name, pin.pkg, pin.version, dir)
-		out, err := cmdOut(8*time.Minute, tmp, nil, "npm", "install", "--prefix", tmp,
+		out, err := cmdOut(5*time.Minute, tmp, nil, "npm", "install", "--prefix", tmp,
 			"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
 		if err != nil || !ok(tmp) {
 			t.Fatalf("%s: npm install %s@%s failed (%v):\n%s", name, pin.pkg, pin.version, err, tail(out, 40))
@@ -202,7 +210,9 @@ func agent(t *testing.T, name string) *agentBin {
 		if err := os.Rename(tmp, dir); err != nil && !ok(dir) {
 			t.Fatalf("%s: %v", name, err)
 		}
-		t.Logf("%s: installed in %.1fs", name, time.Since(t0).Seconds())
+		took := time.Since(t0)
+		t.Logf("%s: installed in %.1fs", name, took.Seconds())
+		extendWatchdog(took) // the agent-driving budget does not pay for downloads
 	}
 	scratch := t.TempDir()
 	env := []string{"PATH=" + basePath(), "HOME=" + scratch, "CODEX_HOME=" + scratch, "XDG_CONFIG_HOME=" + scratch}
@@ -321,4 +331,14 @@ func hasRunMark(env []byte, id string) bool {
 		}
 	}
 	return false
+}
+
+// extendWatchdog moves the watchdog's deadline d later.
+func extendWatchdog(d time.Duration) {
+	cleanupMu.Lock()
+	defer cleanupMu.Unlock()
+	if watchdog != nil && watchdog.Stop() {
+		watchdogEnd = watchdogEnd.Add(d)
+		watchdog.Reset(time.Until(watchdogEnd))
+	}
 }

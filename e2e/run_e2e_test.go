@@ -489,6 +489,9 @@ func runCase(t *testing.T, c agentCase) {
 		t.Skipf("not in HOOKINSTALL_E2E_AGENTS")
 	}
 	start := time.Now()
+	cleanupMu.Lock()
+	currentCase = c.who
+	cleanupMu.Unlock()
 	r := newRun(t, c.name, c.agent, c.who)
 	r.keepTmux = c.keepTmux
 	defer func() {
