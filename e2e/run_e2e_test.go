@@ -121,7 +121,13 @@ func (r *run) serverFinal() bool {
 // ---------------------------------------------------------------- tmux
 
 func (r *run) tm(args ...string) (string, error) {
-	env := append(os.Environ(), "HOOKINSTALL_E2E_RUN="+r.mark)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			env = append(env, kv) // run from inside tmux: still our own private server
+		}
+	}
+	env = append(env, "HOOKINSTALL_E2E_RUN="+r.mark)
 	out, err := cmdOut(15*time.Second, r.dir, env, "tmux", append([]string{"-L", r.sock, "-f", "/dev/null"}, args...)...)
 	return strings.TrimRight(out, "\n"), err
 }
