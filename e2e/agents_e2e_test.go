@@ -109,6 +109,9 @@ func claudeDrive(r *run) {
 	r.approve(`Do you want to proceed`, "Enter") // "1. Yes"
 	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
 	r.snap("done")
+	// Claude writes each hook's terminalSequence as that hook ends, so "done" can be on
+	// the pty while other Stop hooks still run; quit once the footer says it is idle.
+	r.waitScreen(`\? for shortcuts`, 10*time.Second)
 	r.quit("C-c", "C-c")
 }
 

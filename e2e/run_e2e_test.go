@@ -366,16 +366,24 @@ func (r *run) waitTurnEnd(hooks bool, timeout, grace time.Duration) {
 	}
 }
 
-// quit sends the agent's exit keys, waits (bounded) for it to exit, then stops tmux.
+// quit sends the agent's exit keys, waits (bounded) for it to exit, and presses
+// them again (at most 3 rounds) if a key landed while the agent was busy (Claude
+// takes a Ctrl-C during its Stop hooks as an interrupt, not as exit). Then it stops
+// tmux and checks that no process of this case outlived it.
 func (r *run) quit(ks ...string) {
 	r.snap("before-quit")
-	r.keys(ks...)
-	end := time.Now().Add(20 * time.Second)
-	for time.Now().Before(end) && !r.paneDead() {
-		time.Sleep(250 * time.Millisecond)
+	for round := 1; round <= 3 && !r.paneDead(); round++ {
+		for _, k := range ks {
+			_, _ = r.tm("send-keys", "-t", r.sess, k)
+			time.Sleep(700 * time.Millisecond)
+		}
+		end := time.Now().Add(6 * time.Second)
+		for time.Now().Before(end) && !r.paneDead() {
+			time.Sleep(200 * time.Millisecond)
+		}
 	}
 	if !r.paneDead() {
-		r.note("%s did not exit on %v within 20s; the tmux server was killed", r.agent, ks)
+		r.note("%s did not exit on 3 rounds of %v; the tmux server was killed", r.agent, ks)
 	} else if st, _ := r.tm("display-message", "-p", "-t", r.sess, "#{pane_dead_status}"); st != "" && st != "0" {
 		r.note("%s exited with status %s", r.agent, st)
 	}

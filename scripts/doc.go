@@ -15,4 +15,10 @@
 //   - The escape and bell are written as \033 and \007 (or \u001b and \u0007
 //     in JSON), never as raw bytes.
 //   - The bytes depend only on the Spec: re-rendering is byte-stable.
+//
+// The opencode plugin (RenderOpencode) keeps the same rules in JavaScript: an
+// ES module whose only export is the plugin function; silent without
+// <NS>_TASK_ID; writes only to <NS>_PTY when it is a character device, opened
+// without O_CREAT; every handler catches everything, so nothing throws; the
+// bytes depend only on the namespace and agent id.
 package scripts

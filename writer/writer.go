@@ -243,6 +243,11 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 	}
 	for _, d := range createdDirs {
 		r := w.rel(t, d)
+		// The home itself (a --home that did not exist yet) is never ours
+		// to delete.
+		if r == "." || strings.HasPrefix(r, "..") {
+			continue
+		}
 		if d != p.hooksDir && !contains(m.CreatedDirs, r) {
 			m.CreatedDirs = append(m.CreatedDirs, r)
 		}
@@ -475,11 +480,15 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 	dir := t.HooksDir()
 	for attempt := 0; attempt < 100; attempt++ {
 		created, err := mkdirs(dir)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a parent removed by a concurrent remove: start over
+		} else if err != nil {
 			return &Error{Agent: t.ID, File: dir, Err: err}
 		}
 		if len(created) > 0 && created[len(created)-1] == dir {
-			if err := os.Chmod(dir, 0o755); err != nil {
+			if err := os.Chmod(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
+				continue
+			} else if err != nil {
 				return &Error{Agent: t.ID, File: dir, Err: err}
 			}
 		}

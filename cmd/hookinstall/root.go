@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/writer"
 )
@@ -240,7 +241,13 @@ func findCloneBase(id string, o adapters.Options) (string, error) {
 		if err != nil {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(t.HooksDir(), "manifest.json")); err == nil {
+		// Clones of different bases can share a dir name (.ID), so the
+		// manifest's own record of the base decides.
+		raw, err := os.ReadFile(filepath.Join(t.HooksDir(), manifest.FileName))
+		if err != nil {
+			continue
+		}
+		if m, err := manifest.Load(raw); err == nil && m.Agent == id && m.Base == name {
 			return name, nil
 		}
 	}

@@ -2,16 +2,18 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"encoding/json"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -77,6 +79,8 @@ func scriptParams(dir string) testscript.Params {
 			"cmpmtime":       cmdCmpmtime,
 			"countentries":   cmdCountEntries,
 			"writebytes":     cmdWritebytes,
+			"snapshot":       cmdSnapshot,
+			"treegrep":       cmdTreegrep,
 			"replace":        cmdReplace,
 		},
 	}
@@ -192,6 +196,82 @@ func cmdCountEntries(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if got := strings.Count(string(b), args[1]); (got == n) == neg {
 		ts.Fatalf("%s: %q occurs %d times, want %d", args[0], args[1], got, n)
+	}
+}
+
+// snapshot DIR FILE: write to FILE one line per file, folder and link under
+// DIR (relative path, type, permission bits, and a file's sha256 and size or a
+// link's target), sorted. Two snapshots compare with cmp: equal means the tree
+// is byte-identical.
+func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: snapshot DIR FILE")
+	}
+	root := ts.MkAbs(args[0])
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s %s %04o", rel, fi.Mode().Type(), fi.Mode().Perm())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			line += " -> " + target
+		case fi.Mode().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %d %x", len(b), sha256.Sum256(b))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	ts.Check(err)
+	sort.Strings(lines)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+}
+
+// treegrep TEXT DIR: some regular file under DIR contains TEXT (a plain
+// string, not a pattern); with !, none does.
+func cmdTreegrep(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: treegrep TEXT DIR")
+	}
+	var hits []string
+	files := 0
+	err := filepath.WalkDir(ts.MkAbs(args[1]), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(args[0])) {
+			hits = append(hits, p)
+		}
+		return nil
+	})
+	ts.Check(err)
+	if files == 0 {
+		ts.Fatalf("treegrep: no files under %s", args[1])
+	}
+	if neg && len(hits) > 0 {
+		ts.Fatalf("%q found in %s", args[0], strings.Join(hits, ", "))
+	}
+	if !neg && len(hits) == 0 {
+		ts.Fatalf("%q found in none of the %d files under %s", args[0], files, args[1])
 	}
 }
 

@@ -1,0 +1,73 @@
+package adapters
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// grok is Grok: its own file ~/.grok/hooks/<NS>.json (removal deletes it), in
+// Claude's shape, read by Grok alongside Claude's. Its hooks have no
+// controlling terminal, so the scripts write to the host's pty.
+type grok struct{ claudeStyle }
+
+func init() {
+	register(grok{claudeStyle{
+		name: "grok",
+		events: []claudeEvent{
+			{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
+			{"Notification", scripts.Attention, scripts.PermissionPrompt, "only when notificationType is permission_prompt"},
+			{"Stop", scripts.Done, scripts.Always, ""},
+			{"StopCancelled", scripts.Interrupted, scripts.Always, ""},
+		},
+		transport: scripts.PTY,
+	}})
+}
+
+func (grok) Dir(home string, getenv func(string) string) (string, string) {
+	return envDir(getenv, "GROK_HOME", filepath.Join(home, ".grok"))
+}
+
+func (grok) Config(t Target) string { return filepath.Join(t.Dir, "hooks", t.NS+".json") }
+
+func (grok) OwnFile() bool { return true }
+
+func (grok) configTOML(t Target) string { return filepath.Join(t.Dir, "config.toml") }
+
+func (g grok) SwitchFiles(t Target) []string { return []string{g.configTOML(t)} }
+
+// Check parses our file and reads Grok's config.toml. Grok's only switch,
+// [compat.claude] hooks = false, stops Grok from reading Claude's hooks; it
+// does not touch ours, so it is a note, not a refusal.
+func (g grok) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	if _, err := g.parseShared(t, cur); err != nil {
+		return nil, err
+	}
+	var notes []string
+	if b, ok := files[g.configTOML(t)]; ok {
+		doc, err := parseTOML(b)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v; could not read Grok's settings", g.configTOML(t), err))
+		} else if v, ok := tomlBool(doc, "compat", "claude", "hooks"); ok && !v {
+			notes = append(notes, fmt.Sprintf("%s: [compat.claude] hooks = false only stops Grok from running Claude's hooks; the hooks in %s still run", g.configTOML(t), g.Config(t)))
+		}
+	}
+	return notes, nil
+}
+
+// Remove takes our entries out; a file that held only ours is deleted.
+func (g grok) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+	ed, err := g.claudeStyle.Remove(t, cur, prev, force)
+	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && isEmptyObject(ed.Doc) {
+		ed = Edit{Delete: true, Notes: ed.Notes}
+	}
+	return ed, err
+}
+
+// isEmptyObject reports whether doc is "{}", give or take white space.
+func isEmptyObject(doc []byte) bool {
+	root, err := ParseObject(doc)
+	return err == nil && len(members(root)) == 0
+}

@@ -1,0 +1,147 @@
+package adapters
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkUnder asserts that every file t writes is strictly under the home,
+// and every path written into a file names the agent's view of the home.
+func checkUnder(t *testing.T, tg Target) {
+	t.Helper()
+	if !under(tg.Dir, tg.Home) || !under(tg.HooksDir(), tg.Home) || !under(tg.Adapter.Config(tg), tg.Home) {
+		t.Errorf("%s: dir %s, hooks dir %s, config %s: not all under home %s", tg.ID, tg.Dir, tg.HooksDir(), tg.Adapter.Config(tg), tg.Home)
+	}
+	ss, err := tg.Adapter.Scripts(tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if p := filepath.Join(tg.HooksDir(), s.Name); !under(p, tg.Home) {
+			t.Errorf("%s: script %s not under home", tg.ID, p)
+		}
+		if !strings.HasPrefix(tg.ScriptPath(s.Name), tg.AsHome+"/") {
+			t.Errorf("%s: command %s does not name %s", tg.ID, tg.ScriptPath(s.Name), tg.AsHome)
+		}
+		if tg.AsHome != tg.Home && strings.Contains(string(s.Content), tg.Home) {
+			t.Errorf("%s: script %s names the host home", tg.ID, s.Name)
+		}
+	}
+	ed, err := tg.Adapter.Add(tg, nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.AsHome != tg.Home && strings.Contains(string(ed.Doc), tg.Home) {
+		t.Errorf("%s: config names the host home %s:\n%s", tg.ID, tg.Home, ed.Doc)
+	}
+}
+
+// TestResolveGlobalOnlyEveryTarget pins "global installs only" for every agent, its
+// Docker target and a clone of it: no target resolves outside the home, so
+// never under the current directory, a repository or a worktree.
+func TestResolveGlobalOnlyEveryTarget(t *testing.T) {
+	home := "/home/u"
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	for _, name := range Names() {
+		tg, err := Resolve(name, Options{NS: "hookinstall", Home: home, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkUnder(t, tg)
+		docker, err := Resolve(name, Options{NS: "hookinstall", Home: "/srv/agents/x", AsHome: "/root"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkUnder(t, docker)
+		clone, err := Resolve(name+"-2", Options{NS: "hookinstall", Home: home, Base: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkUnder(t, clone)
+		if clone.Dir == tg.Dir || clone.HooksDir() == tg.HooksDir() || clone.Adapter.Config(clone) == tg.Adapter.Config(tg) {
+			t.Errorf("%s: clone shares %s", name, clone.Dir)
+		}
+		if clone.Adapter.Name() != name || clone.ID != name+"-2" {
+			t.Errorf("%s: clone resolved to %s / %s", name, clone.Adapter.Name(), clone.ID)
+		}
+		cloneDocker, err := Resolve(name+"-2", Options{NS: "hookinstall", Home: "/srv/agents/x", AsHome: "/root", Base: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkUnder(t, cloneDocker)
+	}
+}
+
+// TestResolveOverrides: the agents' own variables move their dirs within the
+// home, and are refused when they point outside it (a repository, the
+// current directory) or are relative.
+func TestResolveOverrides(t *testing.T) {
+	home := "/home/u"
+	cases := []struct {
+		agent, v, val, dir, config string
+	}{
+		{"claude", "CLAUDE_CONFIG_DIR", "/home/u/cfg/claude", "/home/u/cfg/claude", "/home/u/cfg/claude/settings.json"},
+		{"grok", "GROK_HOME", "/home/u/g", "/home/u/g", "/home/u/g/hooks/hookinstall.json"},
+		{"codex", "CODEX_HOME", "/home/u/c", "/home/u/c", "/home/u/c/hooks.json"},
+		{"opencode", "OPENCODE_CONFIG_DIR", "/home/u/oc", "/home/u/oc", "/home/u/oc/plugins/hookinstall.js"},
+		{"opencode", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/opencode", "/home/u/xdg/opencode/plugins/hookinstall.js"},
+	}
+	for _, c := range cases {
+		env := map[string]string{c.v: c.val}
+		tg, err := Resolve(c.agent, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }})
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.agent, c.v, err)
+		}
+		if tg.Dir != c.dir || tg.Adapter.Config(tg) != c.config {
+			t.Errorf("%s %s=%s: dir %s config %s", c.agent, c.v, c.val, tg.Dir, tg.Adapter.Config(tg))
+		}
+		checkUnder(t, tg)
+		for _, bad := range []string{"/work/repo", "/home/other", "relative/dir", "/home/u/../x"} {
+			env[c.v] = bad
+			if tg, err := Resolve(c.agent, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }}); err == nil {
+				t.Errorf("%s %s=%s: resolved to %s, want an error", c.agent, c.v, bad, tg.Dir)
+			}
+		}
+	}
+	// OPENCODE_CONFIG_DIR wins over XDG_CONFIG_HOME.
+	env := map[string]string{"OPENCODE_CONFIG_DIR": "/home/u/a", "XDG_CONFIG_HOME": "/home/u/b"}
+	tg, _ := Resolve("opencode", Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }})
+	if tg.Dir != "/home/u/a" {
+		t.Errorf("opencode dir %s", tg.Dir)
+	}
+	// --home ignores the variables (Getenv nil).
+	tg, _ = Resolve("codex", Options{NS: "hookinstall", Home: home})
+	if tg.Dir != "/home/u/.codex" {
+		t.Errorf("codex dir %s", tg.Dir)
+	}
+}
+
+// TestResolvePaths pins each agent's files, plain and as a clone.
+func TestResolvePaths(t *testing.T) {
+	want := map[string][2]string{
+		"claude":      {"/h/.claude/settings.json", "/h/.claude-2/settings.json"},
+		"grok":        {"/h/.grok/hooks/hookinstall.json", "/h/.grok-2/hooks/hookinstall.json"},
+		"antigravity": {"/h/.gemini/config/hooks.json", "/h/.antigravity-2/config/hooks.json"},
+		"opencode":    {"/h/.config/opencode/plugins/hookinstall.js", "/h/.config/opencode-2/plugins/hookinstall.js"},
+		"zerocode":    {"/h/.zerotwo/hooks.json", "/h/.zerocode-2/hooks.json"},
+		"codex":       {"/h/.codex/hooks.json", "/h/.codex-2/hooks.json"},
+	}
+	if len(want) != len(Names()) {
+		t.Fatalf("agents %v", Names())
+	}
+	for name, w := range want {
+		tg, err := Resolve(name, Options{NS: "hookinstall", Home: "/h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clone, err := Resolve(name+"-2", Options{NS: "hookinstall", Home: "/h", Base: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]string{tg.Adapter.Config(tg), clone.Adapter.Config(clone)}; got != w {
+			t.Errorf("%s: %v, want %v", name, got, w)
+		}
+	}
+}
