@@ -100,7 +100,9 @@ func Start(cfg Config) (*Server, error) {
 	s.Addr = ln.Addr().(*net.TCPAddr)
 	s.URL = "http://" + ln.Addr().String()
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	s.timer = time.AfterFunc(cfg.MaxDuration, s.Close)
+	s.mu.Lock()
+	s.timer = time.AfterFunc(cfg.MaxDuration, s.shutdown)
+	s.mu.Unlock()
 	go func() {
 		_ = s.srv.Serve(ln)
 		s.once.Do(func() { close(s.done) })
@@ -110,7 +112,13 @@ func Start(cfg Config) (*Server, error) {
 
 // Close stops the server; it is safe to call more than once.
 func (s *Server) Close() {
+	s.mu.Lock()
 	s.timer.Stop()
+	s.mu.Unlock()
+	s.shutdown()
+}
+
+func (s *Server) shutdown() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := s.srv.Shutdown(ctx); err != nil {
