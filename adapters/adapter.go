@@ -79,6 +79,7 @@ type Target struct {
 	Home    string // where files are written
 	AsHome  string // the home as the agent sees it (Docker), written into files
 	Dir     string // the agent's config dir, on disk
+	DirFrom string // the variable that chose Dir ("CODEX_HOME"), or ""
 }
 
 // HooksDir is the folder holding our scripts, manifest, backups and lock.
@@ -181,6 +182,7 @@ func Resolve(id string, opts Options) (Target, error) {
 			return Target{}, fmt.Errorf("$%s is %q, not an absolute path", from, dir)
 		}
 		t.Dir = filepath.Clean(dir)
+		t.DirFrom = from
 		if !under(t.Dir, t.Home) {
 			what := "its config dir"
 			if from != "" {

@@ -23,6 +23,7 @@ import (
 type Options struct {
 	DryRun   bool
 	Force    bool
+	Trust    bool // also record the user's trust for our hooks (adapters.Truster)
 	Version  string
 	Now      func() time.Time
 	LookPath func(string) (string, error)
@@ -265,6 +266,13 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 		f.Backup = backup
 	}
 	m.Files = []manifest.File{f}
+	if p.man != nil {
+		for _, other := range p.man.Files {
+			if other.Path != cfgRel {
+				m.Files = append(m.Files, other)
+			}
+		}
+	}
 	for _, s := range p.scripts {
 		m.Scripts = append(m.Scripts, manifest.Script{Path: w.rel(t, filepath.Join(p.hooksDir, s.Name)), SHA256: manifest.Sum(s.Content)})
 	}
@@ -337,10 +345,54 @@ func (w *Writer) addChanges(p *plan, withDiff bool) []Change {
 	return cs
 }
 
-// Add installs t's hooks.
+// Add installs t's hooks, and with Options.Trust records the user's trust
+// for them in the agent's own file.
 func (w *Writer) Add(t adapters.Target) Report {
+	r := w.add(t)
+	if r.Err != nil || !w.Trust || w.DryRun {
+		return r
+	}
+	err := w.locked(t, func([]string) error {
+		for attempt := 0; attempt < maxAttempts; attempt++ {
+			hooks, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
+			if err != nil {
+				return w.fail(t, t.Adapter.Config(t), err)
+			}
+			tp, err := w.planTrust(t, hooks.Data)
+			if err != nil {
+				return w.fail(t, "", err)
+			}
+			if !tp.changes() {
+				return nil
+			}
+			err = w.applyTrust(t, tp, true)
+			if errors.Is(err, errRaced) {
+				continue
+			}
+			if err == nil {
+				r.Changes = append(r.Changes, tp.change(false))
+				r.Status = "installed"
+			}
+			return err
+		}
+		return &Error{Agent: t.ID, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts), Written: true}
+	})
+	if err != nil {
+		r.Err, r.Status = err, "error"
+	}
+	return r
+}
+
+func (w *Writer) add(t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	p, err := w.planAdd(t)
+	var tp *trustPlan
+	if err == nil && w.Trust {
+		// Check the trust file before anything is written.
+		if tp, err = w.planTrust(t, p.edit.Doc); err != nil {
+			err = w.fail(t, "", err)
+		}
+	}
 	if err != nil {
 		r.Err, r.Status = err, "error"
 		if Off(err) {
@@ -352,6 +404,9 @@ func (w *Writer) Add(t adapters.Target) Report {
 	r.Notes = append(r.Notes, p.edit.Notes...)
 	if w.DryRun {
 		r.Changes = w.addChanges(p, true)
+		if tp.changes() {
+			r.Changes = append(r.Changes, tp.change(true))
+		}
 		r.Status = "would-install"
 		if len(r.Changes) == 0 {
 			r.Status = "unchanged"
@@ -625,6 +680,9 @@ func (w *Writer) removeChanges(p *plan, withDiff bool) []Change {
 		}
 		cs = append(cs, c)
 	}
+	if tp, err := w.planUntrust(p); err == nil && tp.changes() {
+		cs = append(cs, tp.change(withDiff))
+	}
 	if p.edit.Kept {
 		return cs
 	}
@@ -732,6 +790,13 @@ func (w *Writer) applyRemove(p *plan) error {
 		if err := w.fault("after-rename"); err != nil {
 			return err
 		}
+	}
+	tp, err := w.planUntrust(p)
+	if err != nil {
+		return err
+	}
+	if err := w.applyTrust(t, tp, false); err != nil {
+		return err
 	}
 	if p.edit.Kept {
 		// Our hand-edited entries still point at the scripts: keep them,

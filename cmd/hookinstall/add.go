@@ -15,6 +15,7 @@ type addOptions struct {
 	All    bool
 	DryRun bool
 	Force  bool
+	Trust  bool
 }
 
 func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
@@ -36,11 +37,13 @@ func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
 	cmd.Flags().BoolVar(&o.All, "all", false, "every agent detected on this machine (codex only when named)")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "name the files and print a unified diff; write nothing")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace our entries even where they were edited by hand")
+	cmd.Flags().BoolVar(&o.Trust, "trust", false, "codex: also record your trust for our hooks in config.toml, so they run with no review (checks the Codex version first)")
 	return cmd
 }
 
 func runAdd(o *addOptions) error {
 	w := o.writer(o.DryRun, o.Force)
+	w.Trust = o.Trust
 	ts, err := o.targets(o.Agents, o.All, func(t adapters.Target) bool {
 		return !t.Adapter.ByNameOnly() && w.Detected(t)
 	})
@@ -56,13 +59,18 @@ func runAdd(o *addOptions) error {
 	}
 	var reports []writer.Report
 	for _, t := range ts {
-		r := w.Add(t)
-		reports = append(reports, r)
+		if o.Trust {
+			if err := o.checkTrustVersion(t); err != nil {
+				reports = append(reports, writer.Report{Agent: t.ID, Config: t.Adapter.Config(t), Status: "error", Err: err})
+				continue
+			}
+		}
+		reports = append(reports, w.Add(t))
 	}
 	err = o.printReports("add", o.DryRun, reports)
 	if !o.JSON && !o.DryRun {
 		for _, r := range reports {
-			if r.Err == nil && r.Status == "installed" {
+			if r.Err == nil && r.Status == "installed" && !o.Trust {
 				if hint := trustHint(r.Agent, ts); hint != "" {
 					fmt.Fprintln(o.IO.Out, hint)
 				}
