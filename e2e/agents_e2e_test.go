@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,10 @@ enabled = false
 	r.args = []string{"--no-daemon"}
 }
 
-func codexDrive(trust bool) func(r *run) {
+// codexDrive answers the startup hook review with "trust" (2. Trust all and
+// continue) or "skip" (3. Continue without trusting); hooks says whether our hooks
+// are expected to run.
+func codexDrive(choice string, hooks bool) func(r *run) {
 	return func(r *run) {
 		// The composer is drawn before the hook review dialog: wait for the dialog or
 		// for the fully loaded footer, then give a late dialog a moment.
@@ -171,12 +175,15 @@ func codexDrive(trust bool) func(r *run) {
 		time.Sleep(2 * time.Second)
 		r.snap("start")
 		scr := r.screen()
+		if m := regexp.MustCompile(`\d+ hooks? (are|is) new or changed`).FindString(scr); m != "" {
+			r.note("codex's review dialog said: %s", m)
+		}
 		switch {
 		case !strings.Contains(scr, "Hooks need review"):
 			r.problem("codex did not ask to review the new hooks at startup")
-		case trust && strings.Contains(scr, "Trust all and continue"):
+		case choice == "trust" && strings.Contains(scr, "Trust all and continue"):
 			r.keys("Down", "Enter") // 2. Trust all and continue
-		case !trust && strings.Contains(scr, "Continue without trusting"):
+		case choice == "skip" && strings.Contains(scr, "Continue without trusting"):
 			r.keys("Down", "Down", "Enter") // 3. Continue without trusting (hooks won't run)
 		default:
 			r.problem("the hook review dialog does not offer the expected choice:\n%s", scr)
@@ -193,31 +200,108 @@ func codexDrive(trust bool) func(r *run) {
 			return
 		}
 		r.snap("permission")
-		if trust {
+		if hooks {
 			r.waitOSC(hasState("attention"), 8*time.Second)
 		}
 		r.approve(`Would you like to run the following command`, "y") // 1. Yes, proceed (y)
-		r.waitTurnEnd(trust, 60*time.Second, 10*time.Second)
-		if !trust {
+		r.waitTurnEnd(hooks, 60*time.Second, 10*time.Second)
+		if !hooks {
 			r.waitScreen(`Worked for`, 5*time.Second)
 		}
 		r.snap("done")
 		r.quit("C-c", "C-c")
 		cfg, _ := os.ReadFile(filepath.Join(r.home, ".codex", "config.toml"))
-		r.note("trust entries codex wrote to config.toml: %d", strings.Count(string(cfg), "trusted_hash"))
+		r.note("trusted_hash entries in config.toml after the run: %d", strings.Count(string(cfg), "trusted_hash"))
 	}
+}
+
+var snakeRx = regexp.MustCompile(`([a-z0-9])([A-Z])`)
+
+// codexUntrust accepts remove's edit of $CODEX_HOME/config.toml when it took out
+// exactly the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] records of OUR
+// handlers (as add placed them in hooks.json), each with the lines under it, and
+// changed nothing else.
+func codexUntrust(r *run, p string, s1, s2, s3 Snapshot) (string, error) {
+	if p != ".codex/config.toml" {
+		return "", nil
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(s1[".codex/hooks.json"].Data, &doc); err != nil {
+		return "", fmt.Errorf("hooks.json after add: %v", err)
+	}
+	hooksPath, err := filepath.EvalSymlinks(filepath.Join(r.home, ".codex", "hooks.json"))
+	if err != nil {
+		hooksPath = filepath.Join(r.home, ".codex", "hooks.json")
+	}
+	ours := map[string]bool{}
+	prefix := filepath.Join(r.home, ".codex", ns+"-hooks") + "/"
+	for ev, groups := range doc.Hooks {
+		snake := strings.ToLower(snakeRx.ReplaceAllString(ev, "${1}_${2}"))
+		for g, grp := range groups {
+			for h, hd := range grp.Hooks {
+				if strings.HasPrefix(hd.Command, prefix) {
+					ours[fmt.Sprintf("[hooks.state.%s]", js(fmt.Sprintf("%s:%s:%d:%d", hooksPath, snake, g, h)))] = true
+				}
+			}
+		}
+	}
+	var want []string
+	skipping, n := false, 0
+	for _, l := range strings.Split(string(s2[p].Data), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			skipping = ours[t]
+			if skipping {
+				n++
+			}
+		}
+		if !skipping {
+			want = append(want, l)
+		}
+	}
+	norm := func(ls []string) string { // blank lines between records are not judged
+		var out []string
+		for _, l := range ls {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	if n == 0 {
+		return "", fmt.Errorf("config.toml holds no trust record of our hooks, yet remove changed it: %s", s2.Describe(s3, p))
+	}
+	if s3[p].Mode != s2[p].Mode {
+		return "", fmt.Errorf("mode changed from %v to %v", s2[p].Mode, s3[p].Mode)
+	}
+	if norm(want) != norm(strings.Split(string(s3[p].Data), "\n")) {
+		return "", fmt.Errorf("it is not the run's config.toml minus the %d trust records of our hooks: %s", n, s2.Describe(s3, p))
+	}
+	return fmt.Sprintf("took out exactly the %d trust records of our hooks, nothing else", n), nil
 }
 
 func TestCodex(t *testing.T) {
 	t.Run("trusted", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex", agent: "codex", who: "codex (hooks trusted in the review dialog)",
 			form: "verbatim", hooks: true, marker: "codex-marker.txt",
-			fixture: codexFixture, drive: codexDrive(true)})
+			fixture: codexFixture, drive: codexDrive("trust", true), removeMayEdit: codexUntrust})
 	})
 	t.Run("untrusted", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex-untrusted", agent: "codex", who: "codex (hooks NOT trusted)",
 			form: "verbatim", hooks: false, marker: "codex-marker.txt",
-			fixture: codexFixture, drive: codexDrive(false)})
+			fixture: codexFixture, drive: codexDrive("skip", false)})
+	})
+	// add codex --trust records our hooks' trust itself: they run although the user
+	// answers the review dialog (raised by the user's own new hooks) with "continue
+	// without trusting", and the user's hooks do not.
+	t.Run("add-trust", func(t *testing.T) {
+		runCase(t, agentCase{name: "codex-add-trust", agent: "codex", who: "codex (add --trust, dialog skipped)",
+			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true), removeMayEdit: codexUntrust})
 	})
 }
 

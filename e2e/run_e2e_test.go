@@ -38,8 +38,9 @@ type run struct {
 	mark     string // HOOKINSTALL_E2E_RUN value for this case
 	keepTmux bool
 
-	env  []string // KEY=VALUE the host passes to the agent, besides the common ones
-	args []string
+	env     []string // KEY=VALUE the host passes to the agent, besides the common ones
+	args    []string
+	addArgs []string // extra arguments for `hookinstall add`
 
 	t0       time.Time // when the prompt was sent
 	mu       sync.Mutex
@@ -469,9 +470,18 @@ func hooksFor(t *testing.T, agentName string) hooker {
 
 type cli struct{ bin string }
 
+// removeEdit judges a change remove made to path p (relative to HOME) that add did
+// not make: ("", nil) not recognised, (why, nil) accepted, (_, err) wrong.
+type removeEdit func(r *run, p string, s1, s2, s3 Snapshot) (string, error)
+
 func (c cli) do(r *run, verb string) (string, error) {
-	env := []string{"PATH=" + basePath(), "HOME=" + r.home, "LANG=C.UTF-8"}
+	// the agent's own bin dir first, as for a user who has it installed
+	// (add codex --trust asks `codex --version`)
+	env := []string{"PATH=" + filepath.Dir(r.bin.path) + ":" + basePath(), "HOME=" + r.home, "LANG=C.UTF-8"}
 	args := []string{verb, r.agent, "--home", r.home}
+	if verb == "add" {
+		args = append(args, r.addArgs...)
+	}
 	out, err := cmdOut(60*time.Second, r.work, env, c.bin, args...)
 	log := fmt.Sprintf("$ hookinstall %s\n%s", strings.Join(args, " "), out)
 	if err != nil {
@@ -492,10 +502,16 @@ type agentCase struct {
 	who      string
 	form     string // "verbatim" or "tmux"
 	keepTmux bool
-	hooks    bool   // false: the hooks must NOT run (codex untrusted)
-	marker   string // file the model's shell command creates in the work dir
-	fixture  func(r *run)
-	drive    func(r *run)
+	hooks    bool // false: the hooks must NOT run (codex untrusted)
+	addArgs  []string
+	// userHooksSilent: the fixture's own (untrusted) recorder hooks must not run
+	userHooksSilent bool
+	// removeMayEdit accepts an edit by remove of a file add did not touch but the
+	// agent wrote during the run (codex's trust records for our hooks)
+	removeMayEdit removeEdit
+	marker        string // file the model's shell command creates in the work dir
+	fixture       func(r *run)
+	drive         func(r *run)
 }
 
 func runCase(t *testing.T, c agentCase) {
@@ -508,6 +524,7 @@ func runCase(t *testing.T, c agentCase) {
 	cleanupMu.Unlock()
 	r := newRun(t, c.name, c.agent, c.who)
 	r.keepTmux = c.keepTmux
+	r.addArgs = c.addArgs
 	defer func() {
 		if t.Failed() {
 			anyFailed = true
@@ -553,7 +570,7 @@ func runCase(t *testing.T, c agentCase) {
 		r.problem("hookinstall remove %s failed: %v\n%s", c.agent, err, out)
 	}
 	s3 := mustSnap(t, r.home)
-	r.checkRestored(s0, s2, s3, touched)
+	r.checkRestored(s0, s1, s2, s3, touched, c.removeMayEdit)
 
 	// the OSC sequences
 	all := r.osc()
@@ -563,6 +580,9 @@ func runCase(t *testing.T, c agentCase) {
 		}
 		if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil {
 			r.problem("the approved tool never ran (%s missing): the permission prompt was not approved", c.marker)
+		}
+		if ev := r.recorded(); c.userHooksSilent && len(ev) > 0 {
+			r.problem("the user's untrusted hooks ran: the recorder hook logged %d call(s)", len(ev))
 		}
 	} else {
 		if got := OfNS(all, ns); len(got) > 0 {
@@ -596,7 +616,7 @@ func mustSnap(t *testing.T, dir string) Snapshot {
 // checkRestored: every path `add` created or changed is, after `remove`, exactly what
 // it was before `add`. A lock file left in the hooks dir (PRODUCT.md: never deleted)
 // and directories left empty are reported, not failed.
-func (r *run) checkRestored(s0, s2, s3 Snapshot, touched []string) {
+func (r *run) checkRestored(s0, s1, s2, s3 Snapshot, touched []string, mayEdit removeEdit) {
 	in := map[string]bool{}
 	for _, p := range touched {
 		in[p] = true
@@ -616,6 +636,14 @@ func (r *run) checkRestored(s0, s2, s3 Snapshot, touched []string) {
 			r.note("directory created by add left after remove: %s %v", p, left)
 		case !was && is && isLockFile(p):
 			r.note("lock file left after remove (by design): %s", p)
+		case is && s2[p].Mode.IsRegular() && !s2[p].Same(s1[p]) && mayEdit != nil:
+			// the agent wrote this file too during the run (codex rewrites config.toml):
+			// remove must then take out exactly ours and keep the agent's changes
+			if why, err := mayEdit(r, p, s1, s2, s3); err == nil && why != "" {
+				r.note("%s changed during the run (the agent's own edit); remove %s", p, why)
+			} else {
+				r.problem("not restored after remove: %s; the agent changed it during the run, and remove's edit is not just ours taken out (%v)", s0.Describe(s3, p), err)
+			}
 		default:
 			r.problem("not restored after remove: %s", s0.Describe(s3, p))
 		}
@@ -627,6 +655,15 @@ func (r *run) checkRestored(s0, s2, s3 Snapshot, touched []string) {
 		if e0, ok := s0[p]; ok && s3[p].Same(e0) {
 			r.note("remove also restored %s (changed during the run)", p)
 			continue
+		}
+		if mayEdit != nil {
+			if why, err := mayEdit(r, p, s1, s2, s3); err == nil && why != "" {
+				r.note("remove edited %s, which the agent wrote during the run: %s", p, why)
+				continue
+			} else if err != nil {
+				r.problem("remove changed %s, which add never touched, beyond what is ours: %v", p, err)
+				continue
+			}
 		}
 		r.problem("remove changed a path that add never touched: %s", s2.Describe(s3, p))
 	}
