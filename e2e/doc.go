@@ -24,7 +24,8 @@
 //  6. decodes the OSC 777 sequences from the raw bytes and checks that working, then
 //     attention, then done arrived, with no done before the attention (claude both
 //     with $TMUX unset, verbatim, and set, wrapped in tmux DCS passthrough; codex with
-//     the hooks trusted through the review dialog, and untrusted: nothing may run);
+//     the hooks trusted through the review dialog; untrusted, when nothing may run;
+//     and trusted by `add codex --trust` while the user skips the dialog);
 //  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
 //     `add` created or changed is byte for byte (and mode) what it was before `add`.
 //
@@ -34,8 +35,8 @@
 //
 //	HOOKINSTALL_E2E_CACHE    npm install cache (default $HOME/.cache/hookinstall-e2e)
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
-//	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude,claude-tmux,codex,
-//	                         codex-untrusted,opencode); default all
+//	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
+//	                         codex-untrusted, codex-add-trust, opencode); default all
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files
 //	                         right after `add` (and restores them before `remove`); the

@@ -112,7 +112,7 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 	pf.BoolVar(&g.JSON, "json", false, "print one JSON document (for hosts)")
 	pf.StringVar(&g.AgentID, "agent-id", "", "a clone agent's own id (with --base on add)")
 	pf.StringVar(&g.Base, "base", "", "the agent whose config shape and events a clone uses")
-	root.AddCommand(newAddCmd(g, nil), newRemoveCmd(g, nil), newStatusCmd(g, nil), newAgentsCmd(g, nil))
+	root.AddCommand(newAddCmd(g, nil), newRemoveCmd(g, nil), newStatusCmd(g, nil), newDoctorCmd(g, nil), newAgentsCmd(g, nil))
 	return root
 }
 

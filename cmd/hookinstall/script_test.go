@@ -27,6 +27,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testOnlyNow = fixedNow
+			testOnlyManagedSettings = os.Getenv("TEST_MANAGED_SETTINGS")
+			testOnlyCodexRequirements = os.Getenv("TEST_CODEX_REQUIREMENTS")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
@@ -59,6 +61,9 @@ func scriptParams(dir string) testscript.Params {
 				env.Setenv(v, "")
 			}
 			env.Setenv("CORPUS", corpusDir())
+			// Claude's managed settings and Codex's requirements, instead of /etc's.
+			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
+			env.Setenv("TEST_CODEX_REQUIREMENTS", filepath.Join(env.WorkDir, "etc/codex/requirements.toml"))
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
@@ -82,6 +87,7 @@ func scriptParams(dir string) testscript.Params {
 			"snapshot":       cmdSnapshot,
 			"treegrep":       cmdTreegrep,
 			"replace":        cmdReplace,
+			"trusthooks":     cmdTrusthooks,
 		},
 	}
 }

@@ -19,7 +19,7 @@ func newStatusCmd(g *globalOptions, runF func(*statusOptions) error) *cobra.Comm
 	o := &statusOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "status [AGENT...]",
-		Short: "Say, per agent, whether our hooks are installed and as written",
+		Short: "Say, per agent, in one word, whether our hooks will run: installed, drifted, disabled, untrusted, not-installed, not-detected or not-needed",
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Agents = args
 			if runF != nil {
@@ -39,19 +39,16 @@ type jsonStatus struct {
 }
 
 func runStatus(o *statusOptions) error {
-	w := o.writer(false, false)
+	d := o.newDoctor(false, false, 0)
 	ts, err := o.targets(o.Agents, len(o.Agents) == 0 && o.AgentID == "", nil)
 	if err != nil {
 		return err
 	}
-	var states []writer.State
-	failed := false
+	states := []writer.State{}
 	for _, t := range ts {
-		s := w.Status(t)
-		if s.Status == writer.StatusError {
-			failed = true
-		}
-		states = append(states, s)
+		// The same checks as doctor, without running anything.
+		a := d.Agent(t)
+		states = append(states, writer.State{Agent: a.Agent, Status: a.Status, Config: a.Config, Reasons: a.Reasons()})
 	}
 	if o.JSON {
 		ao, _ := o.adapterOptions()
@@ -71,9 +68,6 @@ func runStatus(o *statusOptions) error {
 				fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, r)
 			}
 		}
-	}
-	if failed {
-		return exitError{exitFail}
 	}
 	return nil
 }

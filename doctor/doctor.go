@@ -1,0 +1,327 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// A Result is the outcome of one check.
+type Result string
+
+// The results. Only Fail makes doctor exit 1.
+const (
+	Pass Result = "pass" // the agent will do what the install promises here
+	Fail Result = "fail" // it will not: the hint says how to fix it
+	Info Result = "info" // worth knowing, not a fault
+	Skip Result = "skip" // could not be checked (the verdict says why)
+)
+
+// A Check is one finding about one agent.
+type Check struct {
+	ID      string   `json:"id"`
+	Result  Result   `json:"result"`
+	File    string   `json:"file,omitempty"`
+	Verdict string   `json:"verdict"`
+	Hint    string   `json:"hint,omitempty"`
+	Millis  *float64 `json:"ms,omitempty"` // time of a fire or ask run
+}
+
+func millis(ms float64) *float64 { return &ms }
+
+// The one-word statuses, shared with `hookinstall status`.
+const (
+	StatusInstalled    = "installed"
+	StatusNotInstalled = "not-installed"
+	StatusDisabled     = "disabled"
+	StatusDrifted      = "drifted"
+	StatusUntrusted    = "untrusted"
+	StatusNotDetected  = "not-detected"
+	StatusNotNeeded    = "not-needed"
+)
+
+// An Agent is everything doctor found about one agent.
+type Agent struct {
+	Agent     string  `json:"agent"`
+	Status    string  `json:"status"`
+	OK        bool    `json:"ok"`
+	Config    string  `json:"config"`
+	HooksDir  string  `json:"hooks_dir"`
+	Installed bool    `json:"installed"`
+	Detected  bool    `json:"detected"`
+	Checks    []Check `json:"checks"`
+}
+
+// Failed returns the checks that failed.
+func (a Agent) Failed() []Check {
+	var cs []Check
+	for _, c := range a.Checks {
+		if c.Result == Fail {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// Options say what doctor may read and run.
+type Options struct {
+	// Getenv gives PATH for finding agent binaries and the scripts'
+	// environment; nil means os.Getenv.
+	Getenv func(string) string
+	// LookPath finds an agent's program; nil searches Getenv("PATH").
+	LookPath func(string) (string, error)
+	// ManagedSettings is Claude's managed settings file
+	// (/etc/claude-code/managed-settings.json); "" skips it (with --home).
+	ManagedSettings string
+	// CodexRequirements is the system-wide requirements.toml Codex reads
+	// (/etc/codex/requirements.toml); "" skips it (with --home).
+	CodexRequirements string
+	// Cwd is where a project-level config of ours would double-fire; ""
+	// skips that check.
+	Cwd string
+	// Fire runs each installed script against a pty.
+	Fire bool
+	// Ask runs the agent's own binary, where it is on PATH, to say what it
+	// resolved.
+	Ask bool
+	// FireTimeout bounds one run of one script; AskTimeout one run of an
+	// agent's binary.
+	FireTimeout time.Duration
+	AskTimeout  time.Duration
+}
+
+// A Doctor checks installs.
+type Doctor struct{ Options }
+
+// New returns a Doctor with defaults filled in.
+func New(o Options) *Doctor {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.LookPath == nil {
+		getenv := o.Getenv
+		o.LookPath = func(name string) (string, error) { return lookPath(getenv("PATH"), name) }
+	}
+	if o.FireTimeout == 0 {
+		o.FireTimeout = time.Duration(adapters.HookTimeout) * time.Second
+	}
+	if o.AskTimeout == 0 {
+		o.AskTimeout = 20 * time.Second
+	}
+	return &Doctor{o}
+}
+
+func lookPath(path, name string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// A run is the state of checking one agent.
+type run struct {
+	d   *Doctor
+	t   adapters.Target
+	a   *Agent
+	cfg file
+	man *manifest.Manifest
+	// manErr is why the manifest could not be read (nil when absent).
+	manErr error
+	// trusted is the trust check's verdict per command of ours, for
+	// comparing with what the agent's binary says.
+	trusted map[string]bool
+}
+
+// A file is what was read of one file.
+type file struct {
+	Path   string
+	Data   []byte
+	Exists bool
+	Err    error
+}
+
+// maxRead bounds what doctor reads of any one file.
+const maxRead = adapters.MaxDocSize
+
+// readFile reads a regular file without blocking on a FIFO or device.
+func readFile(path string) file {
+	f := file{Path: path}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f
+	}
+	if err != nil {
+		f.Err = err
+		return f
+	}
+	switch {
+	case fi.IsDir():
+		f.Err = errors.New("is a directory, not a file")
+		return f
+	case !fi.Mode().IsRegular():
+		f.Err = fmt.Errorf("is not a regular file (%s)", fi.Mode().Type())
+		return f
+	case fi.Size() > maxRead:
+		f.Err = fmt.Errorf("is %d bytes, larger than the %d bytes doctor reads", fi.Size(), maxRead)
+		return f
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		f.Err = err
+		return f
+	}
+	defer fh.Close()
+	f.Data, f.Err = io.ReadAll(io.LimitReader(fh, maxRead+1))
+	f.Exists = f.Err == nil
+	return f
+}
+
+func (r *run) add(c Check) { r.a.Checks = append(r.a.Checks, c) }
+
+func (r *run) pass(id, file, verdict string) {
+	r.add(Check{ID: id, Result: Pass, File: file, Verdict: verdict})
+}
+
+func (r *run) fail(id, file, verdict, hint string) {
+	r.add(Check{ID: id, Result: Fail, File: file, Verdict: verdict, Hint: hint})
+}
+
+func (r *run) info(id, file, verdict, hint string) {
+	r.add(Check{ID: id, Result: Info, File: file, Verdict: verdict, Hint: hint})
+}
+
+func (r *run) skip(id, file, verdict string) {
+	r.add(Check{ID: id, Result: Skip, File: file, Verdict: verdict})
+}
+
+// addHint is the fix for most drift: install again.
+func (r *run) addHint() string {
+	return fmt.Sprintf("run 'hookinstall add %s' to write it again", r.t.ID)
+}
+
+// Agent checks one agent.
+func (d *Doctor) Agent(t adapters.Target) Agent {
+	a := &Agent{Agent: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Checks: []Check{}}
+	r := &run{d: d, t: t, a: a}
+	r.cfg = readFile(a.Config)
+	manPath := filepath.Join(t.HooksDir(), manifest.FileName)
+	if mf := readFile(manPath); mf.Err != nil {
+		r.manErr = mf.Err
+	} else if mf.Exists {
+		r.man, r.manErr = manifest.Load(mf.Data)
+	}
+	a.Detected = d.detected(t)
+	p := profileFor(t)
+	a.Installed = r.hooksDirExists() || p.hasOurs(r)
+	var infos []scriptInfo
+	if a.Installed {
+		p.config(r)
+		if _, plugin := p.(*pluginProfile); !plugin {
+			infos = r.scriptChecks()
+		} else {
+			r.manifestCheck()
+		}
+		p.switches(r)
+		p.trust(r)
+	}
+	r.projectChecks(p)
+	p.deadPaths(r)
+	if a.Installed && d.Fire {
+		if f, ok := p.(interface{ fire(*run) }); ok {
+			f.fire(r)
+		} else {
+			r.fireChecks(infos)
+		}
+	}
+	if a.Installed && d.Ask {
+		p.ask(r)
+	}
+	a.Status = status(t, a)
+	a.OK = len(a.Failed()) == 0
+	return *a
+}
+
+func (r *run) hooksDirExists() bool {
+	_, err := os.Lstat(r.t.HooksDir())
+	return err == nil
+}
+
+// detected reports whether the agent looks installed on this machine.
+func (d *Doctor) detected(t adapters.Target) bool {
+	if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
+		return true
+	}
+	for _, b := range t.Adapter.Binaries() {
+		if _, err := d.LookPath(b); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// status turns the checks into the one word `status` prints. Switches come
+// first (an install would never fire whatever else is true), then drift,
+// then trust.
+func status(t adapters.Target, a *Agent) string {
+	if !a.Installed {
+		switch {
+		case t.Adapter.ByNameOnly():
+			return StatusNotNeeded
+		case a.Detected:
+			return StatusNotInstalled
+		default:
+			return StatusNotDetected
+		}
+	}
+	disabled, drifted, untrusted := false, false, false
+	for _, c := range a.Checks {
+		if c.Result != Fail {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(c.ID, "switch."):
+			disabled = true
+		case strings.HasPrefix(c.ID, "trust."):
+			untrusted = true
+		default:
+			drifted = true
+		}
+	}
+	switch {
+	case disabled:
+		return StatusDisabled
+	case drifted:
+		return StatusDrifted
+	case untrusted:
+		return StatusUntrusted
+	}
+	return StatusInstalled
+}
+
+// Reasons are the verdicts of the failed checks, for `status`.
+func (a Agent) Reasons() []string {
+	var rs []string
+	for _, c := range a.Failed() {
+		s := c.Verdict
+		if c.File != "" && !strings.Contains(s, c.File) {
+			s = c.File + ": " + s
+		}
+		rs = append(rs, s)
+	}
+	return rs
+}

@@ -1,0 +1,236 @@
+package doctor
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/writer"
+)
+
+// TestPayloads: every embedded payload is one line of valid JSON, and every
+// event of every script-based agent has one, so the live fire never skips.
+func TestPayloads(t *testing.T) {
+	err := fs.WalkDir(payloadFS, "payloads", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := payloadFS.ReadFile(p)
+		if !json.Valid(b) || strings.Count(string(b), "\n") != 1 || !strings.HasSuffix(string(b), "\n") {
+			t.Errorf("%s: not one line of valid JSON", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range adapters.All() {
+		if a.Name() == "opencode" {
+			for _, c := range pluginCases {
+				if payload(c.payload) == nil {
+					t.Errorf("no payload %s", c.payload)
+				}
+			}
+			continue
+		}
+		tg := target(t, a.Name(), t.TempDir())
+		ss, err := a.Scripts(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &run{t: tg}
+		for _, s := range ss {
+			if cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, scripts.Working); cs == nil {
+				t.Errorf("%s: no payload for %s", a.Name(), name)
+			}
+		}
+	}
+}
+
+func target(t *testing.T, agent, home string) adapters.Target {
+	t.Helper()
+	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// TestFireBytes runs scripts against a real pty and checks that the bytes
+// are compared exactly: the right OSC passes; a different byte, an extra
+// newline, output on stdout and a non-zero exit each fail.
+func TestFireBytes(t *testing.T) {
+	dir := t.TempDir()
+	good, err := scripts.Render(scripts.Spec{NS: "hookinstall", Agent: "grok", Event: "Stop", State: scripts.Done, Transport: scripts.PTY})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	d := New(Options{})
+	env := []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=t1"}
+	want := scripts.OSC("hookinstall", scripts.Done)
+	res := d.fire([]string{write("good.sh", string(good))}, []byte("{}"), env, "HOOKINSTALL_PTY", 5*time.Second)
+	if res.Err != nil || res.Exit != 0 || string(res.PTY) != string(want) || len(res.Stdout) != 0 || len(res.Stderr) != 0 {
+		t.Fatalf("good script: %+v", res)
+	}
+	silent := d.fire([]string{write("good2.sh", string(good))}, []byte("{}"), env[:1], "HOOKINSTALL_PTY", 5*time.Second)
+	if len(silent.PTY) != 0 || len(silent.Stdout) != 0 {
+		t.Fatalf("without the task env the script wrote %q / %q", silent.PTY, silent.Stdout)
+	}
+	for name, body := range map[string]string{
+		"newline.sh": "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007\\n' >\"$HOOKINSTALL_PTY\"\n",
+		"other.sh":   "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is dune\\007' >\"$HOOKINSTALL_PTY\"\n",
+		"stdout.sh":  "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007'\n",
+		"exit.sh":    "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007' >\"$HOOKINSTALL_PTY\"\nexit 2\n",
+	} {
+		res := d.fire([]string{write(name, body)}, nil, env, "HOOKINSTALL_PTY", 5*time.Second)
+		ok := res.Err == nil && res.Exit == 0 && string(res.PTY) == string(want) && len(res.Stdout) == 0
+		if ok {
+			t.Errorf("%s passed: %+v", name, res)
+		}
+	}
+	slow := d.fire([]string{write("slow.sh", "#!/bin/sh\nsleep 10\n")}, nil, env, "HOOKINSTALL_PTY", 200*time.Millisecond)
+	if slow.Err == nil || slow.Dur > 3*time.Second {
+		t.Errorf("a hanging script was not stopped at the timeout: %+v", slow)
+	}
+}
+
+func TestStripControl(t *testing.T) {
+	v, found := stripControl(decode(`{"hooks":[{"type":"command","command":"/x","timeout":5,"async":true}],"continue":false}`))
+	if strings.Join(found, ",") != "async,continue" {
+		t.Errorf("found %v", found)
+	}
+	b, _ := json.Marshal(v)
+	if string(b) != `{"hooks":[{"command":"/x","timeout":5,"type":"command"}]}` {
+		t.Errorf("stripped %s", b)
+	}
+}
+
+func TestShapeDiff(t *testing.T) {
+	handler := `{"type":"command","command":"/x"}`
+	group := `{"hooks":[` + handler + `]}`
+	for _, c := range []struct{ got, want, has string }{
+		{handler, handler, ""},
+		{`{ "type" : "command", "command": "/x" }`, handler, ""},
+		{`{"command":"/x","type":"command"}`, handler, ""},
+		{`{"matcher":"","hooks":[` + handler + `]}`, handler, "wrapped in"},
+		{handler, group, "bare handler"},
+		{`{"hooks":[{"type":"command","command":"/x","timeout":6}]}`, group, "not as hookinstall writes it"},
+		{`{"hooks":[` + handler + `],"async":true}`, group, ""},
+	} {
+		d := shapeDiff(gjson.Parse(c.got), c.want)
+		if c.has == "" && d != "" || c.has != "" && !strings.Contains(d, c.has) {
+			t.Errorf("shapeDiff(%s, %s) = %q, want %q", c.got, c.want, d, c.has)
+		}
+	}
+}
+
+func TestMissingGates(t *testing.T) {
+	want, err := scripts.Render(scripts.Spec{NS: "hookinstall", Agent: "claude", Event: "Stop", State: scripts.Done, Transport: scripts.Stdout, GrokGuard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := missingGates("hookinstall", want, want); len(m) != 0 {
+		t.Errorf("the rendered script lacks %v", m)
+	}
+	noGuard := strings.Replace(string(want), `[ -z "${GROK_HOOK_EVENT:-}" ] || exit 0`, "", 1)
+	if m := missingGates("hookinstall", []byte(noGuard), want); len(m) != 1 || !strings.Contains(m[0], "Grok") {
+		t.Errorf("without the guard: %v", m)
+	}
+	// A gate after the output does not gate it.
+	late := strings.Replace(string(want), `[ -n "${HOOKINSTALL_TASK_ID:-}" ] || exit 0`+"\n", "", 1) + `[ -n "${HOOKINSTALL_TASK_ID:-}" ] || exit 0` + "\n"
+	if m := missingGates("hookinstall", []byte(late), want); len(m) != 1 || !strings.Contains(m[0], "task gate") {
+		t.Errorf("gate after the output: %v", m)
+	}
+}
+
+func TestSnake(t *testing.T) {
+	for in, want := range map[string]string{"UserPromptSubmit": "user_prompt_submit", "Stop": "stop", "StopCancelled": "stop_cancelled"} {
+		if got := snake(in); got != want {
+			t.Errorf("snake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// installAll installs every agent into home and returns the targets.
+func installAll(tb testing.TB, home string) []adapters.Target {
+	tb.Helper()
+	w := writer.New(writer.Options{})
+	var ts []adapters.Target
+	for _, a := range adapters.All() {
+		tg, err := adapters.Resolve(a.Name(), adapters.Options{NS: "hookinstall", Home: home})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if r := w.Add(tg); r.Err != nil {
+			tb.Fatalf("add %s: %v", a.Name(), r.Err)
+		}
+		ts = append(ts, tg)
+	}
+	return ts
+}
+
+// TestAgentsStatic: on a fresh install of every agent, every static check
+// passes except trust (nothing is trusted yet), so codex and zerocode say
+// untrusted and the rest installed.
+func TestAgentsStatic(t *testing.T) {
+	home := t.TempDir()
+	ts := installAll(t, home)
+	d := New(Options{Getenv: func(string) string { return "" }})
+	for _, tg := range ts {
+		a := d.Agent(tg)
+		want := StatusInstalled
+		if tg.ID == "codex" || tg.ID == "zerocode" {
+			want = StatusUntrusted
+		}
+		if a.Status != want {
+			t.Errorf("%s: status %s, want %s: %v", tg.ID, a.Status, want, a.Reasons())
+		}
+		for _, c := range a.Failed() {
+			if !strings.HasPrefix(c.ID, "trust.") {
+				t.Errorf("%s: %s failed: %s", tg.ID, c.ID, c.Verdict)
+			}
+		}
+	}
+}
+
+// BenchmarkDoctorAllAgents measures one doctor run over all six agents
+// (five by default plus codex) installed in one home, live fires included:
+// every script against its own pty, and the opencode plugin in a
+// JavaScript runtime when one is on PATH. Agents' binaries are not asked.
+func BenchmarkDoctorAllAgents(b *testing.B) {
+	home := b.TempDir()
+	ts := installAll(b, home)
+	d := New(Options{Fire: true})
+	checks, fires := 0, 0
+	for _, tg := range ts {
+		for _, c := range d.Agent(tg).Checks {
+			checks++
+			if strings.HasPrefix(c.ID, "fire.") && c.Result == Pass {
+				fires++
+			}
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, tg := range ts {
+			d.Agent(tg)
+		}
+	}
+	b.ReportMetric(float64(checks), "checks/op")
+	b.ReportMetric(float64(fires), "fires/op")
+}

@@ -1,0 +1,410 @@
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/adapters"
+)
+
+// controlFields are keys that change how an agent runs a hook or what it does
+// with the result. We write none of them: async makes Claude drop
+// terminalSequence, and the others gate the agent instead of observing it.
+var controlFields = map[string]bool{
+	"async": true, "asyncRewake": true, "once": true, "decision": true,
+	"permissionDecision": true, "continue": true, "stopReason": true,
+	"suppressOutput": true, "systemMessage": true, "hookSpecificOutput": true,
+	"reason": true, "blocking": true, "background": true,
+}
+
+// An occurrence is one element of an event array that holds a command of
+// ours.
+type occurrence struct {
+	Event    string
+	Index    int          // position in the event array
+	Elem     gjson.Result // the element: a group, or a handler where taken directly
+	Commands []string     // our commands in it
+	Mixed    bool         // it also holds handlers that are not ours
+}
+
+// A jsonMap is the event map of a JSON config, found and parsed the way the
+// agent reads it.
+type jsonMap struct {
+	root   gjson.Result
+	events gjson.Result // the object of event arrays
+	where  string       // "hooks", or `"hookinstall"` for antigravity
+	ours   []occurrence
+}
+
+// members lists an object's members in order, duplicates included.
+func members(obj gjson.Result) []struct {
+	Key string
+	Val gjson.Result
+} {
+	var ms []struct {
+		Key string
+		Val gjson.Result
+	}
+	obj.ForEach(func(k, v gjson.Result) bool {
+		ms = append(ms, struct {
+			Key string
+			Val gjson.Result
+		}{k.Str, v})
+		return true
+	})
+	return ms
+}
+
+func elements(arr gjson.Result) []gjson.Result {
+	var es []gjson.Result
+	arr.ForEach(func(_, v gjson.Result) bool {
+		es = append(es, v)
+		return true
+	})
+	return es
+}
+
+// duplicateKey returns a key that appears twice in obj, or "".
+func duplicateKey(obj gjson.Result) string {
+	seen := map[string]bool{}
+	for _, m := range members(obj) {
+		if seen[m.Key] {
+			return m.Key
+		}
+		seen[m.Key] = true
+	}
+	return ""
+}
+
+// commandsOf returns the command strings in an element: the handlers of a
+// {hooks: [...]} group, or the element itself when it is a handler.
+func commandsOf(e gjson.Result) []string {
+	if !e.IsObject() {
+		return nil
+	}
+	var cs []string
+	if hs := e.Get("hooks"); hs.IsArray() {
+		for _, h := range elements(hs) {
+			cs = append(cs, h.Get("command").String())
+		}
+		return cs
+	}
+	if c := e.Get("command"); c.Exists() {
+		cs = append(cs, c.String())
+	}
+	return cs
+}
+
+// findOurs lists the elements of every event array that hold a command
+// under prefix.
+func findOurs(events gjson.Result, prefix string) []occurrence {
+	var os []occurrence
+	for _, ev := range members(events) {
+		if !ev.Val.IsArray() {
+			continue
+		}
+		for i, e := range elements(ev.Val) {
+			var ours []string
+			all := commandsOf(e)
+			for _, c := range all {
+				if strings.HasPrefix(c, prefix) {
+					ours = append(ours, c)
+				}
+			}
+			if len(ours) > 0 {
+				os = append(os, occurrence{Event: ev.Key, Index: i, Elem: e, Commands: ours, Mixed: len(ours) != len(all)})
+			}
+		}
+	}
+	return os
+}
+
+// decode parses JSON text into plain Go values for comparison.
+func decode(raw string) any {
+	var v any
+	d := json.NewDecoder(strings.NewReader(raw))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// stripControl removes control fields from an element and its handlers and
+// returns the fields it removed, sorted.
+func stripControl(v any) (any, []string) {
+	var found []string
+	strip := func(m map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, x := range m {
+			if controlFields[k] {
+				found = append(found, k)
+				continue
+			}
+			out[k] = x
+		}
+		return out
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v, nil
+	}
+	m = strip(m)
+	if hs, ok := m["hooks"].([]any); ok {
+		var nhs []any
+		for _, h := range hs {
+			if hm, ok := h.(map[string]any); ok {
+				nhs = append(nhs, strip(hm))
+			} else {
+				nhs = append(nhs, h)
+			}
+		}
+		m["hooks"] = nhs
+	}
+	sort.Strings(found)
+	return m, found
+}
+
+// shapeDiff says how an element of ours differs from what the agent runs,
+// control fields aside; "" when it does not.
+func shapeDiff(got gjson.Result, want string) string {
+	g, _ := stripControl(decode(got.Raw))
+	w, _ := stripControl(decode(want))
+	if reflect.DeepEqual(g, w) {
+		return ""
+	}
+	gm, _ := g.(map[string]any)
+	wm, _ := w.(map[string]any)
+	_, gGroup := gm["hooks"]
+	_, wGroup := wm["hooks"]
+	switch {
+	case gm == nil:
+		return "is not an object"
+	case gGroup && !wGroup:
+		return "is wrapped in a {\"matcher\", \"hooks\"} group, but this event takes handlers directly: the agent registers it with an empty command and never runs it"
+	case !gGroup && wGroup:
+		return "is a bare handler, but the agent runs only handlers inside a {\"hooks\": [...]} group here"
+	}
+	return "is not as hookinstall writes it: " + compact(got.Raw) + ", want " + want
+}
+
+func compact(raw string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(raw)) != nil {
+		return raw
+	}
+	return b.String()
+}
+
+// configJSON runs config.parse and the entries.* checks on a JSON config
+// whose event map sits at path (a sequence of keys from the root).
+func (r *run) configJSON(p *jsonProfile) *jsonMap {
+	cfg := r.cfg
+	file := cfg.Path
+	switch {
+	case cfg.Err != nil:
+		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run 'hookinstall add "+r.t.ID+"'")
+		return nil
+	case !cfg.Exists:
+		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.display), r.addHint())
+		return nil
+	}
+	data := cfg.Data
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		if !p.bomOK {
+			r.fail("config.parse", file, fmt.Sprintf("%s starts with a UTF-8 byte order mark (BOM): %s rejects the whole file, so none of its hooks run", file, p.display), "remove the first three bytes (EF BB BF) of the file")
+			return nil
+		}
+		r.info("config.bom", file, fmt.Sprintf("%s starts with a UTF-8 byte order mark (BOM): %s reads it anyway (measured), but hookinstall add and remove will not edit the file", file, p.display), "remove the first three bytes (EF BB BF) of the file")
+		data = data[3:]
+	}
+	root, err := adapters.ParseObject(data)
+	if err != nil {
+		r.fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, p.display), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")
+		return nil
+	}
+	if k := duplicateKey(root); k != "" {
+		r.fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")
+		return nil
+	}
+	if p.strictRoot != nil {
+		for _, m := range members(root) {
+			if !p.strictRoot[m.Key] {
+				r.fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, p.display, p.strictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))
+				return nil
+			}
+		}
+	}
+	m := &jsonMap{root: root, where: p.key(r.t)}
+	m.events = root.Get(gjson.Escape(p.key(r.t)))
+	if m.events.Exists() && !m.events.IsObject() {
+		r.fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.where, p.display), "make it an object of event arrays")
+		return nil
+	}
+	if k := duplicateKey(m.events); k != "" {
+		r.fail("config.parse", file, fmt.Sprintf("%s: %q appears twice in %q; agents disagree on which copy wins", file, k, m.where), "merge the two copies into one")
+		return nil
+	}
+	r.pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, p.display, p.parseNote()))
+	m.ours = findOurs(m.events, r.t.Prefix())
+	r.entryChecks(p, m)
+	return m
+}
+
+func (p *jsonProfile) strictRootList() string {
+	var ks []string
+	for k := range p.strictRoot {
+		ks = append(ks, fmt.Sprintf("%q", k))
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, " and ")
+}
+
+func (p *jsonProfile) parseNote() string {
+	if p.strictRoot != nil {
+		return "strict JSON, no BOM, top level only " + p.strictRootList()
+	}
+	if p.bomOK {
+		return "strict JSON"
+	}
+	return "strict JSON, no BOM"
+}
+
+// entryChecks runs entries.present, entries.shape, entries.unique and
+// entries.async.
+func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
+	file := r.cfg.Path
+	want, events, err := p.wantEntries(r.t)
+	if err != nil {
+		r.fail("entries.present", file, fmt.Sprintf("cannot compute our entries: %v", err), "")
+		return
+	}
+	scriptOf := map[string]string{} // event -> our command
+	for _, ev := range events {
+		if cs := commandsOf(gjson.Parse(want[ev])); len(cs) > 0 {
+			scriptOf[ev] = cs[0]
+		}
+	}
+	at := func(o occurrence) string { return fmt.Sprintf("%s.%s[%d]", m.where, o.Event, o.Index) }
+
+	// entries.present: our command under each event, at the exact path.
+	var missing []string
+	for _, ev := range events {
+		found := false
+		for _, o := range m.ours {
+			if o.Event == ev && contains(o.Commands, scriptOf[ev]) {
+				found = true
+			}
+		}
+		if !found {
+			missing = append(missing, ev)
+		}
+	}
+	switch {
+	case len(missing) == len(events) && len(m.ours) == 0:
+		why := ""
+		if p.staleRewrite {
+			why = fmt.Sprintf(" (%s has been seen to write back a stale copy of its settings that drops %q)", p.display, "hooks")
+		}
+		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are gone%s, so %s runs none of our hooks", file, why, p.display), r.addHint())
+	case len(missing) > 0:
+		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.where, missing), p.display), r.addHint())
+	default:
+		r.pass("entries.present", file, fmt.Sprintf("%s: our entries are under %s", file, quoteList(m.where, events)))
+	}
+
+	// entries.shape: each element of ours under a real event, as written.
+	bad := 0
+	for _, o := range m.ours {
+		w, ok := want[o.Event]
+		if !ok {
+			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
+			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.display, o.Event)
+			if fix := matchFold(events, o.Event); fix != "" {
+				verdict += fmt.Sprintf(" (event names are case-sensitive: %q)", fix)
+			}
+			r.fail("entries.shape", file, verdict, hint)
+			bad++
+			continue
+		}
+		if o.Mixed {
+			r.fail("entries.shape", file, fmt.Sprintf("%s: %s mixes our hook with other handlers", file, at(o)), "move the other handlers into an entry of their own, then run 'hookinstall add "+r.t.ID+"'")
+			bad++
+			continue
+		}
+		if d := shapeDiff(o.Elem, w); d != "" {
+			r.fail("entries.shape", file, fmt.Sprintf("%s: %s %s", file, at(o), d), r.addHint()+" (--force replaces an entry edited by hand)")
+			bad++
+		}
+	}
+	if bad == 0 && len(m.ours) > 0 {
+		r.pass("entries.shape", file, fmt.Sprintf("%s: every entry of ours is in the shape %s runs", file, p.display))
+	}
+
+	// entries.unique: each of our commands registered once.
+	count := map[string][]string{}
+	for _, o := range m.ours {
+		for _, c := range o.Commands {
+			count[c] = append(count[c], at(o))
+		}
+	}
+	dups := 0
+	for _, ev := range events {
+		c := scriptOf[ev]
+		if n := len(count[c]); n > 1 {
+			r.fail("entries.unique", file, fmt.Sprintf("%s: %s is registered %d times (%s), so it fires %d times", file, c, n, strings.Join(count[c], ", "), n), r.addHint()+" (it keeps one copy)")
+			dups++
+		}
+	}
+	if dups == 0 && len(m.ours) > 0 {
+		r.pass("entries.unique", file, fmt.Sprintf("%s: each hook of ours is registered exactly once", file))
+	}
+
+	// entries.async: no async and no control field.
+	ctl := 0
+	for _, o := range m.ours {
+		if _, found := stripControl(decode(o.Elem.Raw)); len(found) > 0 {
+			why := "we observe, never gate"
+			if contains(found, "async") {
+				why = "an async hook's terminalSequence is silently dropped"
+			}
+			r.fail("entries.async", file, fmt.Sprintf("%s: %s sets %s (%s)", file, at(o), strings.Join(found, ", "), why), "remove "+strings.Join(found, ", ")+" from it, or run 'hookinstall add "+r.t.ID+" --force'")
+			ctl++
+		}
+	}
+	if ctl == 0 && len(m.ours) > 0 {
+		r.pass("entries.async", file, fmt.Sprintf("%s: no entry of ours is async or sets a control field", file))
+	}
+}
+
+func quoteList(where string, events []string) string {
+	var qs []string
+	for _, e := range events {
+		qs = append(qs, where+"."+e)
+	}
+	return strings.Join(qs, ", ")
+}
+
+func matchFold(events []string, e string) string {
+	for _, x := range events {
+		if strings.EqualFold(x, e) {
+			return x
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

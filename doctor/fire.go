@@ -1,0 +1,324 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+//go:embed payloads/*.json
+var payloadFS embed.FS
+
+// payload returns the recorded payload name ("claude.Stop") or nil.
+func payload(name string) []byte {
+	b, err := payloadFS.ReadFile("payloads/" + name + ".json")
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// payloadFamily maps an agent to the agent whose payloads it shares.
+var payloadFamily = map[string]string{"zerocode": "codex"}
+
+// A fireCase is one run of one script.
+type fireCase struct {
+	ID      string
+	Payload string        // payload name
+	State   scripts.State // what must arrive; "" means nothing may
+	Task    bool          // set the task env
+	Env     []string      // more environment
+	Why     string        // what the run proves, for the verdict
+}
+
+// variants are further payloads for one agent event whose state depends on
+// the payload.
+var variants = map[string][]fireCase{
+	"claude.Stop": {{ID: "fire.background", Payload: "claude.Stop.background", State: scripts.Working, Task: true,
+		Why: "a Stop whose background_tasks is not empty"}},
+	"grok.Notification": {{ID: "fire.other-notification", Payload: "grok.Notification.idle", Task: true,
+		Why: "a Notification whose notificationType is idle_prompt (not a permission prompt)"}},
+}
+
+// reconstructed are the payloads built from seed 003's field lists rather
+// than recorded (no such binary here); verdicts say so.
+var reconstructed = map[string]bool{
+	"grok.UserPromptSubmit": true, "grok.Notification": true, "grok.Stop": true,
+	"grok.StopCancelled": true, "antigravity.PreInvocation": true,
+}
+
+func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) {
+	base := r.t.Adapter.Name()
+	name := base + "." + s.Event
+	p := name
+	if payload(p) == nil {
+		if fam, ok := payloadFamily[base]; ok {
+			p = fam + "." + s.Event
+		}
+	}
+	if payload(p) == nil {
+		return nil, name
+	}
+	kind := "recorded"
+	if reconstructed[p] {
+		kind = "reconstructed"
+	}
+	cs := []fireCase{{ID: "fire." + string(state), Payload: p, State: state, Task: true, Why: "the " + kind + " " + s.Event + " payload"}}
+	cs = append(cs, variants[name]...)
+	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + scripts.TaskVar(r.t.NS) + " (outside the host)"})
+	if bytes.Contains(s.Want, []byte("GROK_HOOK_EVENT")) {
+		cs = append(cs, fireCase{ID: "fire.grok", Payload: p, Task: true, Env: []string{"GROK_HOOK_EVENT=" + snake(s.Event)},
+			Why: "GROK_HOOK_EVENT set (Grok runs Claude's hooks)"})
+	}
+	return cs, name
+}
+
+// snake turns "UserPromptSubmit" into "user_prompt_submit", as Grok spells
+// the event in GROK_HOOK_EVENT.
+func snake(event string) string {
+	var b []byte
+	for i := 0; i < len(event); i++ {
+		c := event[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// fireChecks runs every runnable script with its recorded payloads.
+func (r *run) fireChecks(infos []scriptInfo) {
+	states := map[string]scripts.State{}
+	for _, e := range r.t.Adapter.Events() {
+		states[e.Event] = e.State
+	}
+	for _, s := range infos {
+		if !s.Runnable {
+			r.skip("fire."+string(states[s.Event]), s.Path, fmt.Sprintf("%s was not run: it is missing or not executable", s.Path))
+			continue
+		}
+		cases, name := r.fireCases(s, states[s.Event])
+		if cases == nil {
+			r.skip("fire."+string(states[s.Event]), s.Path, fmt.Sprintf("%s was not run: no recorded payload for %s", s.Path, name))
+			continue
+		}
+		for _, c := range cases {
+			r.fireOne(s, c)
+		}
+	}
+}
+
+func (r *run) fireOne(s scriptInfo, c fireCase) {
+	ns := r.t.NS
+	env := []string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}
+	if c.Task {
+		env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
+	}
+	env = append(env, c.Env...)
+	res := r.d.fire([]string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
+	ms := float64(res.Dur.Microseconds()) / 1000
+	var wantOut, wantPTY []byte
+	if c.State != "" {
+		if s.stdoutTransport() {
+			wantOut = []byte(scripts.TerminalSequence(ns, c.State))
+		} else {
+			wantPTY = scripts.OSC(ns, c.State)
+		}
+	}
+	base := fmt.Sprintf("%s with %s", s.Path, c.Why)
+	var faults []string
+	if res.Err != nil {
+		faults = append(faults, res.Err.Error())
+	} else if res.Exit != 0 {
+		faults = append(faults, fmt.Sprintf("exited %d (a hook must exit 0 on every path)", res.Exit))
+	}
+	if !bytes.Equal(res.Stdout, wantOut) {
+		faults = append(faults, fmt.Sprintf("printed %s on stdout, want %s", show(res.Stdout), show(wantOut)))
+	}
+	if !bytes.Equal(res.PTY, wantPTY) {
+		faults = append(faults, fmt.Sprintf("wrote %s to the pty, want %s", show(res.PTY), show(wantPTY)))
+	}
+	if len(res.Stderr) > 0 {
+		faults = append(faults, fmt.Sprintf("wrote %s on stderr", show(res.Stderr)))
+	}
+	if len(faults) > 0 {
+		hint := r.addHint()
+		if c.State == "" {
+			hint = "the script must keep its gates; " + hint
+		}
+		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Millis: millis(ms),
+			Verdict: fmt.Sprintf("%s: %s", base, joinFaults(faults)), Hint: hint})
+		return
+	}
+	var got string
+	switch {
+	case c.State == "":
+		got = "stayed silent (nothing on stdout, the pty or stderr; exit 0)"
+	case s.stdoutTransport():
+		got = fmt.Sprintf("printed %s on stdout (the %s OSC)", show(wantOut), c.State)
+	default:
+		got = fmt.Sprintf("wrote %s to the pty", show(wantPTY))
+	}
+	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
+}
+
+func joinFaults(fs []string) string {
+	var b bytes.Buffer
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+func show(b []byte) string {
+	if len(b) == 0 {
+		return "nothing"
+	}
+	if len(b) > 200 {
+		return strconv.Quote(string(b[:200])) + "..."
+	}
+	return strconv.Quote(string(b))
+}
+
+func (r *run) pathEnv() string {
+	if p := r.d.Getenv("PATH"); p != "" {
+		return p
+	}
+	return "/usr/bin:/bin"
+}
+
+// A fireResult is what one run of a script did.
+type fireResult struct {
+	Stdout, Stderr, PTY []byte
+	Exit                int
+	Err                 error
+	Dur                 time.Duration
+}
+
+var sentinelSeq atomic.Uint64
+
+// A capture is a fresh pty whose slave path a hook is given, and whose
+// master collects every byte written to it.
+type capture struct {
+	Path     string
+	ptmx     *os.File
+	tty      *os.File
+	sentinel []byte
+	mu       sync.Mutex
+	got      []byte
+	seen     chan struct{}
+}
+
+func openCapture() (*capture, error) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("cannot open a pty: %v", err)
+	}
+	c := &capture{Path: tty.Name(), ptmx: ptmx, tty: tty, seen: make(chan struct{}),
+		sentinel: []byte(fmt.Sprintf("<hookinstall-doctor-end-%d>", sentinelSeq.Add(1)))}
+	go func() {
+		buf := make([]byte, 4096)
+		closed := false
+		for {
+			n, err := ptmx.Read(buf)
+			c.mu.Lock()
+			c.got = append(c.got, buf[:n]...)
+			if !closed && bytes.Contains(c.got, c.sentinel) {
+				close(c.seen)
+				closed = true
+			}
+			c.mu.Unlock()
+			if err != nil {
+				if !closed {
+					close(c.seen)
+				}
+				return
+			}
+		}
+	}()
+	return c, nil
+}
+
+// finish returns what arrived on the pty and closes it. Everything a hook
+// wrote is ahead of the sentinel that finish writes itself.
+func (c *capture) finish() []byte {
+	defer c.ptmx.Close()
+	defer c.tty.Close()
+	if _, err := c.tty.Write(c.sentinel); err == nil {
+		select {
+		case <-c.seen:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	c.mu.Lock()
+	out := append([]byte(nil), c.got...)
+	c.mu.Unlock()
+	if i := bytes.Index(out, c.sentinel); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+// fire runs argv once with payload on stdin and env (plus ptyVar naming a
+// fresh pty slave), in a new session with no controlling terminal, as agents
+// run hooks. It returns what arrived on stdout, stderr and the pty.
+func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
+	c, err := openCapture()
+	if err != nil {
+		return fireResult{Err: err}
+	}
+	res := run1(argv, payload, append(env, ptyVar+"="+c.Path), timeout)
+	res.PTY = c.finish()
+	return res
+}
+
+// run1 runs argv in its own session, killing the whole session at the
+// timeout.
+func run1(argv []string, stdin []byte, env []string, timeout time.Duration) fireResult {
+	var res fireResult
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// The hook leads its own session: kill everything it started.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 200 * time.Millisecond
+	start := time.Now()
+	err := cmd.Run()
+	res.Dur = time.Since(start)
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		res.Err = fmt.Errorf("did not finish within %s (killed)", timeout)
+	case errors.As(err, &ee):
+		res.Exit = ee.ExitCode()
+	case err != nil:
+		res.Err = fmt.Errorf("cannot run it: %v", err)
+	}
+	return res
+}

@@ -1,0 +1,306 @@
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// pluginProfile is opencode: a plugin of ours, plugins/<NS>.js, that runs
+// inside opencode. There is no entry to find and no script to run: the file
+// is the install.
+type pluginProfile struct{}
+
+func (pluginProfile) hasOurs(r *run) bool {
+	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS)))
+}
+
+// config checks the plugin file: there, ours, as installed, gated, with one
+// export.
+func (pluginProfile) config(r *run) {
+	cfg := r.cfg
+	file := cfg.Path
+	switch {
+	case cfg.Err != nil:
+		r.fail("entries.present", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), r.addHint())
+		return
+	case !cfg.Exists:
+		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so opencode loads no plugin of ours", file), r.addHint())
+		return
+	case !bytes.HasPrefix(cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS))):
+		r.fail("entries.present", file, fmt.Sprintf("%s is not the plugin hookinstall writes (its first line is not our header)", file), "move it away, then run 'hookinstall add opencode'")
+		return
+	}
+	r.pass("entries.present", file, fmt.Sprintf("%s is our plugin, where opencode loads it (plugins/)", file))
+	want, err := scripts.RenderOpencode(r.t.NS, r.t.ID)
+	if err != nil {
+		r.fail("script.hash", file, fmt.Sprintf("cannot render our plugin: %v", err), "")
+		return
+	}
+	rel, _ := filepath.Rel(r.t.Home, file)
+	sum := manifest.Sum(cfg.Data)
+	if rec := r.man.File(rel); rec != nil && rec.PostSHA256 != "" {
+		if sum == rec.PostSHA256 {
+			r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what the manifest recorded", file))
+		} else {
+			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited plugin)")
+		}
+	} else if bytes.Equal(cfg.Data, want) {
+		r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", file))
+	} else {
+		r.fail("script.hash", file, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", file), r.addHint()+" (--force replaces an edited plugin)")
+	}
+	var miss []string
+	for _, g := range []struct{ text, what string }{
+		{"if (!process.env." + scripts.TaskVar(r.t.NS) + ") return;", "the task gate (silent outside the host: no " + scripts.TaskVar(r.t.NS) + ")"},
+		{".isCharacterDevice()) return;", "the pty gate (writes only to a character device)"},
+	} {
+		if !bytes.Contains(cfg.Data, []byte(g.text)) {
+			miss = append(miss, g.what)
+		}
+	}
+	if len(miss) > 0 {
+		r.fail("script.gates", file, fmt.Sprintf("%s lacks %s", file, strings.Join(miss, "; and ")), r.addHint())
+	} else {
+		r.pass("script.gates", file, fmt.Sprintf("%s keeps its gates", file))
+	}
+	n := 0
+	for _, l := range strings.Split(string(cfg.Data), "\n") {
+		if strings.HasPrefix(l, "export ") {
+			n++
+		}
+	}
+	if n != 1 {
+		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: opencode calls every export as a plugin, so it must export exactly one", file, n), r.addHint())
+	} else {
+		r.pass("script.exports", file, fmt.Sprintf("%s exports one plugin function", file))
+	}
+}
+
+func (pluginProfile) switches(*run) {}
+func (pluginProfile) trust(*run)    {}
+func (pluginProfile) ask(*run)      {}
+
+func (pluginProfile) projectFiles() []string {
+	return []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"}
+}
+
+// deadPaths flags a copy of our plugin in plugin/ (singular): opencode loads
+// {plugin,plugins}/*.{ts,js}, so both would report every state twice.
+func (pluginProfile) deadPaths(r *run) {
+	var found []string
+	for _, ext := range []string{".js", ".ts"} {
+		p := filepath.Join(r.t.Dir, "plugin", r.t.NS+ext)
+		if _, err := os.Lstat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	if ext := filepath.Join(r.t.Dir, "plugins", r.t.NS+".ts"); fileExists(ext) {
+		found = append(found, ext)
+	}
+	for _, p := range found {
+		r.fail("doubleplugin.opencode", p, fmt.Sprintf("%s is there as well as %s: opencode loads plugin/ and plugins/ alike, so every state would be reported twice", p, r.a.Config), "delete "+p+" (hookinstall writes only plugins/"+r.t.NS+".js)")
+	}
+	if len(found) == 0 {
+		r.pass("doubleplugin.opencode", filepath.Join(r.t.Dir, "plugin"), fmt.Sprintf("no copy of our plugin in %s", filepath.Join(r.t.Dir, "plugin")))
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// pluginDriver loads the installed plugin the way opencode does (every
+// export is called as a plugin function, with a context), then calls, case
+// by case, one hook with a recorded argument, with the task and pty
+// variables of that case set in process.env (the plugin reads them at each
+// call). The module is imported from a data: URL of the file's bytes, so no
+// package.json is needed beside it. It prints the export names and, per
+// case, whether the hook was missing or threw, and how long it took.
+const pluginDriver = `import { readFileSync } from "node:fs";
+const plugin = process.argv[process.argv.length - 1];
+const job = JSON.parse(readFileSync(0, "utf8"));
+const src = readFileSync(plugin, "utf8");
+const mod = await import("data:text/javascript;base64," + Buffer.from(src).toString("base64"));
+const names = Object.keys(mod);
+const plugins = [];
+let threw = "";
+for (const name of names) {
+  try {
+    plugins.push(await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null }));
+  } catch (e) { threw = String((e && e.stack) || e); }
+}
+const cases = [];
+for (const c of job.cases) {
+  for (const [k, v] of Object.entries(c.env)) {
+    if (v === null) delete process.env[k]; else process.env[k] = v;
+  }
+  let missing = false, err = "";
+  const t0 = performance.now();
+  for (const hooks of plugins) {
+    const h = hooks && hooks[c.hook];
+    if (typeof h !== "function") { missing = true; continue; }
+    try { await h(c.input, c.output); } catch (e) { err = String((e && e.stack) || e); }
+  }
+  cases.push({ missing, threw: err, ms: performance.now() - t0 });
+}
+process.stdout.write(JSON.stringify({ exports: names, threw, cases }) + "\n");
+`
+
+// pluginCases are the live fires of the plugin, one hook call each.
+var pluginCases = []struct {
+	id, payload string
+	state       scripts.State
+}{
+	{"fire.working", "opencode.chat.message", scripts.Working},
+	{"fire.attention", "opencode.permission.asked", scripts.Attention},
+	{"fire.replied", "opencode.permission.replied", scripts.Working},
+	{"fire.done", "opencode.session.idle", scripts.Done},
+}
+
+// jsRuntime finds what runs the plugin: opencode's own Bun runtime (its
+// binary with BUN_BE_BUN=1 runs JavaScript), else node.
+func (r *run) jsRuntime() (argv, env []string, name string) {
+	if p, err := r.d.LookPath("opencode"); err == nil {
+		return []string{p, "-e", pluginDriver}, []string{"BUN_BE_BUN=1"}, "opencode's Bun runtime"
+	}
+	if p, err := r.d.LookPath("node"); err == nil {
+		return []string{p, "--input-type=module", "-e", pluginDriver}, nil, "node"
+	}
+	return nil, nil, ""
+}
+
+// fire loads the plugin once in a JavaScript runtime and calls each hook
+// with its recorded argument, each call against its own pty, with the task
+// env and then without it.
+func (pluginProfile) fire(r *run) {
+	file := r.cfg.Path
+	argv, renv, name := r.jsRuntime()
+	if argv == nil {
+		r.skip("fire.working", file, fmt.Sprintf("%s was not run: neither opencode nor node is on PATH", file))
+		return
+	}
+	argv = append(argv, file)
+	ns := r.t.NS
+	type jcase struct {
+		Hook   string             `json:"hook"`
+		Input  json.RawMessage    `json:"input"`
+		Output json.RawMessage    `json:"output,omitempty"`
+		Env    map[string]*string `json:"env"`
+	}
+	type fcase struct {
+		id, why string
+		want    []byte
+		cap     *capture
+	}
+	var job struct {
+		Cases []jcase `json:"cases"`
+	}
+	var fs []fcase
+	defer func() {
+		for _, f := range fs {
+			if f.cap != nil {
+				f.cap.finish()
+			}
+		}
+	}()
+	task := "hookinstall-doctor"
+	for _, withTask := range []bool{true, false} {
+		for _, c := range pluginCases {
+			cap, err := openCapture()
+			if err != nil {
+				r.skip(c.id, file, fmt.Sprintf("%s was not run: %v", file, err))
+				return
+			}
+			var jc jcase
+			if err := json.Unmarshal(payload(c.payload), &jc); err != nil {
+				r.skip(c.id, file, fmt.Sprintf("%s was not run: payload %s: %v", file, c.payload, err))
+				return
+			}
+			path := cap.Path
+			jc.Env = map[string]*string{scripts.PTYVar(ns): &path, scripts.TaskVar(ns): nil}
+			f := fcase{id: c.id, why: "the recorded " + strings.TrimPrefix(c.payload, "opencode.") + " call", cap: cap}
+			if withTask {
+				jc.Env[scripts.TaskVar(ns)] = &task
+				f.want = scripts.OSC(ns, c.state)
+			} else {
+				f.id, f.why = "fire.silent", f.why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
+			}
+			job.Cases = append(job.Cases, jc)
+			fs = append(fs, f)
+		}
+	}
+	stdin, _ := json.Marshal(job)
+	env := append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}, renv...)
+	res := run1(argv, stdin, env, r.d.FireTimeout+5*time.Second)
+	var out struct {
+		Exports []string `json:"exports"`
+		Threw   string   `json:"threw"`
+		Cases   []struct {
+			Missing bool    `json:"missing"`
+			Threw   string  `json:"threw"`
+			Ms      float64 `json:"ms"`
+		} `json:"cases"`
+	}
+	var common []string
+	switch {
+	case res.Err != nil:
+		common = append(common, res.Err.Error())
+	case res.Exit != 0:
+		common = append(common, fmt.Sprintf("%s exited %d: %s", name, res.Exit, show(res.Stderr)))
+	case json.Unmarshal(res.Stdout, &out) != nil || len(out.Cases) != len(fs):
+		common = append(common, fmt.Sprintf("%s printed %s", name, show(res.Stdout)))
+	default:
+		if len(out.Exports) != 1 {
+			common = append(common, fmt.Sprintf("the module exports %d functions (%s); opencode calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", ")))
+		}
+		if out.Threw != "" {
+			common = append(common, "the plugin function threw: "+firstLine(out.Threw))
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		got := f.cap.finish()
+		f.cap = nil
+		faults := append([]string(nil), common...)
+		ms := float64(res.Dur.Microseconds()) / 1000
+		if i < len(out.Cases) {
+			oc := out.Cases[i]
+			ms = oc.Ms
+			if oc.Missing {
+				faults = append(faults, "the plugin has no such hook")
+			}
+			if oc.Threw != "" {
+				faults = append(faults, "the hook threw: "+firstLine(oc.Threw))
+			}
+		}
+		if !bytes.Equal(got, f.want) {
+			faults = append(faults, fmt.Sprintf("wrote %s to the pty, want %s", show(got), show(f.want)))
+		}
+		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
+		if len(faults) > 0 {
+			r.add(Check{ID: f.id, Result: Fail, File: file, Millis: millis(ms), Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			continue
+		}
+		what := "stayed silent (nothing on the pty)"
+		if f.want != nil {
+			what = "wrote " + show(f.want) + " to the pty"
+		}
+		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, float64(res.Dur.Microseconds())/1000)})
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,173 @@
+package doctor
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/writer"
+)
+
+// A scriptInfo is one installed script as doctor found it.
+type scriptInfo struct {
+	Event    string
+	Path     string // on disk
+	Want     []byte // what this version writes
+	Runnable bool   // exists, regular, executable: the live fire may run it
+}
+
+// stdoutTransport reports whether a script delivers through Claude's
+// terminalSequence on stdout rather than the pty.
+func (s scriptInfo) stdoutTransport() bool {
+	return bytes.Contains(s.Want, []byte(`"terminalSequence"`))
+}
+
+// gates are the lines that keep a script silent where it must be. A script
+// must carry each one that this version writes into it, before any output.
+func gates(ns string) []struct{ Line, What string } {
+	return []struct{ Line, What string }{
+		{`[ -n "${` + scripts.TaskVar(ns) + `:-}" ] || exit 0`, "the task gate (silent outside the host: no " + scripts.TaskVar(ns) + ")"},
+		{`[ -z "${GROK_HOOK_EVENT:-}" ] || exit 0`, "the Grok guard (Grok runs Claude's hooks: silent when GROK_HOOK_EVENT is set)"},
+		{`[ -c "$tty" ] || exit 0`, "the pty gate (writes only to a character device, never creates a file)"},
+	}
+}
+
+// missingGates returns what data lacks of the gates that want carries, as a
+// whole line before the first printf.
+func missingGates(ns string, data, want []byte) []string {
+	var miss []string
+	lines := strings.Split(string(data), "\n")
+	firstOut := len(lines)
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "printf") || strings.Contains(l, ") printf") {
+			firstOut = i
+			break
+		}
+	}
+	for _, g := range gates(ns) {
+		if !bytes.Contains(want, []byte(g.Line)) {
+			continue
+		}
+		ok := false
+		for i, l := range lines {
+			if l == g.Line && i < firstOut {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			miss = append(miss, g.What)
+		}
+	}
+	return miss
+}
+
+// scriptChecks runs manifest.valid, hooksdir.private and, per script,
+// script.exists, script.mode, script.hash and script.gates.
+func (r *run) scriptChecks() []scriptInfo {
+	t := r.t
+	dir := t.HooksDir()
+	r.manifestCheck()
+	if _, err := os.Lstat(dir); err == nil {
+		if err := writer.CheckPrivateDir(dir); err != nil {
+			r.fail("hooksdir.private", dir, err.Error(), "run 'chmod go-w "+dir+"' and make sure it is yours")
+		} else {
+			r.pass("hooksdir.private", dir, dir+" is yours and not writable by group or others")
+		}
+	}
+	return r.scriptFiles()
+}
+
+// manifestCheck runs manifest.valid.
+func (r *run) manifestCheck() {
+	manPath := filepath.Join(r.t.HooksDir(), manifest.FileName)
+	switch {
+	case r.manErr != nil:
+		r.fail("manifest.valid", manPath, fmt.Sprintf("%s: %v", manPath, r.manErr), r.addHint())
+	case r.man == nil:
+		r.fail("manifest.valid", manPath, fmt.Sprintf("%s is missing, so nothing records what the scripts should hold", manPath), r.addHint())
+	default:
+		r.pass("manifest.valid", manPath, fmt.Sprintf("%s records the install (%s)", manPath, r.man.ToolVersion))
+	}
+}
+
+// scriptFiles runs script.exists, script.mode, script.hash and script.gates
+// per script.
+func (r *run) scriptFiles() []scriptInfo {
+	t := r.t
+	dir := t.HooksDir()
+	want, err := t.Adapter.Scripts(t)
+	if err != nil {
+		r.fail("script.exists", dir, fmt.Sprintf("cannot render our scripts: %v", err), "")
+		return nil
+	}
+	var infos []scriptInfo
+	for _, s := range want {
+		path := filepath.Join(dir, s.Name)
+		info := scriptInfo{Event: s.Event, Path: path, Want: s.Content}
+		fi, err := os.Lstat(path)
+		switch {
+		case err != nil:
+			r.fail("script.exists", path, fmt.Sprintf("%s is missing, so the %s hook runs nothing", path, s.Event), r.addHint())
+			infos = append(infos, info)
+			continue
+		case fi.Mode()&fs.ModeSymlink != 0:
+			r.fail("script.exists", path, fmt.Sprintf("%s is a symlink, not the script hookinstall wrote", path), r.addHint())
+			infos = append(infos, info)
+			continue
+		case !fi.Mode().IsRegular():
+			r.fail("script.exists", path, fmt.Sprintf("%s is not a regular file", path), r.addHint())
+			infos = append(infos, info)
+			continue
+		}
+		r.pass("script.exists", path, path+" exists")
+		perm := fi.Mode().Perm()
+		switch {
+		case perm&0o100 == 0:
+			r.fail("script.mode", path, fmt.Sprintf("%s is not executable (mode %04o), so the agent cannot run it", path, perm), "run 'chmod 755 "+path+"'")
+		case perm&0o022 != 0:
+			r.fail("script.mode", path, fmt.Sprintf("%s is writable by group or others (mode %04o): anyone who can write it runs code in your agent", path, perm), "run 'chmod 755 "+path+"'")
+		default:
+			r.pass("script.mode", path, fmt.Sprintf("%s is executable (mode %04o)", path, perm))
+			info.Runnable = true
+		}
+		data := readFile(path)
+		if data.Err != nil {
+			r.fail("script.hash", path, fmt.Sprintf("%s: %v", path, data.Err), r.addHint())
+			infos = append(infos, info)
+			continue
+		}
+		sum := manifest.Sum(data.Data)
+		rel, _ := filepath.Rel(t.Home, path)
+		if rec := r.man.Script(rel); rec != nil {
+			if sum == rec.SHA256 {
+				r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what the manifest recorded", path))
+			} else {
+				r.fail("script.hash", path, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", path, short(sum), short(rec.SHA256)), r.addHint())
+			}
+		} else if bytes.Equal(data.Data, s.Content) {
+			r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", path))
+		} else {
+			r.fail("script.hash", path, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", path), r.addHint())
+		}
+		if miss := missingGates(t.NS, data.Data, s.Content); len(miss) > 0 {
+			r.fail("script.gates", path, fmt.Sprintf("%s lacks %s", path, strings.Join(miss, "; and ")), r.addHint())
+		} else {
+			r.pass("script.gates", path, fmt.Sprintf("%s keeps its gates", path))
+		}
+		infos = append(infos, info)
+	}
+	return infos
+}
+
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}
