@@ -5,7 +5,7 @@ LDFLAGS  := -X main.version=$(VERSION)
 BIN      := bin/hookinstall
 FUZZTIME ?= 20s
 
-.PHONY: all build install test test-race test-umask bench fuzz lint demo e2e update clean
+.PHONY: all build install test test-race test-umask bench fuzz lint demo e2e e2e-selftest update clean
 
 all: build
 
@@ -40,6 +40,16 @@ bench:
 # with the diffs shown. Touches nothing outside the scratch folder.
 demo: build
 	sh testdata/demo/run.sh $(BIN)
+
+# Proof against the real agents: pinned Claude Code, Codex and opencode from
+# the npm registry (cached outside the repo), a fake model on 127.0.0.1, each
+# agent driven through one turn with a permission prompt in tmux.
+e2e:
+	$(GO) test -tags e2e -count=1 -timeout 30m -v ./e2e/...
+
+# Breaks one hook per agent and requires make e2e to fail naming it.
+e2e-selftest:
+	sh e2e/selftest.sh
 
 clean:
 	rm -rf bin
