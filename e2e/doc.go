@@ -43,9 +43,6 @@
 //	                         run must then fail naming the agent and the missing state.
 //	                         e2e/selftest.sh runs this and checks the message.
 //	HOOKINSTALL_E2E_BIN      test this hookinstall binary instead of building ./cmd/hookinstall
-//	HOOKINSTALL_E2E_STANDIN  comma list of agents (or "all") whose hooks are installed
-//	                         by the suite's own stand-in instead of the hookinstall CLI
-//	                         (development aid while an adapter is not on main yet)
 //
 // Artifacts of each case (raw.bin, screen-*.txt, launch.sh, hooks.log, server.jsonl,
 // add/remove output, report.txt) are kept on failure; the path is printed.

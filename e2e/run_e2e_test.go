@@ -458,13 +458,6 @@ type hooker interface {
 
 func hooksFor(t *testing.T, agentName string) hooker {
 	t.Helper()
-	v := os.Getenv("HOOKINSTALL_E2E_STANDIN")
-	for _, f := range strings.Split(v, ",") {
-		if f = strings.TrimSpace(f); f == agentName || f == "all" {
-			t.Logf("%s: using the suite's STAND-IN hooks, not the hookinstall CLI (HOOKINSTALL_E2E_STANDIN=%s)", agentName, v)
-			return &standIn{}
-		}
-	}
 	return cli{bin: hookinstallBin(t)}
 }
 

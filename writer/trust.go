@@ -108,7 +108,7 @@ func (w *Writer) planUntrust(p *plan) (*trustPlan, error) {
 			tp.delete = true
 			return tp, nil
 		}
-		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && manifest.Sum(b) == rec.PreSHA256 {
+		if b, ok := readBackup(p.hooksDir, rec); ok {
 			tp.doc = b
 			return tp, nil
 		}

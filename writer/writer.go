@@ -700,7 +700,7 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 			p.edit = adapters.Edit{Delete: true}
 			return p, nil
 		}
-		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && within(p.hooksDir, filepath.Join(p.hooksDir, rec.Backup)) && manifest.Sum(b) == rec.PreSHA256 {
+		if b, ok := readBackup(p.hooksDir, rec); ok {
 			p.edit = adapters.Edit{Doc: b}
 			p.restore = b
 			return p, nil
@@ -742,6 +742,21 @@ func (w *Writer) loadUnchecked(t adapters.Target) (*plan, error) {
 }
 
 // within reports whether p lies strictly inside dir.
+// readBackup returns the backup a manifest record names, when it lies inside
+// the hooks dir (a manifest is not trusted to name other files) and holds the
+// bytes the record says.
+func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
+	path := filepath.Join(hooksDir, rec.Backup)
+	if rec.Backup == "" || !within(hooksDir, path) {
+		return nil, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || manifest.Sum(b) != rec.PreSHA256 {
+		return nil, false
+	}
+	return b, true
+}
+
 func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && filepath.IsLocal(rel)
