@@ -5,7 +5,7 @@ LDFLAGS  := -X main.version=$(VERSION)
 BIN      := bin/hookinstall
 FUZZTIME ?= 20s
 
-.PHONY: all build install test test-race test-umask bench fuzz lint demo e2e update clean
+.PHONY: all build install test test-race test-umask bench fuzz lint demo e2e e2e-selftest soak update clean
 
 all: build
 
@@ -30,8 +30,17 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
+# Each shared-file writer, seeded from ../shared/corpus, for FUZZTIME each.
+# (make test runs every target's seed corpus.)
 fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzClaudeAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzZerocodeAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzCodexAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzAntigravityAddRemove$$' -fuzztime $(FUZZTIME)
+
+# Long runs of the load and SIGKILL tests (not part of make test).
+soak:
+	$(GO) test -count=1 ./cmd/hookinstall -run '^(TestLoadWithRewriter|TestSIGKILL)$$' -load.duration=60s -kill.rounds=1000 -v
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -40,6 +49,16 @@ bench:
 # with the diffs shown. Touches nothing outside the scratch folder.
 demo: build
 	sh testdata/demo/run.sh $(BIN)
+
+# Proof against the real agents: pinned Claude Code, Codex and opencode from
+# the npm registry (cached outside the repo), a fake model on 127.0.0.1, each
+# agent driven through one turn with a permission prompt in tmux.
+e2e:
+	$(GO) test -tags e2e -count=1 -timeout 30m -v ./e2e/...
+
+# Breaks one hook per agent and requires make e2e to fail naming it.
+e2e-selftest:
+	sh e2e/selftest.sh
 
 clean:
 	rm -rf bin

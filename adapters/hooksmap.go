@@ -340,7 +340,12 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 		}
 		return ed, nil
 	}
-	_ = hooks
+	if m.Prev == nil && m.onlyOurs(hooks.Val) {
+		// No manifest, and the map holds nothing but our entries (an agent
+		// wrote back a copy with them after a remove): it is ours to take
+		// away again, as remove without a manifest would.
+		ed.Created = addUnique(ed.Created, m.Key)
+	}
 	for _, w := range m.Want {
 		doc, err = m.addEvent(doc, w, f, &ed)
 		if err != nil {
@@ -398,6 +403,9 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 				keep = -2
 			}
 		}
+	}
+	if m.Prev == nil && m.onlyOurs(ev.Val) {
+		ed.Created = addUnique(ed.Created, m.path(w.Event))
 	}
 	if keep == -2 {
 		ed.Entries[w.Event] = nil
@@ -589,6 +597,29 @@ func leftNote(event string, i int, k entryKind) string {
 		return fmt.Sprintf("%s entry %d mixes our hook with others; left in place (--force removes our handler)", event, i)
 	}
 	return ""
+}
+
+// onlyOurs reports whether c (the event map, or one event's array) holds
+// entries and every one of them is purely ours.
+func (m mapEdit) onlyOurs(c gjson.Result) bool {
+	n := 0
+	ok := true
+	if c.IsObject() {
+		for _, ev := range members(c) {
+			if _, wanted := m.want(ev.Key); !wanted || !ev.Val.IsArray() || !m.onlyOurs(ev.Val) {
+				ok = false
+			}
+			n++
+		}
+		return ok && n > 0
+	}
+	for _, e := range elements(c) {
+		if classify(e, m.Prefix) != oursPure {
+			ok = false
+		}
+		n++
+	}
+	return ok && n > 0
 }
 
 func isCanonical(m mapEdit, event, raw string) bool {

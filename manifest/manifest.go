@@ -40,7 +40,11 @@ type File struct {
 	Created bool   `json:"created"` // the file did not exist before the install
 	// PreSHA256 is the hash of the file before the first install; empty
 	// when Created.
-	PreSHA256  string `json:"pre_sha256,omitempty"`
+	PreSHA256 string `json:"pre_sha256,omitempty"`
+	// PostSHA256 is the hash of the file as hookinstall wrote it from the
+	// original. A later add keeps it when someone else has changed the
+	// file since, so removal restores the backup (or deletes a file we
+	// created) only while the file holds nothing but our edits.
 	PostSHA256 string `json:"post_sha256"`
 	// Backup is the copy of the original, relative to the hooks dir; empty
 	// when Created.

@@ -157,7 +157,10 @@ func Render(spec Spec) ([]byte, error) {
 	case NonEmptyBackgroundTasks:
 		d.Match, d.MatchKey = "nonempty-array", "background_tasks"
 		d.Then, d.Else = string(Working), string(spec.State)
-		d.States = []stateLine{{string(Working), Working.Body()}, {string(spec.State), spec.State.Body()}}
+		d.States = []stateLine{{string(Working), Working.Body()}}
+		if spec.State != Working {
+			d.States = append(d.States, stateLine{string(spec.State), spec.State.Body()})
+		}
 	case PermissionPrompt:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
 		d.Then, d.Else = string(spec.State), "none"

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/google/renameio/v2"
@@ -158,8 +159,10 @@ func fileType(m fs.FileMode) string {
 // writeAtomic replaces real with data: a temp file in the same directory,
 // fsync, rename, fsync of the directory. An existing file's mode and, where
 // allowed, owner are kept; a new file gets perm (less the umask unless
-// static).
-func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *fileState) error {
+// static). Each of beforeRename runs once the temp file is complete and
+// synced, just before the rename; an error stops the write there and the temp
+// file is removed (tests of crash safety).
+func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *fileState, beforeRename ...func() error) error {
 	opts := []renameio.Option{renameio.WithTempDir(filepath.Dir(real))}
 	switch {
 	case prev != nil && prev.Exists:
@@ -179,6 +182,19 @@ func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *
 	}
 	if prev != nil && prev.Exists && (prev.UID != os.Geteuid() || prev.GID != os.Getegid()) {
 		if err := pf.Chown(prev.UID, prev.GID); err != nil && !errors.Is(err, fs.ErrPermission) {
+			return err
+		}
+	}
+	for i, f := range beforeRename {
+		if f == nil {
+			continue
+		}
+		if i == 0 {
+			if err := pf.Sync(); err != nil {
+				return err
+			}
+		}
+		if err := f(); err != nil {
 			return err
 		}
 	}
@@ -259,4 +275,107 @@ func checkPrivateDir(dir string) error {
 		return fmt.Errorf("%s is owned by uid %d, not by you (uid %d); refusing", dir, sys.Uid, os.Geteuid())
 	}
 	return nil
+}
+
+// ConfigTemp is the temp file a config write goes through, beside the real
+// file: a fixed name per namespace, so that a run killed between creating
+// it and renaming it leaves a file that the next run (holding the same lock)
+// knows for its own and deletes. renameio's random names could not be told
+// from another tool's temp files in the agent's folder.
+func configTemp(real, ns string) string {
+	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+"."+ns+".tmp")
+}
+
+// writeConfigAtomic replaces real with data through configTemp: write,
+// fsync, keep the old file's mode (exactly) and owner (where allowed), run
+// beforeRename, rename, fsync the directory. A new file gets perm less the
+// umask. On any error the temp file is removed and real is untouched.
+func writeConfigAtomic(real, ns string, data []byte, perm fs.FileMode, prev *fileState, beforeRename ...func() error) (err error) {
+	tmp := configTemp(real, ns)
+	_ = os.Remove(tmp) // a leftover of ours from a killed run
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if prev != nil && prev.Exists {
+		if err = f.Chmod(prev.Mode); err != nil {
+			return err
+		}
+		if prev.UID != os.Geteuid() || prev.GID != os.Getegid() {
+			if err = f.Chown(prev.UID, prev.GID); err != nil && !errors.Is(err, fs.ErrPermission) {
+				return err
+			}
+			err = nil
+		}
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	for _, hook := range beforeRename {
+		if hook == nil {
+			continue
+		}
+		if err = hook(); err != nil {
+			return err
+		}
+	}
+	if err = f.Close(); err != nil {
+		f = nil
+		return err
+	}
+	f = nil
+	if err = os.Rename(tmp, real); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(real))
+}
+
+// strayTemps lists the temp files that a killed run of ours left: renameio's
+// in our own folders (only for names we write there), and the config's.
+func strayTemps(dirs []string, names map[string]bool, configTemps []string) []string {
+	var found []string
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			// renameio names a temp file "." + the target's name + a
+			// random number.
+			for n := range names {
+				if e.Type().IsRegular() && strings.HasPrefix(e.Name(), "."+n) && isDigits(strings.TrimPrefix(e.Name(), "."+n)) {
+					found = append(found, filepath.Join(d, e.Name()))
+				}
+			}
+		}
+	}
+	for _, c := range configTemps {
+		if fi, err := os.Lstat(c); err == nil && fi.Mode().IsRegular() {
+			found = append(found, c)
+		}
+	}
+	return found
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

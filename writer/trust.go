@@ -108,7 +108,7 @@ func (w *Writer) planUntrust(p *plan) (*trustPlan, error) {
 			tp.delete = true
 			return tp, nil
 		}
-		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && manifest.Sum(b) == rec.PreSHA256 {
+		if b, ok := readBackup(p.hooksDir, rec); ok {
 			tp.doc = b
 			return tp, nil
 		}
@@ -161,7 +161,12 @@ func (w *Writer) applyTrust(t adapters.Target, tp *trustPlan, record bool) error
 				}
 			}
 		}
-		f.PostSHA256 = manifest.Sum(tp.doc)
+		if f.PostSHA256 == "" || f.PostSHA256 == manifest.Sum(tp.cur.Data) {
+			// As for the config (manifestFor): once Codex or the user
+			// changed the file since we wrote it, keep the old post hash so
+			// remove cuts our records out instead of restoring the backup.
+			f.PostSHA256 = manifest.Sum(tp.doc)
+		}
 		if err := writeAtomic(filepath.Join(hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil); err != nil {
 			return written(filepath.Join(hooksDir, manifest.FileName), err)
 		}
@@ -176,7 +181,7 @@ func (w *Writer) applyTrust(t adapters.Target, tp *trustPlan, record bool) error
 	if tp.delete {
 		err = removeFile(now.Real)
 	} else {
-		err = writeAtomic(now.Real, tp.doc, 0o600, false, &now)
+		err = writeConfigAtomic(now.Real, t.NS, tp.doc, 0o600, &now)
 	}
 	if err != nil {
 		return written(tp.path, err)

@@ -29,7 +29,12 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Fault, when set, is called at each step of a write with the step's
 	// name; an error it returns stops the write there (tests of crash
-	// safety).
+	// safety). Steps: add "after-backup", "after-scripts",
+	// "after-manifest", "before-rename", "after-rename"; remove
+	// "before-rename", "after-rename", "after-delete" (each file of ours),
+	// "before-manifest"; and, inside every atomic write once the temp file
+	// is complete and synced but not yet renamed, "backup-temp",
+	// "script-temp", "manifest-temp", "config-temp".
 	Fault func(step string) error
 }
 
@@ -118,6 +123,7 @@ type plan struct {
 	switches map[string][]byte // the switch files read, by path
 	cfgSum   string            // manifest.Sum(cfg.Data), once computed
 	postSum  string            // manifest.Sum(edit.Doc), once computed
+	pending  []string          // dirs an earlier run created, listed in the lock file
 }
 
 // sumOf is manifest.Sum, remembered for the config and the planned edit: on
@@ -251,6 +257,12 @@ func (w *Writer) planAdd(t adapters.Target) (*plan, error) {
 		return nil, err
 	}
 	cfgPath := t.Adapter.Config(t)
+	if p.cfg.Exists && adapters.IsBlank(p.cfg.Data) && !t.Adapter.OwnFile() {
+		// Agents (Claude Code) rewrite their config in place, truncating
+		// it first: an empty file is most likely one caught mid-write, and
+		// replacing it would throw away everything the agent is writing.
+		return nil, w.fail(t, cfgPath, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run add again, and if it stays empty put {} in it or delete it"))
+	}
 	p.edit, err = t.Adapter.Add(t, p.cfg.Data, p.rec, w.Force)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
@@ -320,6 +332,14 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 	f := manifest.File{Path: cfgRel, PostSHA256: p.sumOf(post), Entries: p.edit.Entries, Containers: p.edit.Created}
 	if old := p.man.File(cfgRel); old != nil {
 		f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
+		if manifest.Sum(p.cfg.Data) != old.PostSHA256 {
+			// Someone else changed the file since we wrote it, so the
+			// backup (or absence) no longer describes what is in it
+			// besides our entries. Keep the old post hash: removal is
+			// exact only while the file is byte for byte what we wrote
+			// from the backup, and surgical otherwise.
+			f.PostSHA256 = old.PostSHA256
+		}
 	} else if p.cfg.Exists {
 		f.PreSHA256, f.Backup = p.sumOf(p.cfg.Data), backup
 	} else {
@@ -476,7 +496,7 @@ func (w *Writer) add(t adapters.Target) Report {
 		}
 		return r
 	}
-	if len(w.addChanges(p, false)) == 0 {
+	if len(w.addChanges(p, false)) == 0 && len(w.strays(t)) == 0 {
 		r.Status = "unchanged"
 		return r
 	}
@@ -522,6 +542,15 @@ func (w *Writer) fault(step string) error {
 	return nil
 }
 
+// step is the fault hook for one named step, for writeAtomic's beforeRename
+// (the temp file is written and synced, the rename not done).
+func (w *Writer) step(name string) func() error {
+	if w.Fault == nil {
+		return nil
+	}
+	return func() error { return w.fault(name) }
+}
+
 // applyAdd writes one planned add: backup, scripts, manifest, then (after a
 // last re-read) the config.
 func (w *Writer) applyAdd(p *plan, created []string) error {
@@ -539,7 +568,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
 				return written(bpath, err)
 			}
-			if err := writeAtomic(bpath, p.cfg.Data, 0o600, true, nil); err != nil {
+			if err := writeAtomic(bpath, p.cfg.Data, 0o600, true, nil, w.step("backup-temp")); err != nil {
 				return written(bpath, err)
 			}
 		}
@@ -552,7 +581,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 		if scriptCurrent(path, s.Content) {
 			continue
 		}
-		if err := writeAtomic(path, s.Content, 0o755, true, nil); err != nil {
+		if err := writeAtomic(path, s.Content, 0o755, true, nil, w.step("script-temp")); err != nil {
 			return written(path, err)
 		}
 	}
@@ -563,9 +592,15 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err != nil {
 		return written(filepath.Dir(p.cfg.Real), err)
 	}
+	if len(cfgDirs) > 0 {
+		// Durable before the manifest, as for the hooks dir's (see locked).
+		if _, err := w.pendingDirs(t, filepath.Join(p.hooksDir, "lock"), append(append([]string(nil), created...), cfgDirs...)); err != nil {
+			return written(filepath.Join(p.hooksDir, "lock"), err)
+		}
+	}
 	m := w.manifestFor(p, p.edit.Doc, backup, append(created, cfgDirs...))
 	if !sameInstall(p.man, m) {
-		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil); err != nil {
+		if err := writeAtomic(filepath.Join(p.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil, w.step("manifest-temp")); err != nil {
 			return written(filepath.Join(p.hooksDir, manifest.FileName), err)
 		}
 	}
@@ -587,7 +622,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if err := w.fault("before-rename"); err != nil {
 		return err
 	}
-	if err := writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg); err != nil {
+	if err := writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, 0o644, &p.cfg, w.step("config-temp")); err != nil {
 		return written(cfgPath, err)
 	}
 	return w.fault("after-rename")
@@ -607,7 +642,7 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 		}
 		if len(created) > 0 && created[len(created)-1] == dir {
 			if err := os.Chmod(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
-				continue
+				continue // removed by a concurrent remove: start over
 			} else if err != nil {
 				return &Error{Agent: t.ID, File: dir, Err: err}
 			}
@@ -631,11 +666,78 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 			fl.Close()
 			continue
 		}
+		w.sweep(t)
+		created, err = w.pendingDirs(t, lockPath, created)
+		if err != nil {
+			fl.Close()
+			return &Error{Agent: t.ID, File: lockPath, Err: err, Written: true}
+		}
 		err = fn(created)
 		fl.Close()
 		return err
 	}
 	return &Error{Agent: t.ID, File: dir, Err: errors.New("could not take the lock")}
+}
+
+// strays lists the temp files a killed run of ours left behind.
+func (w *Writer) strays(t adapters.Target) []string {
+	names := map[string]bool{manifest.FileName: true, filepath.Base(t.Adapter.Config(t)): true}
+	if ss, err := t.Adapter.Scripts(t); err == nil {
+		for _, s := range ss {
+			names[s.Name] = true
+		}
+	}
+	var temps []string
+	for _, f := range append([]string{t.Adapter.Config(t)}, t.Adapter.SwitchFiles(t)...) {
+		if real, err := resolve(f); err == nil && within(t.Home, real) {
+			temps = append(temps, configTemp(real, t.NS))
+		}
+	}
+	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
+}
+
+// sweep deletes them; the caller holds the lock.
+func (w *Writer) sweep(t adapters.Target) {
+	for _, f := range w.strays(t) {
+		_ = os.Remove(f)
+	}
+}
+
+// pendingDirs makes the folders a run created durable before anything else
+// is written: until the manifest records them, the lock file lists them (one
+// path relative to the home a line), so a run that dies before its manifest
+// exists leaves a record that the next run (add or remove) picks up, and a
+// final remove deletes them. It returns this run's created dirs plus those
+// still listed and present.
+func (w *Writer) pendingDirs(t adapters.Target, lockPath string, created []string) ([]string, error) {
+	var all []string
+	if b, err := os.ReadFile(lockPath); err == nil {
+		for _, r := range strings.Split(string(b), "\n") {
+			d := filepath.Join(t.Home, r)
+			if r == "" || filepath.IsAbs(r) || strings.HasPrefix(r, "..") {
+				continue
+			}
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() && !contains(all, d) {
+				all = append(all, d)
+			}
+		}
+	}
+	if len(created) == 0 {
+		return all, nil
+	}
+	for _, d := range created {
+		if !contains(all, d) {
+			all = append(all, d)
+		}
+	}
+	var b strings.Builder
+	for _, d := range all {
+		b.WriteString(w.rel(t, d) + "\n")
+	}
+	if err := os.WriteFile(lockPath, []byte(b.String()), 0o600); err != nil {
+		return nil, err
+	}
+	return all, syncDir(filepath.Dir(lockPath))
 }
 
 func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
@@ -647,12 +749,18 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	}
 	cfgPath := t.Adapter.Config(t)
 	rec := p.man.File(w.rel(t, cfgPath))
+	if rec != nil && p.cfg.Exists && adapters.IsBlank(p.cfg.Data) && !t.Adapter.OwnFile() {
+		// As in add: most likely caught mid-write by the agent; finding
+		// nothing of ours in it and deleting our scripts would leave the
+		// agent's entries pointing at nothing.
+		return nil, w.fail(t, cfgPath, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run remove again, and if it stays empty put {} in it or delete it"))
+	}
 	if rec != nil && p.cfg.Exists && p.sumOf(p.cfg.Data) == rec.PostSHA256 {
 		if rec.Created {
 			p.edit = adapters.Edit{Delete: true}
 			return p, nil
 		}
-		if b, err := os.ReadFile(filepath.Join(p.hooksDir, rec.Backup)); err == nil && manifest.Sum(b) == rec.PreSHA256 {
+		if b, ok := readBackup(p.hooksDir, rec); ok {
 			p.edit = adapters.Edit{Doc: b}
 			p.restore = b
 			return p, nil
@@ -676,6 +784,27 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	return p, nil
 }
 
+// within reports whether p lies strictly inside dir.
+// readBackup returns the backup a manifest record names, when it lies inside
+// the hooks dir (a manifest is not trusted to name other files) and holds the
+// bytes the record says.
+func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
+	path := filepath.Join(hooksDir, rec.Backup)
+	if rec.Backup == "" || !within(hooksDir, path) {
+		return nil, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || manifest.Sum(b) != rec.PreSHA256 {
+		return nil, false
+	}
+	return b, true
+}
+
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
+
 func emptyObject(doc []byte) bool {
 	return string(bytes.Join(bytes.Fields(doc), nil)) == "{}"
 }
@@ -695,11 +824,15 @@ func (p *plan) ownedFiles() []string {
 		add(filepath.Join(p.hooksDir, s.Name))
 	}
 	if p.man != nil {
+		// Only what lies inside the hooks dir: a manifest (edited, or
+		// from elsewhere) never makes remove delete a file of the user's.
 		for _, s := range p.man.Scripts {
-			add(filepath.Join(p.t.Home, s.Path))
+			if f := filepath.Join(p.t.Home, s.Path); within(p.hooksDir, f) {
+				add(f)
+			}
 		}
 		for _, f := range p.man.Files {
-			if f.Backup != "" {
+			if f.Backup != "" && within(p.hooksDir, filepath.Join(p.hooksDir, f.Backup)) {
 				add(filepath.Join(p.hooksDir, f.Backup))
 			}
 		}
@@ -769,7 +902,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 			return r
 		}
 	}
-	err = w.locked(t, func([]string) error {
+	err = w.locked(t, func(pending []string) error {
 		prev := p
 		for attempt := 0; attempt < maxAttempts; attempt++ {
 			p, err := w.replan(t, prev, w.planRemove)
@@ -777,6 +910,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 			if err != nil {
 				return err
 			}
+			p.pending = pending
 			r.Notes = append([]string(nil), p.edit.Notes...)
 			r.Changes = w.removeChanges(p, false)
 			err = w.applyRemove(p)
@@ -827,7 +961,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if p.edit.Delete {
 			err = removeFile(p.cfg.Real)
 		} else {
-			err = writeAtomic(p.cfg.Real, p.edit.Doc, 0o644, false, &p.cfg)
+			err = writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, 0o644, &p.cfg, w.step("config-temp"))
 		}
 		if err != nil {
 			return written(cfgPath, err)
@@ -848,6 +982,16 @@ func (w *Writer) applyRemove(p *plan) error {
 		// and the manifest that says what they are.
 		return nil
 	}
+	// The manifest goes first: a run that stops part way leaves no
+	// manifest naming a backup or script that is gone (an add after it
+	// would trust that record and take no backup). What is left is found
+	// again by name; the lock file still lists the folders we created.
+	if err := w.fault("before-manifest"); err != nil {
+		return err
+	}
+	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
+		return written(filepath.Join(p.hooksDir, manifest.FileName), err)
+	}
 	for _, f := range p.ownedFiles() {
 		if strings.HasSuffix(f, manifest.FileName) {
 			continue
@@ -855,21 +999,27 @@ func (w *Writer) applyRemove(p *plan) error {
 		if err := removeFile(f); err != nil {
 			return written(f, err)
 		}
-	}
-	if err := w.fault("before-manifest"); err != nil {
-		return err
-	}
-	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
-		return written(filepath.Join(p.hooksDir, manifest.FileName), err)
+		if err := w.fault("after-delete"); err != nil {
+			return err
+		}
 	}
 	_ = os.Remove(filepath.Join(p.hooksDir, "backup"))
 	// Delete the lock while holding it; lockers check its inode.
 	_ = os.Remove(filepath.Join(p.hooksDir, "lock"))
 	_ = os.Remove(p.hooksDir)
 	// Folders the install created, innermost first, when empty.
+	// Only folders on the way to ours: a manifest never makes remove
+	// delete another (empty) folder of the user's.
+	var dirs []string
 	if p.man != nil {
-		for i := len(p.man.CreatedDirs) - 1; i >= 0; i-- {
-			_ = os.Remove(filepath.Join(t.Home, p.man.CreatedDirs[i]))
+		for _, d := range p.man.CreatedDirs {
+			dirs = append(dirs, filepath.Join(t.Home, d))
+		}
+	}
+	dirs = append(dirs, p.pending...)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if d := dirs[i]; within(t.Home, d) && (within(d, p.hooksDir) || within(d, cfgPath)) {
+			_ = os.Remove(d)
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ IFS='"'
 # shellcheck disable=SC2086
 set -- $payload
 IFS=' '
-state=done
+state='done'
 while [ $# -ge 2 ]; do
 	if [ "$1" = background_tasks ]; then
 		sep=$2
@@ -29,7 +29,7 @@ while [ $# -ge 2 ]; do
 			\[*)
 				sep=${sep#\[}
 				sep=${sep#"${sep%%[![:space:]]*}"}
-				case $sep in \]*) ;; *) state=working ;; esac
+				case $sep in \]*) ;; *) state='working' ;; esac
 				;;
 			esac
 			break

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Custom testscript commands for hostile input: they build fixtures txtar
+// cannot hold and prove that a refused run wrote nothing anywhere.
+
+var (
+	snapMu sync.Mutex
+	snaps  = map[string]map[string]string{} // workdir + name -> path -> description
+)
+
+// describeTree lists every node under root with its type, mode, owner,
+// size, mtime and content hash (or link target), never opening anything that
+// is not a regular file.
+func describeTree(root string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		desc := fmt.Sprintf("%v mtime=%d", fi.Mode(), fi.ModTime().UnixNano())
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			desc += fmt.Sprintf(" uid=%d gid=%d ino=%d", st.Uid, st.Gid, st.Ino)
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			l, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			desc += " -> " + l
+		case fi.Mode().IsRegular():
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			h := sha256.New()
+			_, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" size=%d sha256=%x", fi.Size(), h.Sum(nil))
+		}
+		out[rel] = desc
+		return nil
+	})
+	return out, err
+}
+
+// snaptree DIR NAME: remember everything under DIR as NAME.
+func cmdSnaptree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: snaptree DIR NAME")
+	}
+	d, err := describeTree(ts.MkAbs(args[0]))
+	ts.Check(err)
+	snapMu.Lock()
+	snaps[ts.Getenv("WORK")+"\x00"+args[1]] = d
+	snapMu.Unlock()
+}
+
+// cmpsnaptree DIR NAME: nothing under DIR was created, deleted, written,
+// renamed, re-moded or touched since snaptree NAME (directory mtimes
+// included, so not even a temp file came and went).
+func cmdCmpsnaptree(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpsnaptree DIR NAME")
+	}
+	snapMu.Lock()
+	want, ok := snaps[ts.Getenv("WORK")+"\x00"+args[1]]
+	snapMu.Unlock()
+	if !ok {
+		ts.Fatalf("no snapshot %s", args[1])
+	}
+	got, err := describeTree(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var diffs []string
+	for k, w := range want {
+		if g, ok := got[k]; !ok {
+			diffs = append(diffs, "deleted: "+k)
+		} else if g != w {
+			diffs = append(diffs, fmt.Sprintf("changed: %s\n  was %s\n  now %s", k, w, g))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			diffs = append(diffs, "created: "+k)
+		}
+	}
+	sort.Strings(diffs)
+	if (len(diffs) == 0) == neg {
+		if neg {
+			ts.Fatalf("%s is unchanged since snapshot %s", args[0], args[1])
+		}
+		ts.Fatalf("%s changed since snapshot %s:\n%s", args[0], args[1], strings.Join(diffs, "\n"))
+	}
+}
+
+// mkfifo PATH: make a named pipe.
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo PATH")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+}
+
+// bigjson FILE MB: a valid JSON object of about MB megabytes.
+func cmdBigjson(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigjson FILE MB")
+	}
+	mb, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	w.WriteString("{\n  \"model\": \"opus\",\n  \"padding\": \"")
+	line := strings.Repeat("x", 1023)
+	for i := 0; i < mb*1024; i++ {
+		w.WriteString(line)
+		w.WriteByte(' ')
+	}
+	w.WriteString("\"\n}\n")
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
+}
+
+// nestjson FILE DEPTH: {"deep": [[[...]]]} with DEPTH nested arrays.
+func cmdNestjson(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: nestjson FILE DEPTH")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	s := "{\"model\": \"opus\", \"deep\": " + strings.Repeat("[", n) + strings.Repeat("]", n) + "}\n"
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(s), 0o644))
+}
+
+// chown UID PATH: give PATH to another user (needs root).
+func cmdChown(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: chown UID PATH")
+	}
+	uid, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	ts.Check(os.Lchown(ts.MkAbs(args[1]), uid, uid))
+}
+
+// TestHostileCoversMalformedCorpus: every malformed file of the shared
+// corpus is one of the hostile cases, so a file added there is not missed.
+func TestHostileCoversMalformedCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpusDir(), "malformed", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no malformed corpus under %s (set HOOKINSTALL_CORPUS): %v", corpusDir(), err)
+	}
+	for _, script := range []string{"hostile_malformed_corpus.txtar", "hostile_malformed_corpus_agents.txtar"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if !strings.Contains(string(b), "cp $CORPUS/malformed/"+filepath.Base(f)+" ") {
+				t.Errorf("%s does not try malformed/%s", script, filepath.Base(f))
+			}
+		}
+	}
+}

@@ -1,0 +1,387 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+const thePrompt = "please create the marker file"
+
+func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// recorderHooks renders a "hooks" object (at depth 1, 2-space indent) with the
+// recorder on each event, the way a user's own settings would hold hooks.
+func recorderHooks(r *run, events ...string) string {
+	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, ev := range events {
+		fmt.Fprintf(&b, "    %s: [\n      {\n", js(ev))
+		switch ev {
+		case "PreToolUse", "PostToolUse", "PermissionRequest":
+			b.WriteString("        \"matcher\": \"*\",\n")
+		}
+		b.WriteString("        \"hooks\": [\n          {\n")
+		fmt.Fprintf(&b, "            \"type\": \"command\",\n            \"command\": %s\n", js(rec+" "+r.rec+" "+ev))
+		b.WriteString("          }\n        ]\n      }\n    ]")
+		if i < len(events)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  }")
+	return b.String()
+}
+
+// ---------------------------------------------------------------- claude
+
+const claudeKey = "sk-ant-fake-e2e-key-0123456789abcdef"
+
+func claudeFixture(r *run) {
+	// ~/.claude.json: onboarding done, the fake API key approved, the work dir trusted,
+	// the "make auto mode your default?" nudge already seen.
+	r.writeFile(".claude.json", fmt.Sprintf(`{
+  "hasCompletedOnboarding": true,
+  "lastOnboardingVersion": %s,
+  "theme": "dark",
+  "numStartups": 1,
+  "hasSeenAutoDefaultNudge": true,
+  "customApiKeyResponses": {
+    "approved": [%s],
+    "rejected": []
+  },
+  "projects": {
+    %s: {
+      "hasTrustDialogAccepted": true,
+      "hasCompletedProjectOnboarding": true,
+      "allowedTools": []
+    }
+  }
+}
+`, js(pins["claude"].version), js(claudeKey[len(claudeKey)-20:]), js(r.work)), 0o600)
+	// ~/.claude/settings.json: permission prompts on (2.1.332 defaults to "auto", which
+	// answers them itself), and the user's own recorder hooks.
+	r.writeFile(".claude/settings.json", fmt.Sprintf(`{
+  "permissions": {
+    "defaultMode": "default"
+  },
+  "hooks": %s
+}
+`, recorderHooks(r, "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+		"Notification", "PostToolUse", "Stop", "SessionEnd")), 0o644)
+	r.env = []string{
+		"ANTHROPIC_BASE_URL=" + r.srv.URL, // claude appends /v1/messages
+		"ANTHROPIC_API_KEY=" + claudeKey,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+	}
+}
+
+func claudeDrive(r *run) {
+	if !r.waitScreen(`manual mode|for shortcuts|Make auto mode`, 60*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 60s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	if strings.Contains(r.screen(), "Make auto mode your default") {
+		r.note("claude showed the auto-mode nudge; answered 'No, keep manual mode'")
+		r.keys("Down", "Enter")
+	}
+	r.waitScreen(`manual mode on|for shortcuts`, 15*time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Do you want to proceed`, 60*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Do you want to proceed') within 60s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Do you want to proceed`, "Enter") // "1. Yes"
+	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
+	r.snap("done")
+	// Claude writes each hook's terminalSequence as that hook ends, so "done" can be on
+	// the pty while other Stop hooks still run; quit once the footer says it is idle.
+	r.waitScreen(`\? for shortcuts`, 10*time.Second)
+	r.quit("C-c", "C-c")
+}
+
+func TestClaude(t *testing.T) {
+	t.Run("tmux-unset", func(t *testing.T) {
+		runCase(t, agentCase{name: "claude", agent: "claude", who: "claude ($TMUX unset)",
+			form: "verbatim", hooks: true, marker: "claude-marker.txt",
+			fixture: claudeFixture, drive: claudeDrive})
+	})
+	t.Run("tmux-set", func(t *testing.T) {
+		runCase(t, agentCase{name: "claude-tmux", agent: "claude", who: "claude ($TMUX set)",
+			form: "tmux", keepTmux: true, hooks: true, marker: "claude-marker.txt",
+			fixture: claudeFixture, drive: claudeDrive})
+	})
+}
+
+// ---------------------------------------------------------------- codex
+
+func codexFixture(r *run) {
+	r.writeFile(".codex/config.toml", fmt.Sprintf(`# e2e fixture: a custom provider on the fake model server
+model = "fake-model"
+model_provider = "fake"
+approval_policy = "on-request"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "Fake local model"
+base_url = "%s/v1"
+env_key = "FAKE_MODEL_API_KEY"
+wire_api = "responses"
+
+[projects.%s]
+trust_level = "trusted"
+
+[analytics]
+enabled = false
+`, r.srv.URL, js(r.work)), 0o644)
+	r.writeFile(".codex/hooks.json", fmt.Sprintf("{\n  \"hooks\": %s\n}\n",
+		recorderHooks(r, "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+			"PostToolUse", "Stop")), 0o644)
+	r.env = []string{"CODEX_HOME=" + filepath.Join(r.home, ".codex"), "FAKE_MODEL_API_KEY=fake-key-123"}
+	// --no-daemon: otherwise the TUI starts a background app-server that outlives it
+	r.args = []string{"--no-daemon"}
+}
+
+// codexDrive answers the startup hook review with "trust" (2. Trust all and
+// continue) or "skip" (3. Continue without trusting); hooks says whether our hooks
+// are expected to run.
+func codexDrive(choice string, hooks bool) func(r *run) {
+	return func(r *run) {
+		// The composer is drawn before the hook review dialog: wait for the dialog or
+		// for the fully loaded footer, then give a late dialog a moment.
+		if !r.waitScreen(`Hooks need review|fake-model default`, 60*time.Second) {
+			r.snap("start")
+			r.problem("the TUI did not come up within 60s")
+			r.quit("C-c", "C-c")
+			return
+		}
+		time.Sleep(2 * time.Second)
+		r.snap("start")
+		scr := r.screen()
+		if m := regexp.MustCompile(`\d+ hooks? (are|is) new or changed`).FindString(scr); m != "" {
+			r.note("codex's review dialog said: %s", m)
+		}
+		switch {
+		case !strings.Contains(scr, "Hooks need review"):
+			r.problem("codex did not ask to review the new hooks at startup")
+		case choice == "trust" && strings.Contains(scr, "Trust all and continue"):
+			r.keys("Down", "Enter") // 2. Trust all and continue
+		case choice == "skip" && strings.Contains(scr, "Continue without trusting"):
+			r.keys("Down", "Down", "Enter") // 3. Continue without trusting (hooks won't run)
+		default:
+			r.problem("the hook review dialog does not offer the expected choice:\n%s", scr)
+		}
+		if !r.waitScreen(`fake-model default`, 30*time.Second) {
+			r.problem("the TUI did not become ready after the hook review")
+		}
+		r.snap("ready")
+		r.prompt(thePrompt)
+		if !r.waitScreen(`Would you like to run the following command`, 60*time.Second) {
+			r.snap("permission")
+			r.problem("no approval prompt ('Would you like to run the following command') within 60s")
+			r.quit("C-c", "C-c")
+			return
+		}
+		r.snap("permission")
+		if hooks {
+			r.waitOSC(hasState("attention"), 8*time.Second)
+		}
+		r.approve(`Would you like to run the following command`, "y") // 1. Yes, proceed (y)
+		r.waitTurnEnd(hooks, 60*time.Second, 10*time.Second)
+		if !hooks {
+			r.waitScreen(`Worked for`, 5*time.Second)
+		}
+		r.snap("done")
+		r.quit("C-c", "C-c")
+		cfg, _ := os.ReadFile(filepath.Join(r.home, ".codex", "config.toml"))
+		r.note("trusted_hash entries in config.toml after the run: %d", strings.Count(string(cfg), "trusted_hash"))
+	}
+}
+
+var snakeRx = regexp.MustCompile(`([a-z0-9])([A-Z])`)
+
+// codexUntrust accepts remove's edit of $CODEX_HOME/config.toml when it took out
+// exactly the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] records of OUR
+// handlers (as add placed them in hooks.json), each with the lines under it, and
+// changed nothing else.
+func codexUntrust(r *run, p string, s1, s2, s3 Snapshot) (string, error) {
+	if p != ".codex/config.toml" {
+		return "", nil
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(s1[".codex/hooks.json"].Data, &doc); err != nil {
+		return "", fmt.Errorf("hooks.json after add: %v", err)
+	}
+	hooksPath, err := filepath.EvalSymlinks(filepath.Join(r.home, ".codex", "hooks.json"))
+	if err != nil {
+		hooksPath = filepath.Join(r.home, ".codex", "hooks.json")
+	}
+	ours := map[string]bool{}
+	prefix := filepath.Join(r.home, ".codex", ns+"-hooks") + "/"
+	for ev, groups := range doc.Hooks {
+		snake := strings.ToLower(snakeRx.ReplaceAllString(ev, "${1}_${2}"))
+		for g, grp := range groups {
+			for h, hd := range grp.Hooks {
+				if strings.HasPrefix(hd.Command, prefix) {
+					ours[fmt.Sprintf("[hooks.state.%s]", js(fmt.Sprintf("%s:%s:%d:%d", hooksPath, snake, g, h)))] = true
+				}
+			}
+		}
+	}
+	var want []string
+	skipping, n := false, 0
+	for _, l := range strings.Split(string(s2[p].Data), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			skipping = ours[t]
+			if skipping {
+				n++
+			}
+		}
+		if !skipping {
+			want = append(want, l)
+		}
+	}
+	norm := func(ls []string) string { // blank lines between records are not judged
+		var out []string
+		for _, l := range ls {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	if n == 0 {
+		return "", fmt.Errorf("config.toml holds no trust record of our hooks, yet remove changed it: %s", s2.Describe(s3, p))
+	}
+	if s3[p].Mode != s2[p].Mode {
+		return "", fmt.Errorf("mode changed from %v to %v", s2[p].Mode, s3[p].Mode)
+	}
+	if norm(want) != norm(strings.Split(string(s3[p].Data), "\n")) {
+		return "", fmt.Errorf("it is not the run's config.toml minus the %d trust records of our hooks: %s", n, s2.Describe(s3, p))
+	}
+	return fmt.Sprintf("took out exactly the %d trust records of our hooks, nothing else", n), nil
+}
+
+func TestCodex(t *testing.T) {
+	t.Run("trusted", func(t *testing.T) {
+		runCase(t, agentCase{name: "codex", agent: "codex", who: "codex (hooks trusted in the review dialog)",
+			form: "verbatim", hooks: true, marker: "codex-marker.txt",
+			fixture: codexFixture, drive: codexDrive("trust", true), removeMayEdit: codexUntrust})
+	})
+	t.Run("untrusted", func(t *testing.T) {
+		runCase(t, agentCase{name: "codex-untrusted", agent: "codex", who: "codex (hooks NOT trusted)",
+			form: "verbatim", hooks: false, marker: "codex-marker.txt",
+			fixture: codexFixture, drive: codexDrive("skip", false)})
+	})
+	// add codex --trust records our hooks' trust itself: they run although the user
+	// answers the review dialog (raised by the user's own new hooks) with "continue
+	// without trusting", and the user's hooks do not.
+	t.Run("add-trust", func(t *testing.T) {
+		runCase(t, agentCase{name: "codex-add-trust", agent: "codex", who: "codex (add --trust, dialog skipped)",
+			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true), removeMayEdit: codexUntrust})
+	})
+}
+
+// ---------------------------------------------------------------- opencode
+
+const opencodeRecorder = `// e2e fixture: the user's own plugin. Logs every plugin callback and bus event.
+import { appendFileSync } from "node:fs";
+
+const LOG = %s;
+function rec(event, payload) {
+  try {
+    const pty = process.env.HOOKINSTALL_PTY ? "set" : "unset";
+    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty;
+    appendFileSync(LOG, (Date.now() / 1000) + "\t" + event + "\t" + env + "\t" + JSON.stringify(payload ?? null) + "\n");
+  } catch {}
+}
+
+export const E2ERecorder = async (ctx) => {
+  rec("plugin.init", { keys: Object.keys(ctx) });
+  return {
+    event: async ({ event }) => rec("event:" + event.type, event.properties),
+    "chat.message": async (input, output) => rec("chat.message", { input, message: output.message, parts: output.parts }),
+    "tool.execute.before": async (input, output) => rec("tool.execute.before", { input, args: output.args }),
+    "tool.execute.after": async (input, output) => rec("tool.execute.after", { input, title: output.title }),
+    "permission.ask": async (input, output) => rec("permission.ask", { input }),
+  };
+};
+`
+
+func opencodeFixture(r *run) {
+	r.writeFile(".config/opencode/opencode.json", fmt.Sprintf(`{
+  "$schema": "https://opencode.ai/config.json",
+  "model": "fake/fake-model",
+  "small_model": "fake/fake-model",
+  "autoupdate": false,
+  "share": "disabled",
+  "permission": { "bash": "ask", "edit": "ask" },
+  "provider": {
+    "fake": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Fake local model",
+      "options": { "baseURL": %s, "apiKey": "fake-key-123" },
+      "models": {
+        "fake-model": { "name": "Fake Model", "tool_call": true, "limit": { "context": 128000, "output": 4096 } }
+      }
+    }
+  }
+}
+`, js(r.srv.URL+"/v1")), 0o644)
+	r.writeFile(".config/opencode/plugins/e2e-recorder.js", fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
+	r.env = []string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
+		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
+}
+
+func opencodeDrive(r *run) {
+	if !r.waitScreen(`Ask anything`, 60*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 60s")
+		r.quit("C-c")
+		return
+	}
+	time.Sleep(time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Permission required`, 60*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Permission required') within 60s")
+		r.quit("C-c")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Permission required`, "Enter") // "Allow once" is preselected
+	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
+	r.snap("done")
+	r.quit("C-c")
+}
+
+func TestOpencode(t *testing.T) {
+	runCase(t, agentCase{name: "opencode", agent: "opencode", who: "opencode",
+		form: "verbatim", hooks: true, marker: "opencode-marker.txt",
+		fixture: opencodeFixture, drive: opencodeDrive})
+}

@@ -1,0 +1,49 @@
+// Package e2e proves that the hooks hookinstall writes fire inside the REAL agents.
+//
+// The suite itself is behind the build tag e2e, so `go test ./...` only runs the unit
+// tests of its helpers (the OSC decoder, HOME snapshots, the fake model server). Run it
+// with
+//
+//	go test -tags e2e -count=1 -timeout 30m -v ./e2e/...
+//
+// (that is `make e2e`). For each of claude, codex and opencode it:
+//
+//  1. installs the pinned agent version from the npm registry into a cache outside the
+//     repository, ${HOOKINSTALL_E2E_CACHE:-$HOME/.cache/hookinstall-e2e}, reused when
+//     the right version is already there;
+//  2. builds ./cmd/hookinstall;
+//  3. makes a scratch HOME holding the agent's own fixture state (onboarding done, a
+//     custom provider pointing at the fake model server on 127.0.0.1, permission
+//     prompts on, and a recorder hook of the "user" that logs every hook payload),
+//     snapshots it, and runs `hookinstall add <agent>`;
+//  4. starts the agent in a tmux pane on a private socket with HOOKINSTALL_TASK_ID set
+//     and HOOKINSTALL_PTY set to the pane's pty slave path, as a host would, and
+//     records the raw pty bytes with pipe-pane;
+//  5. types one prompt; the fake model answers with a shell command that needs the
+//     user's permission; the suite approves it and waits for the end of the turn;
+//  6. decodes the OSC 777 sequences from the raw bytes and checks that working, then
+//     attention, then done arrived, with no done before the attention (claude both
+//     with $TMUX unset, verbatim, and set, wrapped in tmux DCS passthrough; codex with
+//     the hooks trusted through the review dialog; untrusted, when nothing may run;
+//     and trusted by `add codex --trust` while the user skips the dialog);
+//  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
+//     `add` created or changed is byte for byte (and mode) what it was before `add`.
+//
+// Every wait is bounded and a watchdog ends the whole run (HOOKINSTALL_E2E_TIMEOUT,
+// default 540s, plus the time npm installs took, each at most 5 minutes), killing the
+// agents, tmux servers and fake model servers it started. Environment knobs:
+//
+//	HOOKINSTALL_E2E_CACHE    npm install cache (default $HOME/.cache/hookinstall-e2e)
+//	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
+//	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
+//	                         codex-untrusted, codex-add-trust, opencode); default all
+//	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
+//	                         corrupts the OSC body of STATE in the installed hook files
+//	                         right after `add` (and restores them before `remove`); the
+//	                         run must then fail naming the agent and the missing state.
+//	                         e2e/selftest.sh runs this and checks the message.
+//	HOOKINSTALL_E2E_BIN      test this hookinstall binary instead of building ./cmd/hookinstall
+//
+// Artifacts of each case (raw.bin, screen-*.txt, launch.sh, hooks.log, server.jsonl,
+// add/remove output, report.txt) are kept on failure; the path is printed.
+package e2e

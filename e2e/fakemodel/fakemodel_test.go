@@ -1,0 +1,120 @@
+package fakemodel
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func start(t *testing.T, cfg Config) *Server {
+	t.Helper()
+	s, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func post(t *testing.T, url, body string) (*http.Response, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var sb strings.Builder
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		sb.WriteString(sc.Text() + "\n")
+	}
+	return resp, sb.String()
+}
+
+func TestBindsLoopbackOnly(t *testing.T) {
+	s := start(t, Config{})
+	if !s.Addr.IP.IsLoopback() || s.Addr.IP.String() != "127.0.0.1" {
+		t.Fatalf("server bound %v, want 127.0.0.1", s.Addr)
+	}
+}
+
+func TestAnthropicTurn(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	_, out := post(t, s.URL+"/v1/messages?beta=true",
+		`{"model":"claude-x","stream":true,"tools":[{"name":"Bash"},{"name":"Read"}],"messages":[{"role":"user","content":"hi"}]}`)
+	if !strings.Contains(out, "event: content_block_start") || !strings.Contains(out, `"name":"Bash"`) ||
+		!strings.Contains(out, `touch m.txt`) || !strings.Contains(out, `"stop_reason":"tool_use"`) {
+		t.Fatalf("first turn is not a Bash tool call:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1/messages",
+		`{"model":"claude-x","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"ok"}]}]}`)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("JSON reply: %v\n%s", err, out)
+	}
+	if m["stop_reason"] != "end_turn" || !strings.Contains(out, FinalText) {
+		t.Fatalf("second turn is not the final text: %s", out)
+	}
+	rs := s.Requests()
+	if len(rs) != 2 || rs[0].Reply != "tool:Bash" || rs[1].Reply != "text:final" {
+		t.Fatalf("requests = %+v", rs)
+	}
+}
+
+func TestResponsesTurn(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	_, out := post(t, s.URL+"/v1/responses", `{"model":"fake-model","tools":[{"type":"function","name":"exec_command"}],"input":[{"type":"message","role":"user","content":"x"}]}`)
+	if !strings.Contains(out, `require_escalated`) || !strings.Contains(out, `"name":"exec_command"`) {
+		t.Fatalf("no escalated exec_command call:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1/responses", `{"model":"fake-model","tools":[],"input":"title please"}`)
+	if !strings.Contains(out, TitleText) {
+		t.Fatalf("no title:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1/responses", `{"tools":[{"type":"function","name":"exec_command"}],"input":[{"type":"function_call_output","call_id":"c","output":"ok"}]}`)
+	if !strings.Contains(out, FinalText) || !strings.Contains(out, "response.completed") {
+		t.Fatalf("no final text:\n%s", out)
+	}
+}
+
+func TestChatTurn(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	_, out := post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model","stream":true,"tools":[{"type":"function","function":{"name":"bash"}}],"messages":[{"role":"user","content":"x"}]}`)
+	if !strings.Contains(out, `"finish_reason":"tool_calls"`) || !strings.Contains(out, "data: [DONE]") {
+		t.Fatalf("no bash tool call:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model","tools":[{"type":"function","function":{"name":"bash"}}],"messages":[{"role":"tool","content":"ok"}]}`)
+	if !strings.Contains(out, FinalText) {
+		t.Fatalf("no final text:\n%s", out)
+	}
+}
+
+func TestStopsAfterMaxRequests(t *testing.T) {
+	s := start(t, Config{MaxRequests: 1})
+	post(t, s.URL+"/v1/models", ``)
+	resp, _ := post(t, s.URL+"/v1/messages", `{}`)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("request over the limit: status %d", resp.StatusCode)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not stop after MaxRequests")
+	}
+}
+
+func TestStopsAfterMaxDuration(t *testing.T) {
+	s := start(t, Config{MaxDuration: 100 * time.Millisecond})
+	select {
+	case <-s.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not stop after MaxDuration")
+	}
+	if _, err := http.Get(s.URL + "/v1/models"); err == nil {
+		t.Fatal("server still answers after it stopped")
+	}
+}

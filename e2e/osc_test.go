@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOSCBytesExact(t *testing.T) {
+	if got, want := OSCBytes("hookinstall", "attention"), "\x1b]777;notify;hookinstall;agent needs your input\x07"; got != want {
+		t.Fatalf("OSCBytes = %q, want %q", got, want)
+	}
+	if got, want := TmuxOSCBytes("hookinstall", "done"), "\x1bPtmux;\x1b\x1b]777;notify;hookinstall;agent is done\x07\x1b\\"; got != want {
+		t.Fatalf("TmuxOSCBytes = %q, want %q", got, want)
+	}
+}
+
+func TestDecodeVerbatimAndTmux(t *testing.T) {
+	raw := "\x1b[2Jhello" + OSCBytes("hookinstall", "working") + "\x1b]0;title\x07" +
+		TmuxOSCBytes("hookinstall", "attention") + "text ]777;notify;hookinstall;agent is done" +
+		OSCBytes("other", "done") + OSCBytes("hookinstall", "done")
+	got := DecodeOSC([]byte(raw))
+	want := []struct{ ns, state, form string }{
+		{"hookinstall", "working", "verbatim"},
+		{"hookinstall", "attention", "tmux"},
+		{"other", "done", "verbatim"},
+		{"hookinstall", "done", "verbatim"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("decoded %d sequences, want %d:\n%s", len(got), len(want), Describe(got))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.NS != w.ns || g.State != w.state || g.Form != w.form || !g.Exact() {
+			t.Errorf("#%d = %s, want %+v", i+1, g, w)
+		}
+	}
+	if got[0].Offset != strings.Index(raw, "\x1b]777") {
+		t.Errorf("offset %d", got[0].Offset)
+	}
+	if got[1].Offset != strings.Index(raw, "\x1bPtmux;") {
+		t.Errorf("tmux offset %d", got[1].Offset)
+	}
+}
+
+func TestDecodeBroken(t *testing.T) {
+	raw := "\x1b]777;notify;hookinstall;agent needs your inpux\x07" + // corrupted body
+		"\x1b]777;notify;hookinstall;agent is done\x1b\\" + // ST, not BEL
+		"\x1bPtmux;\x1b\x1b]777;notify;hookinstall;agent is working\x07X" + // passthrough not closed
+		"\x1b]777;notify;hookinstall;agent is work" // cut off
+	got := DecodeOSC([]byte(raw))
+	if len(got) != 4 {
+		t.Fatalf("decoded %d, want 4:\n%s", len(got), Describe(got))
+	}
+	if got[0].State != "" || got[1].Term != "ST" || got[1].State != "done" || got[2].Exact() || got[3].Term != "none" {
+		t.Fatalf("unexpected decode:\n%s", Describe(got))
+	}
+}
+
+func seq(form string, states ...string) []byte {
+	var b strings.Builder
+	for _, s := range states {
+		b.WriteString("\x1b[?25l")
+		if form == "tmux" {
+			b.WriteString(TmuxOSCBytes("hookinstall", s))
+		} else {
+			b.WriteString(OSCBytes("hookinstall", s))
+		}
+	}
+	return []byte(b.String())
+}
+
+func TestCheckTurn(t *testing.T) {
+	cases := []struct {
+		name string
+		raw  []byte
+		form string
+		want []string // substrings, one per expected problem; none means pass
+	}{
+		{"claude ok", seq("verbatim", "working", "attention", "done"), "verbatim", nil},
+		{"opencode ok", seq("verbatim", "working", "attention", "working", "done"), "verbatim", nil},
+		{"tmux ok", seq("tmux", "working", "attention", "done"), "tmux", nil},
+		{"tmux wanted", seq("verbatim", "working", "attention", "done"), "tmux", []string{
+			"state working arrived verbatim, want tmux", "state attention arrived verbatim", "state done arrived verbatim"}},
+		{"missing attention", seq("verbatim", "working", "done"), "verbatim", []string{
+			"missing state attention", "done (#2) arrived with no attention"}},
+		{"missing working", seq("verbatim", "attention", "done"), "verbatim", []string{"missing state working"}},
+		{"missing done", seq("verbatim", "working", "attention"), "verbatim", []string{"missing state done ("}},
+		{"false done", seq("verbatim", "working", "done", "attention", "done"), "verbatim", []string{
+			"false done: done (#2) arrived before attention (#3)"}},
+		{"order", seq("verbatim", "attention", "working", "done"), "verbatim", []string{
+			"out of order: attention (#1) before working (#2)"}},
+		{"ends working", seq("verbatim", "working", "attention", "done", "working"), "verbatim", []string{
+			"the turn ended on state working"}},
+		{"nothing", nil, "verbatim", []string{"missing state working", "missing state attention", "missing state done"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			probs := CheckTurn("agentx", DecodeOSC(c.raw), "hookinstall", c.form)
+			if len(probs) != len(c.want) {
+				t.Fatalf("problems:\n%s\nwant %d matching %q", strings.Join(probs, "\n"), len(c.want), c.want)
+			}
+			for i, w := range c.want {
+				if !strings.Contains(probs[i], w) || !strings.HasPrefix(probs[i], "agentx: ") {
+					t.Errorf("problem %d = %q, want it to contain %q", i, probs[i], w)
+				}
+			}
+		})
+	}
+}

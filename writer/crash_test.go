@@ -1,0 +1,330 @@
+package writer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// An entry is one node of a snapshot: its type, mode and bytes (or link).
+type entry struct {
+	Mode fs.FileMode
+	Data string
+}
+
+// Snapshot records every file, folder and link under root.
+func Snapshot(t testing.TB, root string) map[string]entry {
+	t.Helper()
+	snap := map[string]entry{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		e := entry{Mode: fi.Mode()}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.Data, err = os.Readlink(p)
+		case fi.Mode().IsRegular():
+			var b []byte
+			b, err = os.ReadFile(p)
+			e.Data = string(b)
+		}
+		snap[rel] = e
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+func diffSnapshots(want, got map[string]entry) string {
+	var ds []string
+	for k, w := range want {
+		g, ok := got[k]
+		switch {
+		case !ok:
+			ds = append(ds, "missing "+k)
+		case g.Mode != w.Mode:
+			ds = append(ds, fmt.Sprintf("%s: mode %v, want %v", k, g.Mode, w.Mode))
+		case g.Data != w.Data:
+			ds = append(ds, fmt.Sprintf("%s: content differs:\n got %q\nwant %q", k, g.Data, w.Data))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			ds = append(ds, "extra "+k)
+		}
+	}
+	sort.Strings(ds)
+	return strings.Join(ds, "\n")
+}
+
+var errFault = errors.New("injected fault")
+
+// faultAt returns a Fault that fails the n-th step (1-based), and a report
+// of which step that was (empty when the run had fewer steps).
+func faultAt(n int) (func(string) error, *string) {
+	hit := new(string)
+	calls := 0
+	return func(step string) error {
+		calls++
+		if calls == n {
+			*hit = step
+			return errFault
+		}
+		return nil
+	}, hit
+}
+
+// A crashCase is one starting home for the crash tests.
+type crashCase struct {
+	name  string
+	setup func(t *testing.T, home string, tg adapters.Target)
+}
+
+// crashDocs are, per shared-file agent, a user's config with an entry of
+// theirs, and a small one to reach through a symlink.
+var crashDocs = map[string][2]string{
+	"claude": {"{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n        ]\n    }\n}\n",
+		"{\"model\":\"opus\"}"},
+	"zerocode": {"{\n  \"description\": \"mine\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
+		"{\"description\":\"x\"}"},
+	"codex": {"{\r\n\t\"hooks\": {\r\n\t\t\"PermissionRequest\": []\r\n\t}\r\n}\r\n", "{\"hooks\":{}}"},
+	"antigravity": {"{\n  \"mine\": {\"enabled\": true, \"Stop\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n}\n",
+		"{\"mine\":{\"enabled\":false}}"},
+}
+
+var crashCases = []crashCase{
+	{"existing", func(t *testing.T, home string, tg adapters.Target) {
+		writeFile(t, tg.Adapter.Config(tg), crashDocs[tg.Adapter.Name()][0])
+	}},
+	{"no-file", func(t *testing.T, home string, tg adapters.Target) {
+		if err := os.MkdirAll(tg.Dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"no-dir", func(t *testing.T, home string, tg adapters.Target) {}},
+	{"symlinked", func(t *testing.T, home string, tg adapters.Target) {
+		real := filepath.Join(home, "dotfiles", "agent.json")
+		writeFile(t, real, crashDocs[tg.Adapter.Name()][1])
+		if err := os.MkdirAll(filepath.Dir(tg.Adapter.Config(tg)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(real, tg.Adapter.Config(tg)); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
+// resetHome empties home and lays out the case again, always at the same
+// path, so the bytes written (which name the home) are comparable.
+func resetHome(t *testing.T, home string, tg adapters.Target, c crashCase) {
+	t.Helper()
+	if err := os.RemoveAll(home); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.setup(t, home, tg)
+}
+
+// configBytes reads the config through any symlink; absent is "<absent>".
+func configBytes(t *testing.T, tg adapters.Target) string {
+	b, ok := readOrAbsent(t, tg.Adapter.Config(tg))
+	if !ok {
+		return "<absent>"
+	}
+	return b
+}
+
+// checkManifest: the manifest is absent, or it loads and tells the truth
+// about what is on disk: the config is what the install wrote or the
+// original, every script it names that is present has its hash, and a backup
+// that is present holds the original.
+func checkManifest(t *testing.T, tg adapters.Target, orig string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Load(raw)
+	if err != nil {
+		t.Fatalf("manifest does not load: %v\n%s", err, raw)
+	}
+	if m.Namespace != tg.NS || m.Agent != tg.ID || len(m.Files) != 1 {
+		t.Fatalf("manifest names the wrong install:\n%s", raw)
+	}
+	f := m.Files[0]
+	cur := configBytes(t, tg)
+	if cur != orig && manifest.Sum([]byte(cur)) != f.PostSHA256 {
+		t.Fatalf("config is neither the original nor what the manifest says was written:\n%s", cur)
+	}
+	if f.Created != (orig == "<absent>") {
+		t.Fatalf("manifest says created=%v; original absent=%v", f.Created, orig == "<absent>")
+	}
+	if !f.Created {
+		b, ok := readOrAbsent(t, filepath.Join(tg.HooksDir(), f.Backup))
+		if ok && manifest.Sum([]byte(b)) != f.PreSHA256 || ok && b != orig {
+			t.Fatalf("backup does not hold the original")
+		}
+		if !ok && cur != orig {
+			t.Fatalf("config holds our install but the backup is gone")
+		}
+	}
+	for _, s := range m.Scripts {
+		b, ok := readOrAbsent(t, filepath.Join(tg.Home, s.Path))
+		if ok && manifest.Sum([]byte(b)) != s.SHA256 {
+			t.Fatalf("script %s does not match the manifest", s.Path)
+		}
+		if !ok && cur != orig {
+			t.Fatalf("config holds our entries but script %s is gone", s.Path)
+		}
+	}
+}
+
+// TestCrashSafety stops add and remove at every step of the writer (the
+// Fault hook fails the n-th step, for every n) and checks that the config
+// is byte for byte its before or its after, the manifest is consistent or
+// absent, no temp file is left, re-running the same command converges, and
+// a final remove gives back the original home exactly.
+func TestCrashSafety(t *testing.T) {
+	for _, agent := range []string{"claude", "zerocode", "codex", "antigravity"} {
+		for _, c := range crashCases {
+			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" {
+				continue // the same code paths as claude's; keeps the suite quick
+			}
+			t.Run(agent+"/"+c.name, func(t *testing.T) { crashSafety(t, agent, c) })
+		}
+	}
+}
+
+func crashSafety(t *testing.T, agent string, c crashCase) {
+	{
+		{
+			base := t.TempDir()
+			home := filepath.Join(base, "home")
+			tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The clean run: before and after.
+			resetHome(t, home, tg, c)
+			before := Snapshot(t, base)
+			orig := configBytes(t, tg)
+			mustOK(t, newWriter(nil).Add(tg))
+			installed := Snapshot(t, base)
+			added := configBytes(t, tg)
+			if added == orig {
+				t.Fatal("add changed nothing")
+			}
+			steps := map[string]int{}
+			for _, op := range []string{"add", "remove"} {
+				for n := 1; ; n++ {
+					resetHome(t, home, tg, c)
+					want, other := added, orig
+					if op == "remove" {
+						mustOK(t, newWriter(nil).Add(tg))
+						want, other = orig, added
+					}
+					fault, hit := faultAt(n)
+					w := newWriter(fault)
+					var r Report
+					if op == "add" {
+						r = w.Add(tg)
+					} else {
+						r = w.Remove(tg)
+					}
+					if *hit == "" {
+						mustOK(t, r)
+						break
+					}
+					steps[op+" "+*hit]++
+					if !errors.Is(r.Err, errFault) {
+						t.Fatalf("%s stopped at step %d (%s): got error %v, want the injected fault", op, n, *hit, r.Err)
+					}
+					cur := configBytes(t, tg)
+					if cur != want && cur != other {
+						t.Fatalf("%s stopped at %s: config is neither before nor after:\n%s", op, *hit, cur)
+					}
+					checkManifest(t, tg, orig)
+					checkNoTemp(t, base)
+
+					// Re-running the same command converges.
+					if op == "add" {
+						mustOK(t, newWriter(nil).Add(tg))
+						if d := diffSnapshots(installed, Snapshot(t, base)); d != "" {
+							t.Fatalf("add stopped at %s, then add again: home is not as a clean add leaves it:\n%s", *hit, d)
+						}
+					} else {
+						mustOK(t, newWriter(nil).Remove(tg))
+						if d := diffSnapshots(before, Snapshot(t, base)); d != "" {
+							t.Fatalf("remove stopped at %s, then remove again: home is not the original:\n%s", *hit, d)
+						}
+						// And an add after the failed remove, then remove.
+						resetHome(t, home, tg, c)
+						mustOK(t, newWriter(nil).Add(tg))
+						fault, _ := faultAt(n)
+						newWriter(fault).Remove(tg)
+						mustOK(t, newWriter(nil).Add(tg))
+					}
+					// A final remove gives back the original home.
+					mustOK(t, newWriter(nil).Remove(tg))
+					if d := diffSnapshots(before, Snapshot(t, base)); d != "" {
+						t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
+					}
+				}
+			}
+			// Every named step was reached.
+			for _, s := range []string{"add after-backup", "add after-scripts", "add after-manifest", "add before-rename",
+				"add after-rename", "add script-temp", "add manifest-temp", "add config-temp",
+				"remove before-rename", "remove after-rename", "remove after-delete", "remove before-manifest", "remove config-temp"} {
+				if c.name != "existing" && c.name != "symlinked" && strings.Contains(s, "backup") {
+					continue
+				}
+				if steps[s] == 0 && !(c.name == "no-file" || c.name == "no-dir") {
+					t.Errorf("step %q never reached; steps seen: %v", s, steps)
+				}
+			}
+			if c.name == "existing" && steps["add backup-temp"] == 0 {
+				t.Errorf("step backup-temp never reached: %v", steps)
+			}
+			t.Logf("steps: %v", steps)
+		}
+	}
+}
+
+// tempName is how renameio names its temp files: "." + name + digits.
+var tempName = regexp.MustCompile(`^\..+[0-9]+$`)
+
+// checkNoTemp fails when a temp file of ours was left behind.
+func checkNoTemp(t *testing.T, root string) {
+	t.Helper()
+	for p := range Snapshot(t, root) {
+		b := filepath.Base(p)
+		if tempName.MatchString(b) {
+			t.Fatalf("temp file left behind: %s", p)
+		}
+	}
+}
+
+var _ = bytes.Equal

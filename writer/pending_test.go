@@ -1,0 +1,50 @@
+package writer
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An add that dies after creating ~/.claude but before its manifest records
+// that, followed by a good add and a remove, must not leave ~/.claude behind
+// (it would also make the agent look installed to add --all).
+func TestCreatedDirsSurviveAnInterruptedAdd(t *testing.T) {
+	home, tg := newHome(t)
+	fault, hit := faultAt(1) // after-backup: dirs exist, no manifest
+	r := newWriter(fault).Add(tg)
+	if r.Err == nil || *hit != "script-temp" && *hit != "after-scripts" && *hit != "after-backup" {
+		t.Fatalf("fault not hit as planned: %q %v", *hit, r.Err)
+	}
+	if _, err := os.Stat(tg.Dir); err != nil {
+		t.Fatalf("the interrupted add should have created %s: %v", tg.Dir, err)
+	}
+	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Remove(tg))
+	if _, err := os.Lstat(tg.Dir); !os.IsNotExist(err) {
+		t.Fatalf("%s left behind after remove: %v", tg.Dir, err)
+	}
+	if _, err := os.Stat(home); err != nil {
+		t.Fatalf("home gone: %v", err)
+	}
+}
+
+// The same when the user runs remove straight after the interrupted add.
+func TestCreatedDirsRemovedAfterInterruptedAdd(t *testing.T) {
+	home, tg := newHome(t)
+	fault, _ := faultAt(2)
+	if r := newWriter(fault).Add(tg); r.Err == nil {
+		t.Fatal("fault not hit")
+	}
+	mustOK(t, newWriter(nil).Remove(tg))
+	ents, err := os.ReadDir(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 0 {
+		t.Fatalf("home not empty after remove: %v", ents[0].Name())
+	}
+	if _, err := os.Stat(filepath.Dir(home)); err != nil {
+		t.Fatal(err)
+	}
+}

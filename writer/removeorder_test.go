@@ -1,0 +1,48 @@
+package writer
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// A remove that stops while deleting our files must not leave a manifest
+// naming a backup that is gone: an add after it would trust the record, take
+// no backup, and the manifest would promise an exact restore it cannot give.
+func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
+	_, tg := newHome(t)
+	orig := "{\n  \"model\": \"opus\"\n}\n"
+	writeFile(t, tg.Adapter.Config(tg), orig)
+	mustOK(t, newWriter(nil).Add(tg))
+	stop := func(step string) error {
+		if step == "after-delete" {
+			return errFault
+		}
+		return nil
+	}
+	if r := newWriter(stop).Remove(tg); r.Err == nil {
+		t.Fatal("fault not hit")
+	}
+	if _, err := os.Stat(filepath.Join(tg.HooksDir(), manifest.FileName)); !os.IsNotExist(err) {
+		t.Fatalf("manifest still there after a remove stopped while deleting files: %v", err)
+	}
+	mustOK(t, newWriter(nil).Add(tg))
+	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Load(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(tg.HooksDir(), m.Files[0].Backup))
+	if err != nil || string(b) != orig {
+		t.Fatalf("the manifest's backup is missing or wrong (%v): %q", err, b)
+	}
+	mustOK(t, newWriter(nil).Remove(tg))
+	if got, _ := readOrAbsent(t, tg.Adapter.Config(tg)); got != orig {
+		t.Fatalf("got %q", got)
+	}
+}
