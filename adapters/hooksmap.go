@@ -601,24 +601,33 @@ func leftNote(event string, i int, k entryKind) string {
 
 // onlyOurs reports whether c (the event map, or one event's array) holds
 // entries and every one of them is purely ours.
+//
+// It stops at the first entry that is not ours, and answers without a scan
+// when c cannot hold our prefix at all (mayHold): on a user's large config
+// that is the usual case.
 func (m mapEdit) onlyOurs(c gjson.Result) bool {
+	if !mayHold(c.Raw, m.Prefix) {
+		return false
+	}
 	n := 0
 	ok := true
 	if c.IsObject() {
-		for _, ev := range members(c) {
-			if _, wanted := m.want(ev.Key); !wanted || !ev.Val.IsArray() || !m.onlyOurs(ev.Val) {
+		c.ForEach(func(k, v gjson.Result) bool {
+			if _, wanted := m.want(k.Str); !wanted || !v.IsArray() || !m.onlyOurs(v) {
 				ok = false
 			}
 			n++
-		}
+			return ok
+		})
 		return ok && n > 0
 	}
-	for _, e := range elements(c) {
+	c.ForEach(func(_, e gjson.Result) bool {
 		if classify(e, m.Prefix) != oursPure {
 			ok = false
 		}
 		n++
-	}
+		return ok
+	})
 	return ok && n > 0
 }
 
