@@ -42,8 +42,12 @@ fuzz:
 soak:
 	$(GO) test -count=1 ./cmd/hookinstall -run '^(TestLoadWithRewriter|TestSIGKILL)$$' -load.duration=60s -kill.rounds=1000 -v
 
-bench:
+# Go benchmarks, then hooks, writer and doctor side by side against the floor
+# and the peers (interleaved runs, median/min/max, ratios); rewrites the
+# generated table in docs/performance.md.
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./bench/cmd/hookbench -bin $(BIN) -out docs/performance.md
 
 # A scratch HOME seeded with a realistic settings.json: add, status, remove,
 # with the diffs shown. Touches nothing outside the scratch folder.
