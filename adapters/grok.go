@@ -50,7 +50,7 @@ func (g grok) Check(t Target, cur []byte, files map[string][]byte) ([]string, er
 		doc, err := parseTOML(b)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: %v; could not read Grok's settings", g.configTOML(t), err))
-		} else if v, ok := tomlBool(doc, "compat", "claude", "hooks"); ok && !v {
+		} else if v, ok := TOMLBool(doc, "compat", "claude", "hooks"); ok && !v {
 			notes = append(notes, fmt.Sprintf("%s: [compat.claude] hooks = false only stops Grok from running Claude's hooks; the hooks in %s still run", g.configTOML(t), g.Config(t)))
 		}
 	}

@@ -22,8 +22,8 @@ func parseTOML(b []byte) (map[string]any, error) {
 	return doc, nil
 }
 
-// tomlGet follows path through nested tables.
-func tomlGet(doc map[string]any, path ...string) (any, bool) {
+// TOMLGet follows path through nested tables of a decoded TOML document.
+func TOMLGet(doc map[string]any, path ...string) (any, bool) {
 	var cur any = doc
 	for _, k := range path {
 		t, ok := cur.(map[string]any)
@@ -37,9 +37,9 @@ func tomlGet(doc map[string]any, path ...string) (any, bool) {
 	return cur, true
 }
 
-// tomlBool returns the boolean at path, and whether there is one.
-func tomlBool(doc map[string]any, path ...string) (val, ok bool) {
-	v, found := tomlGet(doc, path...)
+// TOMLBool returns the boolean at path, and whether there is one.
+func TOMLBool(doc map[string]any, path ...string) (val, ok bool) {
+	v, found := TOMLGet(doc, path...)
 	b, isBool := v.(bool)
 	return b, found && isBool
 }

@@ -143,7 +143,7 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 // requirementsOff returns an *OffError when a requirements.toml switches
 // user hooks off.
 func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
-	if v, ok := tomlBool(doc, "allow_managed_hooks_only"); ok && v {
+	if v, ok := TOMLBool(doc, "allow_managed_hooks_only"); ok && v {
 		return &OffError{File: file, Key: "allow_managed_hooks_only",
 			Reason: fmt.Sprintf("is true, so %s runs only managed hooks and skips every user hook, ours included", z.product)}
 	}
@@ -157,10 +157,10 @@ func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
 // featureOff reports whether [features] turns hooks off, by the canonical
 // key or, when that is absent, by the deprecated alias.
 func (z zerocodeStyle) featureOff(doc map[string]any) (string, bool) {
-	if v, ok := tomlBool(doc, "features", "hooks"); ok {
+	if v, ok := TOMLBool(doc, "features", "hooks"); ok {
 		return "hooks", !v
 	}
-	if v, ok := tomlBool(doc, "features", z.alias); ok {
+	if v, ok := TOMLBool(doc, "features", z.alias); ok {
 		return z.alias + " (deprecated alias of hooks)", !v
 	}
 	return "", false
@@ -170,7 +170,7 @@ func (z zerocodeStyle) featureOff(doc map[string]any) (string, bool) {
 // table, or "". The table also holds the agent's own trust records
 // ([hooks.state]), which are not hooks.
 func inlineHooks(doc map[string]any) string {
-	v, ok := tomlGet(doc, "hooks")
+	v, ok := TOMLGet(doc, "hooks")
 	t, isTable := v.(map[string]any)
 	if !ok || !isTable {
 		return ""

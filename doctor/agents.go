@@ -29,26 +29,6 @@ func readTOML(path string) (doc map[string]any, ok bool, err error) {
 	return doc, true, nil
 }
 
-func tomlGet(doc map[string]any, path ...string) (any, bool) {
-	var cur any = doc
-	for _, k := range path {
-		t, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = t[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-func tomlBool(doc map[string]any, path ...string) (val, ok bool) {
-	v, found := tomlGet(doc, path...)
-	b, isBool := v.(bool)
-	return b, found && isBool
-}
-
 // grokSwitches explains [compat.claude] hooks = false in ~/.grok/config.toml.
 // It is Grok's only hook switch, and it does not touch our own file: it only
 // stops Grok from running the hooks in Claude's settings.json.
@@ -59,7 +39,7 @@ func grokSwitches(r *run) {
 	case err != nil:
 		r.info("switch.compat-claude", path, fmt.Sprintf("%s: %v; could not check Grok's switches", path, err), "fix the file: Grok may not start with it")
 	case ok:
-		if v, set := tomlBool(doc, "compat", "claude", "hooks"); set && !v {
+		if v, set := adapters.TOMLBool(doc, "compat", "claude", "hooks"); set && !v {
 			r.info("switch.compat-claude", path, fmt.Sprintf("%s: [compat.claude] hooks = false: Grok no longer runs the hooks in Claude's settings.json (ours there stay silent under Grok anyway); the hooks in %s still run", path, r.cfg.Path), "")
 			return
 		}
@@ -128,11 +108,11 @@ func (z *zerocodeDoc) requirementsPath(r *run) string {
 // featureOff reports whether [features] turns hooks off, by the canonical key
 // or by the deprecated alias.
 func (z *zerocodeDoc) featureOff(r *run, doc map[string]any) (string, bool) {
-	if v, ok := tomlBool(doc, "features", "hooks"); ok {
+	if v, ok := adapters.TOMLBool(doc, "features", "hooks"); ok {
 		return "hooks", !v
 	}
 	alias := r.t.Adapter.Name() + "_hooks"
-	if v, ok := tomlBool(doc, "features", alias); ok {
+	if v, ok := adapters.TOMLBool(doc, "features", alias); ok {
 		return alias, !v
 	}
 	return "", false
@@ -163,7 +143,7 @@ func (z *zerocodeDoc) switches(r *run) {
 			off = true
 		}
 		if path == req {
-			if v, set := tomlBool(doc, "allow_managed_hooks_only"); set && v {
+			if v, set := adapters.TOMLBool(doc, "allow_managed_hooks_only"); set && v {
 				r.fail("switch.allow_managed_hooks_only", path, fmt.Sprintf("%s: allow_managed_hooks_only = true, so %s runs only managed hooks, never ours in %s", path, z.product, r.cfg.Path), "ask whoever manages this machine")
 				off = true
 			}
@@ -186,7 +166,7 @@ func (z *zerocodeDoc) switches(r *run) {
 // inlineHooks returns the first hook event in config.toml's [hooks] table, or
 // "" ([hooks.state] holds trust records, not hooks).
 func inlineHooks(doc map[string]any) string {
-	v, ok := tomlGet(doc, "hooks")
+	v, ok := adapters.TOMLGet(doc, "hooks")
 	t, isTable := v.(map[string]any)
 	if !ok || !isTable {
 		return ""
@@ -232,7 +212,7 @@ func (z *zerocodeDoc) trust(r *run, m *jsonMap) {
 		r.fail(id, cfg, fmt.Sprintf("%s: %v: cannot read the trust records", cfg, err), "fix the file")
 		return
 	}
-	state, _ := tomlGet(doc, "hooks", "state")
+	state, _ := adapters.TOMLGet(doc, "hooks", "state")
 	records, _ := state.(map[string]any)
 	hp := hooksPath(r.t)
 	how := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", r.t.Adapter.Name(), r.t.NS)
