@@ -78,9 +78,10 @@ func (z zerocodeStyle) SwitchFiles(t Target) []string {
 	return fs
 }
 
-// TrustHint is printed after a successful add.
-func (z zerocodeStyle) TrustHint() string {
-	return fmt.Sprintf("%s: %s skips new or changed hooks until you trust them: open /hooks in %s and trust the hookinstall hooks", z.name, z.product, z.name)
+// TrustHint is printed after a successful add; it names the agent id (a
+// clone's own) and the program to open.
+func (z zerocodeStyle) TrustHint(t Target) string {
+	return fmt.Sprintf("%s: %s skips new or changed hooks until you trust them: open /hooks in %s and trust the hookinstall hooks", t.ID, z.product, z.name)
 }
 
 // Check refuses an install that would never fire: hooks switched off in

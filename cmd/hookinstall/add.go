@@ -84,8 +84,8 @@ func runAdd(o *addOptions) error {
 func trustHint(agent string, ts []adapters.Target) string {
 	for _, t := range ts {
 		if t.ID == agent {
-			if th, ok := t.Adapter.(interface{ TrustHint() string }); ok {
-				return th.TrustHint()
+			if th, ok := t.Adapter.(interface{ TrustHint(adapters.Target) string }); ok {
+				return th.TrustHint(t)
 			}
 		}
 	}
