@@ -108,6 +108,18 @@ var errRaced = errors.New("config changed while hookinstall was writing it")
 // their config without taking our lock.
 const maxAttempts = 20
 
+// retryRaced runs step again, from a fresh read, while it reports that the
+// agent rewrote file between our read and our rename; at most maxAttempts
+// times. When it gives up, file itself was not modified.
+func retryRaced(t adapters.Target, file string, step func() error) error {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		if err := step(); !errors.Is(err, errRaced) {
+			return err
+		}
+	}
+	return &Error{Agent: t.ID, File: file, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts)}
+}
+
 // A plan is what one agent's files hold now and what they should hold.
 type plan struct {
 	t        adapters.Target
@@ -432,11 +444,12 @@ func (w *Writer) addChanges(p *plan, withDiff bool) []Change {
 // for them in the agent's own file.
 func (w *Writer) Add(t adapters.Target) Report {
 	r := w.add(t)
-	if r.Err != nil || !w.Trust || w.DryRun {
+	tr, ok := t.Adapter.(adapters.Truster) // add already refused --trust when not
+	if r.Err != nil || !w.Trust || w.DryRun || !ok {
 		return r
 	}
 	err := w.locked(t, func([]string) error {
-		for attempt := 0; attempt < maxAttempts; attempt++ {
+		return retryRaced(t, tr.TrustFile(t), func() error {
 			hooks, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
 			if err != nil {
 				return w.fail(t, t.Adapter.Config(t), err)
@@ -448,17 +461,13 @@ func (w *Writer) Add(t adapters.Target) Report {
 			if !tp.changes() {
 				return nil
 			}
-			err = w.applyTrust(t, tp, true)
-			if errors.Is(err, errRaced) {
-				continue
+			if err := w.applyTrust(t, tp, true); err != nil {
+				return err
 			}
-			if err == nil {
-				r.Changes = append(r.Changes, tp.change(false))
-				r.Status = "installed"
-			}
-			return err
-		}
-		return &Error{Agent: t.ID, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts), Written: true}
+			r.Changes = append(r.Changes, tp.change(false))
+			r.Status = "installed"
+			return nil
+		})
 	})
 	if err != nil {
 		r.Err, r.Status = err, "error"
@@ -502,7 +511,7 @@ func (w *Writer) add(t adapters.Target) Report {
 	}
 	err = w.locked(t, func(created []string) error {
 		prev := p
-		for attempt := 0; attempt < maxAttempts; attempt++ {
+		return retryRaced(t, r.Config, func() error {
 			p, err := w.replan(t, prev, w.planAdd)
 			prev = nil
 			if err != nil {
@@ -513,13 +522,8 @@ func (w *Writer) add(t adapters.Target) Report {
 			if len(r.Changes) == 0 {
 				return nil
 			}
-			err = w.applyAdd(p, created)
-			if errors.Is(err, errRaced) {
-				continue
-			}
-			return err
-		}
-		return &Error{Agent: t.ID, File: r.Config, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts)}
+			return w.applyAdd(p, created)
+		})
 	})
 	if err != nil {
 		r.Err, r.Status = err, "error"
@@ -904,7 +908,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 	}
 	err = w.locked(t, func(pending []string) error {
 		prev := p
-		for attempt := 0; attempt < maxAttempts; attempt++ {
+		return retryRaced(t, r.Config, func() error {
 			p, err := w.replan(t, prev, w.planRemove)
 			prev = nil
 			if err != nil {
@@ -913,13 +917,8 @@ func (w *Writer) Remove(t adapters.Target) Report {
 			p.pending = pending
 			r.Notes = append([]string(nil), p.edit.Notes...)
 			r.Changes = w.removeChanges(p, false)
-			err = w.applyRemove(p)
-			if errors.Is(err, errRaced) {
-				continue
-			}
-			return err
-		}
-		return &Error{Agent: t.ID, File: r.Config, Err: fmt.Errorf("%w %d times in a row; try again", errRaced, maxAttempts)}
+			return w.applyRemove(p)
+		})
 	})
 	if err != nil {
 		r.Err, r.Status = err, "error"
