@@ -1,4 +1,3 @@
-// Command hookinstall installs, checks and removes coding agents' state hooks.
 package main
 
 import "os"

@@ -1,0 +1,28 @@
+// Package adapters knows, for each coding agent, where its global hook config
+// lives, what our entries look like in it, and how to add and remove them.
+//
+// Invariants:
+//   - Pure: bytes in, bytes out. No file, process or environment access (the
+//     writer reads and writes; overrides such as $CLAUDE_CONFIG_DIR arrive
+//     through an injected getenv).
+//   - Byte preservation: an edit changes only the span it inserts or deletes.
+//     Spans are located with gjson's byte offsets and spliced; the user's file
+//     is never re-marshalled. Inserted text copies the file's indent unit,
+//     newline style and nesting depth, and a one-line file stays one line.
+//   - Remove(Add(x)) == x for every strict JSON object x without entries of
+//     ours, and Add(Add(x)) == Add(x).
+//   - Ownership: an entry is ours exactly when every command in it starts with
+//     the absolute hooks-dir path as written into the config (Target.Prefix).
+//     Entries that mix ours with the user's, or that the user edited (they
+//     match neither what we write now nor what the manifest recorded), are
+//     left alone unless forced.
+//   - Strict input: only RFC 8259 JSON objects (no BOM, no comments, valid
+//     UTF-8, nothing after the value, nesting at most 10000) are edited;
+//     duplicate keys and wrong types on our path are errors with a position.
+//   - Shared files keep their root: nothing is added to a Codex/ZeroCode root
+//     but "hooks" (and their strict root is checked before any edit).
+//   - Every target resolves under the home it was given; a clone keeps its
+//     own directory with its base agent's shape.
+//   - Codex trust hashes are computed as Codex 0.171.0 computes them
+//     (codextrust.go, verified against the binary).
+package adapters
