@@ -385,14 +385,14 @@ func TestZerocodePositionalTrustNote(t *testing.T) {
 func TestZerocodeTrustHint(t *testing.T) {
 	for _, agent := range []string{"zerocode", "codex"} {
 		tg := testTarget(t, agent, "/home/u")
-		th, ok := tg.Adapter.(interface{ TrustHint() string })
-		if !ok || !strings.Contains(th.TrustHint(), "/hooks") {
+		th, ok := tg.Adapter.(TrustHinter)
+		if !ok || !strings.Contains(th.TrustHint(tg), "/hooks") || !strings.HasPrefix(th.TrustHint(tg), agent+": ") {
 			t.Errorf("%s: no trust hint", agent)
 		}
 	}
 	for _, agent := range []string{"claude", "grok", "antigravity", "opencode"} {
 		tg := testTarget(t, agent, "/home/u")
-		if _, ok := tg.Adapter.(interface{ TrustHint() string }); ok {
+		if _, ok := tg.Adapter.(TrustHinter); ok {
 			t.Errorf("%s has a trust hint", agent)
 		}
 	}

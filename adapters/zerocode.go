@@ -78,8 +78,13 @@ func (z zerocodeStyle) SwitchFiles(t Target) []string {
 	return fs
 }
 
-// TrustHint is printed after a successful add; it names the agent id (a
-// clone's own) and the program to open.
+// A TrustHinter is an agent that skips new hooks until the user trusts
+// them; its hint says how, and is printed after a successful add.
+type TrustHinter interface {
+	TrustHint(t Target) string
+}
+
+// TrustHint names the agent id (a clone's own) and the program to open.
 func (z zerocodeStyle) TrustHint(t Target) string {
 	return fmt.Sprintf("%s: %s skips new or changed hooks until you trust them: open /hooks in %s and trust the hookinstall hooks", t.ID, z.product, z.name)
 }

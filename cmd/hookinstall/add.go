@@ -84,7 +84,7 @@ func runAdd(o *addOptions) error {
 func trustHint(agent string, ts []adapters.Target) string {
 	for _, t := range ts {
 		if t.ID == agent {
-			if th, ok := t.Adapter.(interface{ TrustHint(adapters.Target) string }); ok {
+			if th, ok := t.Adapter.(adapters.TrustHinter); ok {
 				return th.TrustHint(t)
 			}
 		}
