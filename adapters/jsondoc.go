@@ -400,6 +400,24 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 	if f.CommaSpace {
 		comma = ", "
 	}
+	// sep starts child i: a separator, and inline or on its own line.
+	sep := func(i int) {
+		switch {
+		case inline && i > 0:
+			b.WriteString(comma)
+		case !inline:
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(f.Newline + lead + f.Unit)
+		}
+	}
+	closeWith := func(c byte) {
+		if !inline {
+			b.WriteString(f.Newline + lead)
+		}
+		b.WriteByte(c)
+	}
 	switch v := v.(type) {
 	case string:
 		b.WriteString(quote(v))
@@ -414,16 +432,7 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 		}
 		b.WriteByte('{')
 		for i, kv := range v {
-			if inline {
-				if i > 0 {
-					b.WriteString(comma)
-				}
-			} else {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(f.Newline + lead + f.Unit)
-			}
+			sep(i)
 			b.WriteString(quote(kv.K))
 			if inline {
 				b.WriteString(colon)
@@ -432,10 +441,7 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 			}
 			renderTo(b, kv.V, f, lead+f.Unit, inline)
 		}
-		if !inline {
-			b.WriteString(f.Newline + lead)
-		}
-		b.WriteByte('}')
+		closeWith('}')
 	case []any:
 		if len(v) == 0 {
 			b.WriteString("[]")
@@ -443,22 +449,10 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 		}
 		b.WriteByte('[')
 		for i, e := range v {
-			if inline {
-				if i > 0 {
-					b.WriteString(comma)
-				}
-			} else {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(f.Newline + lead + f.Unit)
-			}
+			sep(i)
 			renderTo(b, e, f, lead+f.Unit, inline)
 		}
-		if !inline {
-			b.WriteString(f.Newline + lead)
-		}
-		b.WriteByte(']')
+		closeWith(']')
 	default:
 		panic(fmt.Sprintf("adapters: cannot render %T", v))
 	}
