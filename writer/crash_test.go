@@ -3,76 +3,26 @@ package writer
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/treesnap"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
-// An entry is one node of a snapshot: its type, mode and bytes (or link).
-type entry struct {
-	Mode fs.FileMode
-	Data string
-}
-
-// Snapshot records every file, folder and link under root.
-func Snapshot(t testing.TB, root string) map[string]entry {
+// snapshot records every file, folder and link under root.
+func snapshot(t testing.TB, root string) treesnap.Tree {
 	t.Helper()
-	snap := map[string]entry{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		e := entry{Mode: fi.Mode()}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			e.Data, err = os.Readlink(p)
-		case fi.Mode().IsRegular():
-			var b []byte
-			b, err = os.ReadFile(p)
-			e.Data = string(b)
-		}
-		snap[rel] = e
-		return err
-	})
+	tr, err := treesnap.Take(root, treesnap.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return snap
-}
-
-func diffSnapshots(want, got map[string]entry) string {
-	var ds []string
-	for k, w := range want {
-		g, ok := got[k]
-		switch {
-		case !ok:
-			ds = append(ds, "missing "+k)
-		case g.Mode != w.Mode:
-			ds = append(ds, fmt.Sprintf("%s: mode %v, want %v", k, g.Mode, w.Mode))
-		case g.Data != w.Data:
-			ds = append(ds, fmt.Sprintf("%s: content differs:\n got %q\nwant %q", k, g.Data, w.Data))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			ds = append(ds, "extra "+k)
-		}
-	}
-	sort.Strings(ds)
-	return strings.Join(ds, "\n")
+	return tr
 }
 
 var errFault = errors.New("injected fault")
@@ -229,10 +179,10 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 			}
 			// The clean run: before and after.
 			resetHome(t, home, tg, c)
-			before := Snapshot(t, base)
+			before := snapshot(t, base)
 			orig := configBytes(t, tg)
 			mustOK(t, newWriter(nil).Add(tg))
-			installed := Snapshot(t, base)
+			installed := snapshot(t, base)
 			added := configBytes(t, tg)
 			if added == orig {
 				t.Fatal("add changed nothing")
@@ -272,12 +222,12 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 					// Re-running the same command converges.
 					if op == "add" {
 						mustOK(t, newWriter(nil).Add(tg))
-						if d := diffSnapshots(installed, Snapshot(t, base)); d != "" {
+						if d := treesnap.Diff(installed, snapshot(t, base)); d != "" {
 							t.Fatalf("add stopped at %s, then add again: home is not as a clean add leaves it:\n%s", *hit, d)
 						}
 					} else {
 						mustOK(t, newWriter(nil).Remove(tg))
-						if d := diffSnapshots(before, Snapshot(t, base)); d != "" {
+						if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
 							t.Fatalf("remove stopped at %s, then remove again: home is not the original:\n%s", *hit, d)
 						}
 						// And an add after the failed remove, then remove.
@@ -289,7 +239,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 					}
 					// A final remove gives back the original home.
 					mustOK(t, newWriter(nil).Remove(tg))
-					if d := diffSnapshots(before, Snapshot(t, base)); d != "" {
+					if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
 						t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
 					}
 				}
@@ -319,7 +269,7 @@ var tempName = regexp.MustCompile(`^\..+[0-9]+$`)
 // checkNoTemp fails when a temp file of ours was left behind.
 func checkNoTemp(t *testing.T, root string) {
 	t.Helper()
-	for p := range Snapshot(t, root) {
+	for p := range snapshot(t, root) {
 		b := filepath.Base(p)
 		if tempName.MatchString(b) {
 			t.Fatalf("temp file left behind: %s", p)

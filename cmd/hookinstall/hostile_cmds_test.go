@@ -2,13 +2,8 @@ package main
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
 
 // Custom testscript commands for hostile input: they build fixtures txtar
@@ -23,59 +20,15 @@ import (
 
 var (
 	snapMu sync.Mutex
-	snaps  = map[string]map[string]string{} // workdir + name -> path -> description
+	snaps  = map[string]treesnap.Tree{} // workdir + name -> tree
 )
-
-// describeTree lists every node under root with its type, mode, owner,
-// size, mtime and content hash (or link target), never opening anything that
-// is not a regular file.
-func describeTree(root string) (map[string]string, error) {
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		desc := fmt.Sprintf("%v mtime=%d", fi.Mode(), fi.ModTime().UnixNano())
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			desc += fmt.Sprintf(" uid=%d gid=%d ino=%d", st.Uid, st.Gid, st.Ino)
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			desc += " -> " + l
-		case fi.Mode().IsRegular():
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			h := sha256.New()
-			_, err = io.Copy(h, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-			desc += fmt.Sprintf(" size=%d sha256=%x", fi.Size(), h.Sum(nil))
-		}
-		out[rel] = desc
-		return nil
-	})
-	return out, err
-}
 
 // snaptree DIR NAME: remember everything under DIR as NAME.
 func cmdSnaptree(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: snaptree DIR NAME")
 	}
-	d, err := describeTree(ts.MkAbs(args[0]))
+	d, err := treesnap.Take(ts.MkAbs(args[0]), treesnap.Options{Times: true})
 	ts.Check(err)
 	snapMu.Lock()
 	snaps[ts.Getenv("WORK")+"\x00"+args[1]] = d
@@ -95,27 +48,14 @@ func cmdCmpsnaptree(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("no snapshot %s", args[1])
 	}
-	got, err := describeTree(ts.MkAbs(args[0]))
+	got, err := treesnap.Take(ts.MkAbs(args[0]), treesnap.Options{Times: true})
 	ts.Check(err)
-	var diffs []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			diffs = append(diffs, "deleted: "+k)
-		} else if g != w {
-			diffs = append(diffs, fmt.Sprintf("changed: %s\n  was %s\n  now %s", k, w, g))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			diffs = append(diffs, "created: "+k)
-		}
-	}
-	sort.Strings(diffs)
-	if (len(diffs) == 0) == neg {
+	diff := treesnap.Diff(want, got)
+	if (diff == "") == neg {
 		if neg {
 			ts.Fatalf("%s is unchanged since snapshot %s", args[0], args[1])
 		}
-		ts.Fatalf("%s changed since snapshot %s:\n%s", args[0], args[1], strings.Join(diffs, "\n"))
+		ts.Fatalf("%s changed since snapshot %s:\n%s", args[0], args[1], diff)
 	}
 }
 

@@ -12,15 +12,17 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookinstall/hookinstall/internal/treesnap"
 
 	"github.com/hookinstall/hookinstall/manifest"
 )
@@ -58,58 +60,15 @@ func envInt(t *testing.T, flagVal int, env string, def int) int {
 	return def
 }
 
-// treeOf describes every node under root (type, mode, bytes or link).
-func treeOf(t *testing.T, root string) map[string]string {
+// treeOf records every node under root; a lock file's bytes are bookkeeping
+// (the folders a run created), not a result, so only its mode counts.
+func treeOf(t *testing.T, root string) treesnap.Tree {
 	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		desc := fi.Mode().String()
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			l, _ := os.Readlink(p)
-			desc += " -> " + l
-		case fi.Mode().IsRegular() && d.Name() == "lock":
-			// its content is bookkeeping (dirs a run created), not a result
-		case fi.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			desc += " " + strconv.Quote(string(b))
-		}
-		m[rel] = desc
-		return nil
-	})
+	tr, err := treesnap.Take(root, treesnap.Options{SkipData: func(rel string) bool { return path.Base(rel) == "lock" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
-}
-
-func treeDiff(want, got map[string]string) string {
-	var ds []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			ds = append(ds, "missing "+k)
-		} else if g != w {
-			ds = append(ds, fmt.Sprintf("changed %s:\n  want %s\n  got  %s", k, w, g))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			ds = append(ds, "extra "+k)
-		}
-	}
-	sort.Strings(ds)
-	return strings.Join(ds, "\n")
+	return tr
 }
 
 func sum(b []byte) string {
@@ -209,7 +168,7 @@ func TestSIGKILL(t *testing.T) {
 	if out, err := runHI(t, bin, home, "remove", "claude"); err != nil {
 		t.Fatalf("remove: %v\n%s", err, out)
 	}
-	if d := treeDiff(original, treeOf(t, home)); d != "" {
+	if d := treesnap.Diff(original, treeOf(t, home)); d != "" {
 		t.Fatalf("clean add+remove is not exact:\n%s", d)
 	}
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
@@ -240,7 +199,7 @@ func TestSIGKILL(t *testing.T) {
 			if op == "remove" {
 				want = original
 			}
-			if d := treeDiff(want, treeOf(t, home)); d != "" {
+			if d := treesnap.Diff(want, treeOf(t, home)); d != "" {
 				t.Fatalf("round %d: %s after a kill did not converge:\n%s", i, op, d)
 			}
 		}
@@ -248,7 +207,7 @@ func TestSIGKILL(t *testing.T) {
 	if out, err := runHI(t, bin, home, "remove", "claude"); err != nil {
 		t.Fatalf("final remove: %v\n%s", err, out)
 	}
-	if d := treeDiff(original, treeOf(t, home)); d != "" {
+	if d := treesnap.Diff(original, treeOf(t, home)); d != "" {
 		t.Fatalf("final remove did not give back the original home:\n%s", d)
 	}
 	t.Logf("%d of %d processes killed before they ended", killed, rounds)

@@ -2,20 +2,20 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script")
@@ -219,38 +219,9 @@ func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: snapshot DIR FILE")
 	}
-	root := ts.MkAbs(args[0])
-	var lines []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%s %s %04o", rel, fi.Mode().Type(), fi.Mode().Perm())
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			line += " -> " + target
-		case fi.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" %d %x", len(b), sha256.Sum256(b))
-		}
-		lines = append(lines, line)
-		return nil
-	})
+	tr, err := treesnap.Take(ts.MkAbs(args[0]), treesnap.Options{})
 	ts.Check(err)
-	sort.Strings(lines)
-	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(tr.String()), 0o644))
 }
 
 // treegrep TEXT DIR: some regular file under DIR contains TEXT (a plain
