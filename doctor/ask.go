@@ -51,6 +51,17 @@ func (r *run) runAgent(name string, args []string, env []string) (askResult, boo
 	return res, true
 }
 
+// askFailed reports, as information, an agent program that could not answer
+// (what says what was run), and whether it failed.
+func (r *run) askFailed(id, file string, res askResult, what, hint string) bool {
+	if res.Err == nil {
+		return false
+	}
+	r.add(Check{ID: id, Result: Info, File: file, Millis: millis(msOf(res.Dur)),
+		Verdict: fmt.Sprintf("%s failed: %v", what, res.Err), Hint: hint})
+	return true
+}
+
 var claudeVersion = regexp.MustCompile(`Running: .*\(([0-9][^)]*)\)`)
 
 // askClaude runs `claude doctor`, which works offline in Claude Code 2.1.332
@@ -67,10 +78,8 @@ func askClaude(r *run, _ *jsonMap) {
 		r.skip("binary.claude", file, "claude is not on PATH, so it was not asked what it resolved")
 		return
 	}
-	ms := float64(res.Dur.Microseconds()) / 1000
-	if res.Err != nil {
-		r.add(Check{ID: "binary.claude", Result: Info, File: file, Millis: millis(ms),
-			Verdict: fmt.Sprintf("'%s doctor' failed: %v", res.Path, res.Err), Hint: "run 'claude doctor' yourself"})
+	ms := msOf(res.Dur)
+	if r.askFailed("binary.claude", file, res, "'"+res.Path+" doctor'", "run 'claude doctor' yourself") {
 		return
 	}
 	version := "?"
@@ -149,10 +158,8 @@ func askCodex(r *run, _ *jsonMap) {
 		fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, r.t.Home),
 	}
 	res := r.rpc(path, []string{"app-server"}, []string{"CODEX_HOME=" + r.t.Dir}, lines, 2)
-	ms := float64(res.Dur.Microseconds()) / 1000
-	if res.Err != nil {
-		r.add(Check{ID: "binary.codex", Result: Info, File: file, Millis: millis(ms),
-			Verdict: fmt.Sprintf("'%s app-server' hooks/list failed: %v", path, res.Err), Hint: "open codex and look at /hooks yourself"})
+	ms := msOf(res.Dur)
+	if r.askFailed("binary.codex", file, res, "'"+path+" app-server' hooks/list", "open codex and look at /hooks yourself") {
 		return
 	}
 	var reply struct {
@@ -250,10 +257,8 @@ func askAntigravity(r *run, _ *jsonMap) {
 		r.skip("binary.antigravity", file, "agy is not on PATH, so it was not asked what it resolved")
 		return
 	}
-	ms := float64(res.Dur.Microseconds()) / 1000
-	if res.Err != nil {
-		r.add(Check{ID: "binary.antigravity", Result: Info, File: file, Millis: millis(ms),
-			Verdict: fmt.Sprintf("'%s -p /hooks' failed: %v", res.Path, res.Err), Hint: "run 'agy -p /hooks' yourself and look for an empty command"})
+	ms := msOf(res.Dur)
+	if r.askFailed("binary.antigravity", file, res, "'"+res.Path+" -p /hooks'", "run 'agy -p /hooks' yourself and look for an empty command") {
 		return
 	}
 	var missing []string

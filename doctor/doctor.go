@@ -38,6 +38,9 @@ type Check struct {
 
 func millis(ms float64) *float64 { return &ms }
 
+// msOf is d in milliseconds, to the microsecond.
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // The one-word statuses, shared with `hookinstall status`.
 const (
 	StatusInstalled    = "installed"

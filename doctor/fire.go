@@ -133,7 +133,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	}
 	env = append(env, c.Env...)
 	res := r.d.fire([]string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
-	ms := float64(res.Dur.Microseconds()) / 1000
+	ms := msOf(res.Dur)
 	var wantOut, wantPTY []byte
 	if c.State != "" {
 		if s.stdoutTransport() {

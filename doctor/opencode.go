@@ -271,7 +271,7 @@ func (pluginProfile) fire(r *run) {
 		got := f.cap.finish()
 		f.cap = nil
 		faults := append([]string(nil), common...)
-		ms := float64(res.Dur.Microseconds()) / 1000
+		ms := msOf(res.Dur)
 		if i < len(out.Cases) {
 			oc := out.Cases[i]
 			ms = oc.Ms
@@ -294,7 +294,7 @@ func (pluginProfile) fire(r *run) {
 		if f.want != nil {
 			what = "wrote " + show(f.want) + " to the pty"
 		}
-		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, float64(res.Dur.Microseconds())/1000)})
+		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, msOf(res.Dur))})
 	}
 }
 
