@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // roundTrip adds to orig, checks that a second add changes nothing and that
@@ -79,7 +81,7 @@ func TestCodexCorpusRoundTrip(t *testing.T) {
 				for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "Stop"} {
 					arr := hooks[ev].([]any)
 					last, _ := json.Marshal(arr[len(arr)-1])
-					want := `{"hooks":[{"command":"` + tg.ScriptPath(scriptName(ev)) + `","timeout":5,"type":"command"}]}`
+					want := `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(ev)) + `","timeout":5,"type":"command"}]}`
 					if string(last) != want {
 						t.Errorf("%s: last entry %s, want %s", ev, last, want)
 					}
@@ -94,20 +96,6 @@ func TestCodexCorpusRoundTrip(t *testing.T) {
 	if n < 15 {
 		t.Fatalf("only %d codex corpus files have a hooks object", n)
 	}
-}
-
-func scriptName(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return b.String() + ".sh"
 }
 
 // TestAntigravityCorpusRoundTrip: over the named-hook-set files of the gemini

@@ -233,6 +233,16 @@ func firstMembers(obj gjson.Result, n int) []member {
 	return ms
 }
 
+// A Member is one key/value pair of a JSON object: the key (unescaped), the
+// key's byte offset, and the value with its absolute offset.
+type Member = member
+
+// Members lists an object's members in order, duplicates included.
+func Members(obj gjson.Result) []Member { return members(obj) }
+
+// Elements lists an array's elements in order.
+func Elements(arr gjson.Result) []gjson.Result { return elements(arr) }
+
 func elements(arr gjson.Result) []gjson.Result {
 	var es []gjson.Result
 	arr.ForEach(func(_, v gjson.Result) bool {

@@ -228,7 +228,7 @@ func (z *zerocodeDoc) trust(r *run, m *jsonMap) {
 		if !hs.IsArray() {
 			continue
 		}
-		for j, h := range elements(hs) {
+		for j, h := range adapters.Elements(hs) {
 			cmd := h.Get("command").String()
 			if !strings.HasPrefix(cmd, r.t.Prefix()) {
 				continue

@@ -32,12 +32,7 @@ func (r *run) runAgent(name string, args []string, env []string) (askResult, boo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.d.AskTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home, "TERM=dumb", "NO_COLOR=1"}, env...)
-	cmd.Dir = r.t.Home
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
+	cmd := r.agentCmd(ctx, path, args, env)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -49,6 +44,18 @@ func (r *run) runAgent(name string, args []string, env []string) (askResult, boo
 		res.Err = err
 	}
 	return res, true
+}
+
+// agentCmd runs an agent's program in its own process group (killed whole at
+// the timeout), from the home, with a fixed minimal environment plus env.
+func (r *run) agentCmd(ctx context.Context, path string, args, env []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Env = append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home, "TERM=dumb", "NO_COLOR=1"}, env...)
+	cmd.Dir = r.t.Home
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	return cmd
 }
 
 // askFailed reports, as information, an agent program that could not answer
@@ -283,12 +290,7 @@ func askAntigravity(r *run, _ *jsonMap) {
 func (r *run) rpc(path string, args, env, lines []string, want int) askResult {
 	ctx, cancel := context.WithTimeout(context.Background(), r.d.AskTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home, "TERM=dumb", "NO_COLOR=1"}, env...)
-	cmd.Dir = r.t.Home
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
+	cmd := r.agentCmd(ctx, path, args, env)
 	res := askResult{Path: path}
 	in, err := cmd.StdinPipe()
 	if err != nil {

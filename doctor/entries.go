@@ -42,38 +42,10 @@ type jsonMap struct {
 	ours   []occurrence
 }
 
-// members lists an object's members in order, duplicates included.
-func members(obj gjson.Result) []struct {
-	Key string
-	Val gjson.Result
-} {
-	var ms []struct {
-		Key string
-		Val gjson.Result
-	}
-	obj.ForEach(func(k, v gjson.Result) bool {
-		ms = append(ms, struct {
-			Key string
-			Val gjson.Result
-		}{k.Str, v})
-		return true
-	})
-	return ms
-}
-
-func elements(arr gjson.Result) []gjson.Result {
-	var es []gjson.Result
-	arr.ForEach(func(_, v gjson.Result) bool {
-		es = append(es, v)
-		return true
-	})
-	return es
-}
-
 // duplicateKey returns a key that appears twice in obj, or "".
 func duplicateKey(obj gjson.Result) string {
 	seen := map[string]bool{}
-	for _, m := range members(obj) {
+	for _, m := range adapters.Members(obj) {
 		if seen[m.Key] {
 			return m.Key
 		}
@@ -90,7 +62,7 @@ func commandsOf(e gjson.Result) []string {
 	}
 	var cs []string
 	if hs := e.Get("hooks"); hs.IsArray() {
-		for _, h := range elements(hs) {
+		for _, h := range adapters.Elements(hs) {
 			cs = append(cs, h.Get("command").String())
 		}
 		return cs
@@ -105,11 +77,11 @@ func commandsOf(e gjson.Result) []string {
 // under prefix.
 func findOurs(events gjson.Result, prefix string) []occurrence {
 	var os []occurrence
-	for _, ev := range members(events) {
+	for _, ev := range adapters.Members(events) {
 		if !ev.Val.IsArray() {
 			continue
 		}
-		for i, e := range elements(ev.Val) {
+		for i, e := range adapters.Elements(ev.Val) {
 			var ours []string
 			all := commandsOf(e)
 			for _, c := range all {
@@ -234,7 +206,7 @@ func (r *run) configJSON(p *jsonProfile) *jsonMap {
 		return nil
 	}
 	if p.strictRoot != nil {
-		for _, m := range members(root) {
+		for _, m := range adapters.Members(root) {
 			if !p.strictRoot[m.Key] {
 				r.fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, p.display, p.strictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))
 				return nil

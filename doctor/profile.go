@@ -132,8 +132,8 @@ func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []strin
 		if len(ed.Entries[t.NS]) == 0 {
 			return nil, nil, fmt.Errorf("no hook set for %q", t.NS)
 		}
-		for _, m := range members(gjson.Parse(ed.Entries[t.NS][0])) {
-			if es := elements(m.Val); m.Val.IsArray() && len(es) > 0 {
+		for _, m := range adapters.Members(gjson.Parse(ed.Entries[t.NS][0])) {
+			if es := adapters.Elements(m.Val); m.Val.IsArray() && len(es) > 0 {
 				want[m.Key] = es[0].Raw
 			}
 		}
