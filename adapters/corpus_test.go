@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // corpusDir holds real agent configs, byte-exact, shared by the project.
@@ -39,7 +41,14 @@ func testTarget(t testing.TB, agent, home string) Target {
 func TestClaudeCorpusRoundTrip(t *testing.T) {
 	tg := testTarget(t, "claude", "/home/u")
 	a := tg.Adapter
-	for _, file := range corpusFiles(t, "claude") {
+	files := corpusFiles(t, "claude")
+	tried := 0
+	defer func() {
+		if tried < len(files)*9/10 {
+			t.Errorf("only %d of %d corpus files were strict JSON objects and round-tripped", tried, len(files))
+		}
+	}()
+	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			orig, err := os.ReadFile(file)
 			if err != nil {
@@ -48,6 +57,7 @@ func TestClaudeCorpusRoundTrip(t *testing.T) {
 			if _, err := ParseObject(orig); err != nil {
 				t.Skipf("not a strict JSON object: %v", err)
 			}
+			tried++
 			ed, err := a.Add(tg, orig, nil, false)
 			if err != nil {
 				t.Fatalf("add: %v", err)
@@ -129,8 +139,11 @@ func checkAdded(t *testing.T, tg Target, before, after []byte) {
 			s, _ := json.Marshal(g)
 			if strings.Contains(string(s), tg.Prefix()) {
 				n++
-				want := `{"hooks":[{"command":"` + tg.Prefix() + strings.TrimSuffix(strings.ToLower(e.Event[:1])+e.Event[1:], "") + `","timeout":5,"type":"command"}]}`
-				_ = want
+				// json.Marshal of a map sorts keys: the entry is exactly ours.
+				want := `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","timeout":5,"type":"command"}]}`
+				if string(s) != want {
+					t.Errorf("%s: our entry is %s, want %s", e.Event, s, want)
+				}
 			}
 		}
 		if n != 1 {
