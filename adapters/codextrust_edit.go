@@ -19,37 +19,44 @@ type TrustEntry struct {
 	Command string
 }
 
-// A Truster records the user's trust for our hooks in the agent's own file,
-// so they run with no review dialog. Only agents whose trust hash is known
-// to be exact implement it.
-type Truster interface {
+// An Untruster can take trust records of our hooks out of the agent's own
+// file when they are removed (harmless where nothing matches).
+type Untruster interface {
 	// TrustFile is the file holding the agent's trust records, on disk.
 	TrustFile(t Target) string
+	// Untrust returns cur without any trust record of ours, keyed on
+	// keyPath (the hooks.json path the agent puts in its keys).
+	Untrust(t Target, cur []byte, keyPath string) ([]byte, error)
+}
+
+// A Truster also records the user's trust for our hooks, so they run with no
+// review dialog. Only agents whose trust hash is verified to be exact
+// implement it: codex.
+type Truster interface {
+	Untruster
 	// TrustVersion is the agent version the hash is verified for, and
 	// VersionArgs the command that prints the installed version.
 	TrustVersion() string
 	VersionArgs() []string
 	// TrustEntries lists the records for our handlers in hooksDoc (the
-	// hooks.json as written), keyed on keyPath (the path the agent puts in
-	// its keys).
+	// hooks.json as written).
 	TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error)
-	// Trust returns cur with every entry trusted; Untrust returns cur without
-	// any trust record of ours.
+	// Trust returns cur with every entry trusted.
 	Trust(cur []byte, entries []TrustEntry) ([]byte, error)
-	Untrust(t Target, cur []byte, keyPath string) ([]byte, error)
 }
+
+// codex is the one zerocode-style agent whose trust hash hookinstall
+// reproduces exactly (Codex 0.171.0, codextrust.go).
+type codex struct{ zerocodeStyle }
 
 func (z zerocodeStyle) TrustFile(t Target) string { return z.configTOML(t) }
 
 // TrustVersion is the one Codex release whose hash CodexTrustHash reproduces.
-func (zerocodeStyle) TrustVersion() string { return CodexTrustVersion }
+func (codex) TrustVersion() string { return CodexTrustVersion }
 
-func (zerocodeStyle) VersionArgs() []string { return []string{"codex", "--version"} }
+func (codex) VersionArgs() []string { return []string{"codex", "--version"} }
 
-func (z zerocodeStyle) TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
-	if z.name != "codex" {
-		return nil, fmt.Errorf("%s: trust records cannot be written for this agent; trust the hooks in /hooks", z.product)
-	}
+func (c codex) TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
 	root, err := ParseObject(hooksDoc)
 	if err != nil {
 		return nil, err
@@ -149,7 +156,7 @@ func tableSpan(cur []byte, key string) (start, end int, ok bool) {
 
 // Trust appends (or updates in place) a [hooks.state."key"] table per entry,
 // as Codex writes them. A re-run with the same entries is byte-identical.
-func (zerocodeStyle) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
+func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
 	state, err := trustState(cur)
 	if err != nil {
 		return nil, err

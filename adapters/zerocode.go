@@ -37,11 +37,11 @@ func init() {
 		claudeStyle: claudeStyle{name: "zerocode", events: zerocodeEvents, transport: scripts.PTY},
 		product:     "ZeroCode", dirName: ".zerotwo", alias: "zerocode_hooks",
 	})
-	register(zerocodeStyle{
+	register(codex{zerocodeStyle{
 		claudeStyle: claudeStyle{name: "codex", events: zerocodeEvents, transport: scripts.PTY},
 		product:     "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
 		byName: true, sysRequirements: "/etc/codex/requirements.toml",
-	})
+	}})
 }
 
 // rootKeys are the only top-level keys the engine accepts in hooks.json; any

@@ -216,7 +216,7 @@ func (z *zerocodeDoc) trust(r *run, m *jsonMap) {
 	records, _ := state.(map[string]any)
 	hp := hooksPath(r.t)
 	how := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", r.t.Adapter.Name(), r.t.NS)
-	if tr, ok := r.t.Adapter.(adapters.Truster); ok && r.t.Adapter.Name() == "codex" {
+	if tr, ok := r.t.Adapter.(adapters.Truster); ok {
 		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (exact for Codex %s only)", r.t.ID, tr.TrustVersion())
 	}
 	algo := "Codex " + adapters.CodexTrustVersion + "'s hash"

@@ -34,7 +34,7 @@ func TrustKeyPath(t adapters.Target) (string, error) {
 
 // trustPlan is the planned edit of the agent's trust file.
 type trustPlan struct {
-	tr      adapters.Truster
+	tr      adapters.Untruster
 	path    string
 	cur     fileState
 	doc     []byte
@@ -93,7 +93,7 @@ func (w *Writer) planTrust(t adapters.Target, hooksDoc []byte) (*trustPlan, erro
 // bytes when the file is as we left it, else our tables cut out.
 func (w *Writer) planUntrust(p *plan) (*trustPlan, error) {
 	t := p.t
-	tr, ok := t.Adapter.(adapters.Truster)
+	tr, ok := t.Adapter.(adapters.Untruster)
 	if !ok {
 		return nil, nil
 	}
