@@ -47,7 +47,7 @@ soak:
 # generated table in docs/performance.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./bench/cmd/hookbench -bin $(BIN) -out docs/performance.md
+	$(GO) run ./internal/bench/cmd/hookbench -bin $(BIN) -out docs/performance.md
 
 # A scratch HOME seeded with a realistic settings.json: add, status, remove,
 # with the diffs shown. Touches nothing outside the scratch folder.
@@ -58,11 +58,11 @@ demo: build
 # the npm registry (cached outside the repo), a fake model on 127.0.0.1, each
 # agent driven through one turn with a permission prompt in tmux.
 e2e:
-	$(GO) test -tags e2e -count=1 -timeout 30m -v ./e2e/...
+	$(GO) test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
 
 # Breaks one hook per agent and requires make e2e to fail naming it.
 e2e-selftest:
-	sh e2e/selftest.sh
+	sh internal/e2e/selftest.sh
 
 clean:
 	rm -rf bin

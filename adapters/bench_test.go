@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/bench"
+	"github.com/hookinstall/hookinstall/internal/bench"
 )
 
 // benchDocs are the inputs of the adapter benchmarks: a typical config and

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/bench"
+	"github.com/hookinstall/hookinstall/internal/bench"
 	"github.com/hookinstall/hookinstall/writer"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/bench"
+	"github.com/hookinstall/hookinstall/internal/bench"
 )
 
 // The usual way, with the durability hookinstall promises for the file:

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookinstall/hookinstall/e2e/fakemodel"
+	"github.com/hookinstall/hookinstall/internal/e2e/fakemodel"
 )
 
 // A run is one agent case: scratch HOME, fake model server, tmux pane, checks.
