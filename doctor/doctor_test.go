@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -176,7 +177,7 @@ func installAll(tb testing.TB, home string) []adapters.Target {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if r := w.Add(tg); r.Err != nil {
+		if r := w.Add(context.Background(), tg); r.Err != nil {
 			tb.Fatalf("add %s: %v", a.Name(), r.Err)
 		}
 		ts = append(ts, tg)

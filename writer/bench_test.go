@@ -2,6 +2,7 @@ package writer_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,9 +84,9 @@ func BenchmarkWriterAdd(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				benchMust(b, w.Add(tg), "installed")
+				benchMust(b, w.Add(context.Background(), tg), "installed")
 				b.StopTimer()
-				benchMust(b, w.Remove(tg), "removed")
+				benchMust(b, w.Remove(context.Background(), tg), "removed")
 				b.StartTimer()
 			}
 		})
@@ -109,7 +110,7 @@ func BenchmarkWriterRemove(b *testing.B) {
 					if err := os.WriteFile(cfg, variant(d.doc, i), 0o644); err != nil {
 						b.Fatal(err)
 					}
-					benchMust(b, w.Add(tg), "installed")
+					benchMust(b, w.Add(context.Background(), tg), "installed")
 					if mode == "edited" {
 						f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
 						if err != nil {
@@ -124,7 +125,7 @@ func BenchmarkWriterRemove(b *testing.B) {
 						}
 					}
 					b.StartTimer()
-					benchMust(b, w.Remove(tg), "removed")
+					benchMust(b, w.Remove(context.Background(), tg), "removed")
 				}
 			})
 		}
@@ -148,8 +149,8 @@ func BenchmarkWriterAddRemove(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				benchMust(b, w.Add(tg), "installed")
-				benchMust(b, w.Remove(tg), "removed")
+				benchMust(b, w.Add(context.Background(), tg), "installed")
+				benchMust(b, w.Remove(context.Background(), tg), "removed")
 			}
 			got, err := os.ReadFile(cfg)
 			if err != nil || !bytes.Equal(got, want) {

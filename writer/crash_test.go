@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -181,7 +182,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 			resetHome(t, home, tg, c)
 			before := snapshot(t, base)
 			orig := configBytes(t, tg)
-			mustOK(t, newWriter(nil).Add(tg))
+			mustOK(t, newWriter(nil).Add(context.Background(), tg))
 			installed := snapshot(t, base)
 			added := configBytes(t, tg)
 			if added == orig {
@@ -193,16 +194,16 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 					resetHome(t, home, tg, c)
 					want, other := added, orig
 					if op == "remove" {
-						mustOK(t, newWriter(nil).Add(tg))
+						mustOK(t, newWriter(nil).Add(context.Background(), tg))
 						want, other = orig, added
 					}
 					fault, hit := faultAt(n)
 					w := newWriter(fault)
 					var r Report
 					if op == "add" {
-						r = w.Add(tg)
+						r = w.Add(context.Background(), tg)
 					} else {
-						r = w.Remove(tg)
+						r = w.Remove(context.Background(), tg)
 					}
 					if *hit == "" {
 						mustOK(t, r)
@@ -221,24 +222,24 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 
 					// Re-running the same command converges.
 					if op == "add" {
-						mustOK(t, newWriter(nil).Add(tg))
+						mustOK(t, newWriter(nil).Add(context.Background(), tg))
 						if d := treesnap.Diff(installed, snapshot(t, base)); d != "" {
 							t.Fatalf("add stopped at %s, then add again: home is not as a clean add leaves it:\n%s", *hit, d)
 						}
 					} else {
-						mustOK(t, newWriter(nil).Remove(tg))
+						mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 						if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
 							t.Fatalf("remove stopped at %s, then remove again: home is not the original:\n%s", *hit, d)
 						}
 						// And an add after the failed remove, then remove.
 						resetHome(t, home, tg, c)
-						mustOK(t, newWriter(nil).Add(tg))
+						mustOK(t, newWriter(nil).Add(context.Background(), tg))
 						fault, _ := faultAt(n)
-						newWriter(fault).Remove(tg)
-						mustOK(t, newWriter(nil).Add(tg))
+						newWriter(fault).Remove(context.Background(), tg)
+						mustOK(t, newWriter(nil).Add(context.Background(), tg))
 					}
 					// A final remove gives back the original home.
-					mustOK(t, newWriter(nil).Remove(tg))
+					mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 					if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
 						t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
 					}

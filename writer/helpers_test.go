@@ -26,7 +26,7 @@ func newHome(t testing.TB) (string, adapters.Target) {
 }
 
 func newWriter(fault func(string) error) *Writer {
-	return New(Options{Now: fixedNow, Fault: fault, LookPath: func(string) (string, error) { return "", os.ErrNotExist }})
+	return WithFault(New(Options{Now: fixedNow, LookPath: func(string) (string, error) { return "", os.ErrNotExist }}), fault)
 }
 
 func writeFile(t testing.TB, path, data string) {

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 func TestRemoveDeletesOnlyInsideHooksDir(t *testing.T) {
 	home, tg := newHome(t)
 	writeFile(t, tg.Adapter.Config(tg), `{"model":"x"}`)
-	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	victim := filepath.Join(home, "victim")
 	outside := filepath.Join(filepath.Dir(home), "outside")
 	writeFile(t, victim, "mine")
@@ -37,7 +38,7 @@ func TestRemoveDeletesOnlyInsideHooksDir(t *testing.T) {
 	if err := os.WriteFile(mp, m.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustOK(t, newWriter(nil).Remove(tg))
+	mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 	for _, p := range []string{victim, outside, filepath.Join(home, "empty")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("remove deleted %s, which the manifest named: %v", p, err)

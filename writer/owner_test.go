@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"syscall"
 	"testing"
@@ -34,10 +35,10 @@ func TestAddRemoveKeepOwnerAndMode(t *testing.T) {
 		}
 	}
 	w := newWriter(nil)
-	mustOK(t, w.Add(tg))
+	mustOK(t, w.Add(context.Background(), tg))
 	check("add")
 	b, _ := readOrAbsent(t, cfg)
 	writeFile(t, cfg, b+" ") // a user edit: remove cuts entries rather than restoring the backup
-	mustOK(t, w.Remove(tg))
+	mustOK(t, w.Remove(context.Background(), tg))
 	check("remove")
 }

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,15 +13,15 @@ import (
 func TestCreatedDirsSurviveAnInterruptedAdd(t *testing.T) {
 	home, tg := newHome(t)
 	fault, hit := faultAt(1) // after-backup: dirs exist, no manifest
-	r := newWriter(fault).Add(tg)
+	r := newWriter(fault).Add(context.Background(), tg)
 	if r.Err == nil || *hit != "script-temp" && *hit != "after-scripts" && *hit != "after-backup" {
 		t.Fatalf("fault not hit as planned: %q %v", *hit, r.Err)
 	}
 	if _, err := os.Stat(tg.Dir); err != nil {
 		t.Fatalf("the interrupted add should have created %s: %v", tg.Dir, err)
 	}
-	mustOK(t, newWriter(nil).Add(tg))
-	mustOK(t, newWriter(nil).Remove(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
+	mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 	if _, err := os.Lstat(tg.Dir); !os.IsNotExist(err) {
 		t.Fatalf("%s left behind after remove: %v", tg.Dir, err)
 	}
@@ -33,10 +34,10 @@ func TestCreatedDirsSurviveAnInterruptedAdd(t *testing.T) {
 func TestCreatedDirsRemovedAfterInterruptedAdd(t *testing.T) {
 	home, tg := newHome(t)
 	fault, _ := faultAt(2)
-	if r := newWriter(fault).Add(tg); r.Err == nil {
+	if r := newWriter(fault).Add(context.Background(), tg); r.Err == nil {
 		t.Fatal("fault not hit")
 	}
-	mustOK(t, newWriter(nil).Remove(tg))
+	mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 	ents, err := os.ReadDir(home)
 	if err != nil {
 		t.Fatal(err)

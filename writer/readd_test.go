@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -14,11 +15,11 @@ func TestReAddAfterUserEditKeepsEditOnRemove(t *testing.T) {
 	cfg := tg.Adapter.Config(tg)
 	writeFile(t, cfg, "{\n  \"model\": \"opus\"\n}\n")
 	w := newWriter(nil)
-	mustOK(t, w.Add(tg))
+	mustOK(t, w.Add(context.Background(), tg))
 	b, _ := readOrAbsent(t, cfg)
 	writeFile(t, cfg, strings.Replace(b, "opus", "sonnet", 1))
-	mustOK(t, w.Add(tg))
-	mustOK(t, w.Remove(tg))
+	mustOK(t, w.Add(context.Background(), tg))
+	mustOK(t, w.Remove(context.Background(), tg))
 	got, _ := readOrAbsent(t, cfg)
 	if want := "{\n  \"model\": \"sonnet\"\n}\n"; got != want {
 		t.Fatalf("remove lost the user's edit made between two adds:\ngot  %q\nwant %q", got, want)
@@ -31,11 +32,11 @@ func TestReAddAfterUserEditKeepsCreatedFile(t *testing.T) {
 	_, tg := newHome(t)
 	cfg := tg.Adapter.Config(tg)
 	w := newWriter(nil)
-	mustOK(t, w.Add(tg))
+	mustOK(t, w.Add(context.Background(), tg))
 	b, _ := readOrAbsent(t, cfg)
 	writeFile(t, cfg, strings.Replace(b, "{", "{\n  \"model\": \"opus\",", 1))
-	mustOK(t, w.Add(tg))
-	mustOK(t, w.Remove(tg))
+	mustOK(t, w.Add(context.Background(), tg))
+	mustOK(t, w.Remove(context.Background(), tg))
 	got, ok := readOrAbsent(t, cfg)
 	if !ok {
 		t.Fatal("remove deleted a settings.json that holds the user's keys")
@@ -53,9 +54,9 @@ func TestReAddUnchangedStaysExact(t *testing.T) {
 	orig := "{\"model\":\"opus\" , \"hooks\" : {}}"
 	writeFile(t, cfg, orig)
 	w := newWriter(nil)
-	mustOK(t, w.Add(tg))
-	mustOK(t, w.Add(tg))
-	mustOK(t, w.Remove(tg))
+	mustOK(t, w.Add(context.Background(), tg))
+	mustOK(t, w.Add(context.Background(), tg))
+	mustOK(t, w.Remove(context.Background(), tg))
 	if got, _ := readOrAbsent(t, cfg); got != orig {
 		t.Fatalf("got %q, want %q", got, orig)
 	}

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,20 +16,20 @@ func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 	_, tg := newHome(t)
 	orig := "{\n  \"model\": \"opus\"\n}\n"
 	writeFile(t, tg.Adapter.Config(tg), orig)
-	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	stop := func(step string) error {
 		if step == "after-delete" {
 			return errFault
 		}
 		return nil
 	}
-	if r := newWriter(stop).Remove(tg); r.Err == nil {
+	if r := newWriter(stop).Remove(context.Background(), tg); r.Err == nil {
 		t.Fatal("fault not hit")
 	}
 	if _, err := os.Stat(filepath.Join(tg.HooksDir(), manifest.FileName)); !os.IsNotExist(err) {
 		t.Fatalf("manifest still there after a remove stopped while deleting files: %v", err)
 	}
-	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 	if err != nil || string(b) != orig {
 		t.Fatalf("the manifest's backup is missing or wrong (%v): %q", err, b)
 	}
-	mustOK(t, newWriter(nil).Remove(tg))
+	mustOK(t, newWriter(nil).Remove(context.Background(), tg))
 	if got, _ := readOrAbsent(t, tg.Adapter.Config(tg)); got != orig {
 		t.Fatalf("got %q", got)
 	}

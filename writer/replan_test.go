@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,7 +41,7 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 		t.Fatalf("changed config: the old plan was reused (%v)", err)
 	}
 	// A manifest appears (another run installed meanwhile).
-	if r := w.Add(tg); r.Err != nil {
+	if r := w.Add(context.Background(), tg); r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	if err := os.WriteFile(cfg, q.cfg.Data, 0o644); err != nil {

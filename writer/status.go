@@ -22,7 +22,7 @@ func (w *Writer) Detected(t adapters.Target) bool {
 		return true
 	}
 	for _, b := range t.Adapter.Binaries() {
-		if _, err := w.LookPath(b); err == nil {
+		if _, err := w.o.LookPath(b); err == nil {
 			return true
 		}
 	}

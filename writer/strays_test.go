@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +16,7 @@ func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 	_, tg := newHome(t)
 	cfg := tg.Adapter.Config(tg)
 	writeFile(t, cfg, `{"model":"opus"}`)
-	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	ours := []string{
 		filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp"),
 		filepath.Join(tg.HooksDir(), ".stop.sh8123456789"),
@@ -31,7 +32,7 @@ func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 		writeFile(t, p, "partial")
 	}
 	// Everything else is installed: add still sweeps (and says unchanged).
-	r := newWriter(nil).Add(tg)
+	r := newWriter(nil).Add(context.Background(), tg)
 	mustOK(t, r)
 	if r.Status != "unchanged" {
 		t.Errorf("status %q, want unchanged", r.Status)
@@ -58,7 +59,7 @@ func TestConfigTempRemovedOnFailure(t *testing.T) {
 		}
 		return nil
 	}
-	if r := newWriter(stop).Add(tg); r.Err == nil {
+	if r := newWriter(stop).Add(context.Background(), tg); r.Err == nil {
 		t.Fatal("fault not hit")
 	}
 	if _, err := os.Lstat(filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp")); !os.IsNotExist(err) {
@@ -77,7 +78,7 @@ func TestStrayTrustTempIsSwept(t *testing.T) {
 	writeFile(t, tg.Adapter.Config(tg), `{"hooks":{}}`)
 	stray := filepath.Join(tg.Dir, ".config.toml.hookinstall.tmp")
 	writeFile(t, stray, "partial")
-	mustOK(t, newWriter(nil).Add(tg))
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	if _, err := os.Lstat(stray); !os.IsNotExist(err) {
 		t.Fatalf("stray config.toml temp left: %v", err)
 	}

@@ -2,11 +2,11 @@ package writer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,40 +19,51 @@ import (
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
-// Options change how a Writer works.
+// Options change how a Writer works. They are fixed when New makes it.
 type Options struct {
-	DryRun   bool
-	Force    bool
-	Trust    bool // also record the user's trust for our hooks (adapters.Truster)
-	Version  string
-	Now      func() time.Time
+	DryRun  bool // plan and report, write nothing
+	Force   bool // replace or remove our entries even where they were edited by hand
+	Trust   bool // also record the user's trust for our hooks where the agent keys it (codex)
+	Version string
+	Now     func() time.Time
+	// Getenv gives the PATH that agents' binaries are looked up on and run
+	// with, and the HOME they run with; nil means os.Getenv.
+	Getenv func(string) string
+	// LookPath finds an agent's binary; nil searches Getenv("PATH").
 	LookPath func(string) (string, error)
-	// Fault, when set, is called at each step of a write with the step's
-	// name; an error it returns stops the write there (tests of crash
-	// safety). Steps: add "after-backup", "after-scripts",
-	// "after-manifest", "before-rename", "after-rename"; remove
-	// "before-rename", "after-rename", "after-delete" (each file of ours),
-	// "before-manifest"; and, inside every atomic write once the temp file
-	// is complete and synced but not yet renamed, "backup-temp",
-	// "script-temp", "manifest-temp", "config-temp".
-	Fault func(step string) error
+	// Run runs an agent's binary to ask it something (codex --version) and
+	// returns what it printed on stdout; nil runs it with Getenv's PATH
+	// and HOME, for at most 15 seconds.
+	Run func(ctx context.Context, path string, args ...string) ([]byte, error)
 }
 
-// A Writer applies adapters' edits to disk. It is the only code that does.
-type Writer struct{ Options }
+// A Writer applies adapters' plans to disk. It is the only code that does.
+type Writer struct {
+	o Options
+	// fault, when set, is called at each step of a write with the step's
+	// name; an error it returns stops the write there (tests of crash
+	// safety; see export_test.go and docs/reliability.md).
+	fault func(step string) error
+}
 
 // New returns a Writer with defaults filled in.
 func New(o Options) *Writer {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
 	if o.LookPath == nil {
-		o.LookPath = exec.LookPath
+		o.LookPath = searchPath(o.Getenv)
+	}
+	if o.Run == nil {
+		o.Run = runWith(o.Getenv)
 	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	return &Writer{o}
+	return &Writer{o: o}
 }
 
 // A Change is one file that a run creates, modifies or deletes.
@@ -275,7 +286,7 @@ func (w *Writer) planAdd(t adapters.Target) (*plan, error) {
 		// replacing it would throw away everything the agent is writing.
 		return nil, w.fail(t, cfgPath, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run add again, and if it stays empty put {} in it or delete it"))
 	}
-	p.edit, err = t.Adapter.Add(t, p.cfg.Data, p.rec, w.Force)
+	p.edit, err = t.Adapter.Add(t, p.cfg.Data, p.rec, w.o.Force)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
 	}
@@ -319,12 +330,12 @@ func (w *Writer) manifestFor(p *plan, post []byte, backup string, createdDirs []
 	t := p.t
 	m := &manifest.Manifest{
 		Schema:      manifest.Schema,
-		ToolVersion: w.Version,
+		ToolVersion: w.o.Version,
 		Namespace:   t.NS,
 		Agent:       t.ID,
 		Base:        t.Adapter.Name(),
 		AsHome:      t.AsHome,
-		InstalledAt: w.Now().UTC().Truncate(time.Second),
+		InstalledAt: w.o.Now().UTC().Truncate(time.Second),
 	}
 	if p.man != nil {
 		m.CreatedDirs = append(m.CreatedDirs, p.man.CreatedDirs...)
@@ -442,13 +453,13 @@ func (w *Writer) addChanges(p *plan, withDiff bool) []Change {
 
 // Add installs t's hooks, and with Options.Trust records the user's trust
 // for them in the agent's own file.
-func (w *Writer) Add(t adapters.Target) Report {
-	r := w.add(t)
+func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
+	r := w.add(ctx, t)
 	tr, ok := t.Adapter.(adapters.Truster) // add already refused --trust when not
-	if r.Err != nil || !w.Trust || w.DryRun || !ok {
+	if r.Err != nil || !w.o.Trust || w.o.DryRun || !ok {
 		return r
 	}
-	err := w.locked(t, func([]string) error {
+	err := w.locked(ctx, t, func([]string) error {
 		return retryRaced(t, tr.TrustFile(t), func() error {
 			hooks, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
 			if err != nil {
@@ -475,11 +486,11 @@ func (w *Writer) Add(t adapters.Target) Report {
 	return r
 }
 
-func (w *Writer) add(t adapters.Target) Report {
+func (w *Writer) add(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	p, err := w.planAdd(t)
 	var tp *trustPlan
-	if err == nil && w.Trust {
+	if err == nil && w.o.Trust {
 		// Check the trust file before anything is written.
 		if tp, err = w.planTrust(t, p.edit.Doc); err != nil {
 			err = w.fail(t, "", err)
@@ -494,7 +505,7 @@ func (w *Writer) add(t adapters.Target) Report {
 	}
 	r.Notes = append(r.Notes, p.notes...)
 	r.Notes = append(r.Notes, p.edit.Notes...)
-	if w.DryRun {
+	if w.o.DryRun {
 		r.Changes = w.addChanges(p, true)
 		if tp.changes() {
 			r.Changes = append(r.Changes, tp.change(true))
@@ -509,7 +520,7 @@ func (w *Writer) add(t adapters.Target) Report {
 		r.Status = "unchanged"
 		return r
 	}
-	err = w.locked(t, func(created []string) error {
+	err = w.locked(ctx, t, func(created []string) error {
 		prev := p
 		return retryRaced(t, r.Config, func() error {
 			p, err := w.replan(t, prev, w.planAdd)
@@ -539,9 +550,10 @@ func (w *Writer) add(t adapters.Target) Report {
 	return r
 }
 
-func (w *Writer) fault(step string) error {
-	if w.Fault != nil {
-		return w.Fault(step)
+// at is the fault hook at one named step.
+func (w *Writer) at(step string) error {
+	if w.fault != nil {
+		return w.fault(step)
 	}
 	return nil
 }
@@ -549,10 +561,10 @@ func (w *Writer) fault(step string) error {
 // step is the fault hook for one named step, for writeAtomic's beforeRename
 // (the temp file is written and synced, the rename not done).
 func (w *Writer) step(name string) func() error {
-	if w.Fault == nil {
+	if w.fault == nil {
 		return nil
 	}
-	return func() error { return w.fault(name) }
+	return func() error { return w.at(name) }
 }
 
 // applyAdd writes one planned add: backup, scripts, manifest, then (after a
@@ -577,7 +589,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 			}
 		}
 	}
-	if err := w.fault("after-backup"); err != nil {
+	if err := w.at("after-backup"); err != nil {
 		return err
 	}
 	for _, s := range p.scripts {
@@ -589,7 +601,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 			return written(path, err)
 		}
 	}
-	if err := w.fault("after-scripts"); err != nil {
+	if err := w.at("after-scripts"); err != nil {
 		return err
 	}
 	cfgDirs, err := mkdirs(filepath.Dir(p.cfg.Real))
@@ -608,7 +620,7 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 			return written(filepath.Join(p.hooksDir, manifest.FileName), err)
 		}
 	}
-	if err := w.fault("after-manifest"); err != nil {
+	if err := w.at("after-manifest"); err != nil {
 		return err
 	}
 	if !p.configChanges() {
@@ -623,19 +635,31 @@ func (w *Writer) applyAdd(p *plan, created []string) error {
 	if !same {
 		return errRaced
 	}
-	if err := w.fault("before-rename"); err != nil {
+	if err := w.at("before-rename"); err != nil {
 		return err
 	}
 	if err := writeConfigAtomic(p.cfg.Real, t.NS, p.edit.Doc, 0o644, &p.cfg, w.step("config-temp")); err != nil {
 		return written(cfgPath, err)
 	}
-	return w.fault("after-rename")
+	return w.at("after-rename")
+}
+
+// lockRetry is how often a run waiting for another's lock tries again.
+const lockRetry = 10 * time.Millisecond
+
+// lock waits for fl: blocking when ctx can never be done, else polling
+// until ctx is.
+func lock(ctx context.Context, fl *flock.Flock) (bool, error) {
+	if ctx.Done() == nil {
+		return true, fl.Lock()
+	}
+	return fl.TryLockContext(ctx, lockRetry)
 }
 
 // locked runs fn holding the lock of t's hooks dir, creating the dir (and
 // its parents) first. The lock file may be deleted by a remove that holds
 // it; a locker that finds its file gone starts over.
-func (w *Writer) locked(t adapters.Target, fn func(created []string) error) error {
+func (w *Writer) locked(ctx context.Context, t adapters.Target, fn func(created []string) error) error {
 	dir := t.HooksDir()
 	for attempt := 0; attempt < 100; attempt++ {
 		created, err := mkdirs(dir)
@@ -658,9 +682,13 @@ func (w *Writer) locked(t adapters.Target, fn func(created []string) error) erro
 		}
 		lockPath := filepath.Join(dir, "lock")
 		fl := flock.New(lockPath, flock.SetPermissions(0o600))
-		if err := fl.Lock(); err != nil {
+		ok, err := lock(ctx, fl)
+		if err != nil || !ok {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
+			}
+			if err == nil {
+				err = errors.New("could not take the lock")
 			}
 			return &Error{Agent: t.ID, File: lockPath, Err: err}
 		}
@@ -778,7 +806,7 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	if _, err := t.Adapter.Check(t, p.cfg.Data, p.switches); err != nil && !Off(err) {
 		return nil, w.fail(t, cfgPath, err)
 	}
-	p.edit, err = t.Adapter.Remove(t, p.cfg.Data, p.rec, w.Force)
+	p.edit, err = t.Adapter.Remove(t, p.cfg.Data, p.rec, w.o.Force)
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
 	}
@@ -882,7 +910,7 @@ func (w *Writer) removeChanges(p *plan, withDiff bool) []Change {
 }
 
 // Remove takes t's hooks out.
-func (w *Writer) Remove(t adapters.Target) Report {
+func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	p, err := w.planRemove(t)
 	if err != nil {
@@ -895,7 +923,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 		r.Status = "not-installed"
 		return r
 	}
-	if w.DryRun {
+	if w.o.DryRun {
 		r.Changes = w.removeChanges(p, true)
 		r.Status = "would-remove"
 		return r
@@ -906,7 +934,7 @@ func (w *Writer) Remove(t adapters.Target) Report {
 			return r
 		}
 	}
-	err = w.locked(t, func(pending []string) error {
+	err = w.locked(ctx, t, func(pending []string) error {
 		prev := p
 		return retryRaced(t, r.Config, func() error {
 			p, err := w.replan(t, prev, w.planRemove)
@@ -954,7 +982,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if !same {
 			return errRaced
 		}
-		if err := w.fault("before-rename"); err != nil {
+		if err := w.at("before-rename"); err != nil {
 			return err
 		}
 		if p.edit.Delete {
@@ -965,7 +993,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if err != nil {
 			return written(cfgPath, err)
 		}
-		if err := w.fault("after-rename"); err != nil {
+		if err := w.at("after-rename"); err != nil {
 			return err
 		}
 	}
@@ -985,7 +1013,7 @@ func (w *Writer) applyRemove(p *plan) error {
 	// manifest naming a backup or script that is gone (an add after it
 	// would trust that record and take no backup). What is left is found
 	// again by name; the lock file still lists the folders we created.
-	if err := w.fault("before-manifest"); err != nil {
+	if err := w.at("before-manifest"); err != nil {
 		return err
 	}
 	if err := removeFile(filepath.Join(p.hooksDir, manifest.FileName)); err != nil {
@@ -998,7 +1026,7 @@ func (w *Writer) applyRemove(p *plan) error {
 		if err := removeFile(f); err != nil {
 			return written(f, err)
 		}
-		if err := w.fault("after-delete"); err != nil {
+		if err := w.at("after-delete"); err != nil {
 			return err
 		}
 	}

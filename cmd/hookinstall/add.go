@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -42,8 +43,7 @@ func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
 }
 
 func runAdd(o *addOptions) error {
-	w := o.writer(o.DryRun, o.Force)
-	w.Trust = o.Trust
+	w := o.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
 	ts, err := o.targets(o.Agents, o.All, func(t adapters.Target) bool {
 		return !t.Adapter.ByNameOnly() && w.Detected(t)
 	})
@@ -65,7 +65,7 @@ func runAdd(o *addOptions) error {
 				continue
 			}
 		}
-		reports = append(reports, w.Add(t))
+		reports = append(reports, w.Add(context.Background(), t))
 	}
 	err = o.printReports("add", o.DryRun, reports)
 	if !o.JSON && !o.DryRun {

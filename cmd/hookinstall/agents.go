@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/writer"
 )
 
 type agentsOptions struct {
@@ -41,7 +42,7 @@ type jsonAgentInfo struct {
 }
 
 func runAgents(o *agentsOptions) error {
-	w := o.writer(false, false)
+	w := o.writer(writer.Options{})
 	ts, err := o.targets(nil, true, nil)
 	if err != nil {
 		return err

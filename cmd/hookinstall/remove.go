@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -39,7 +40,7 @@ func newRemoveCmd(g *globalOptions, runF func(*removeOptions) error) *cobra.Comm
 }
 
 func runRemove(o *removeOptions) error {
-	w := o.writer(o.DryRun, o.Force)
+	w := o.writer(writer.Options{DryRun: o.DryRun, Force: o.Force})
 	ts, err := o.targets(o.Agents, o.All, w.Installed)
 	if err != nil {
 		return err
@@ -53,7 +54,7 @@ func runRemove(o *removeOptions) error {
 	}
 	var reports []writer.Report
 	for _, t := range ts {
-		reports = append(reports, w.Remove(t))
+		reports = append(reports, w.Remove(context.Background(), t))
 	}
 	return o.printReports("remove", o.DryRun, reports)
 }

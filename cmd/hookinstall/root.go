@@ -154,8 +154,11 @@ func (g *globalOptions) adapterOptions() (adapters.Options, error) {
 	return o, nil
 }
 
-func (g *globalOptions) writer(dryRun, force bool) *writer.Writer {
-	return writer.New(writer.Options{DryRun: dryRun, Force: force, Version: version, Now: testOnlyNow, LookPath: lookPath(g.Getenv)})
+// writer returns a Writer for this run: o says what to do, the run where
+// (its environment, version and clock).
+func (g *globalOptions) writer(o writer.Options) *writer.Writer {
+	o.Version, o.Now, o.Getenv = version, testOnlyNow, g.Getenv
+	return writer.New(o)
 }
 
 // lookPath searches the run's own PATH, so tests control detection.
