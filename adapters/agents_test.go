@@ -93,8 +93,8 @@ func TestCodexCorpusRoundTrip(t *testing.T) {
 			})
 		}
 	}
-	if n < 15 {
-		t.Fatalf("only %d codex corpus files have a hooks object", n)
+	if want := atLeast(t, 9, 15); n < want {
+		t.Fatalf("only %d codex corpus files have a hooks object, want %d", n, want)
 	}
 }
 
@@ -137,8 +137,8 @@ func TestAntigravityCorpusRoundTrip(t *testing.T) {
 			named++
 		}
 	}
-	if named < 5 {
-		t.Fatalf("only %d named-hook-set files found in the gemini corpus", named)
+	if want := atLeast(t, 5, 5); named < want {
+		t.Fatalf("only %d named-hook-set files found in the gemini corpus, want %d", named, want)
 	}
 }
 

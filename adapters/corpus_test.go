@@ -12,18 +12,60 @@ import (
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// corpusDir holds real agent configs, byte-exact, shared by the project.
-func corpusFiles(t testing.TB, agent string) []string {
+// The tests read two corpora of agent configs: our own small one
+// (testdata/corpus, always there, written for these tests) and the project's
+// full corpus of real configs, byte-exact ($HOOKINSTALL_CORPUS, else
+// ../shared/corpus beside the clone), when it is there. CI sets
+// HOOKINSTALL_CORPUS, so there a missing corpus is an error, not a skip.
+const ownCorpus = "../testdata/corpus"
+
+// sharedCorpus returns the full corpus's dir, or "" when it is absent.
+func sharedCorpus(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", agent)
 	if d := os.Getenv("HOOKINSTALL_CORPUS"); d != "" {
-		dir = filepath.Join(d, agent)
+		if _, err := os.Stat(d); err != nil {
+			t.Fatalf("HOOKINSTALL_CORPUS: %v", err)
+		}
+		return d
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	d := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(d); err != nil {
+		return ""
+	}
+	return d
+}
+
+// corpusGlob lists the files matching pattern (relative to a corpus root) in
+// our own corpus, then in the full one when it is there.
+func corpusGlob(t testing.TB, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(ownCorpus, pattern))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files in %s (set HOOKINSTALL_CORPUS to the shared corpus dir): %v", dir, err)
+		t.Fatalf("no files match %s in %s: %v", pattern, ownCorpus, err)
+	}
+	if d := sharedCorpus(t); d != "" {
+		more, err := filepath.Glob(filepath.Join(d, pattern))
+		if err != nil || len(more) == 0 {
+			t.Fatalf("no files match %s in %s: %v", pattern, d, err)
+		}
+		files = append(files, more...)
 	}
 	return files
+}
+
+// corpusFiles lists one agent's JSON configs from both corpora.
+func corpusFiles(t testing.TB, agent string) []string {
+	t.Helper()
+	return corpusGlob(t, filepath.Join(agent, "*.json"))
+}
+
+// atLeast is want from our own corpus, plus wantShared when the full corpus
+// runs too: a guard that a corpus test did try the files it is about.
+func atLeast(t testing.TB, want, wantShared int) int {
+	if sharedCorpus(t) != "" {
+		return want + wantShared
+	}
+	return want
 }
 
 func testTarget(t testing.TB, agent, home string) Target {

@@ -13,19 +13,11 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// allCorpusFiles lists every file of the shared corpus (valid and malformed,
+// allCorpusFiles lists every file of both corpora (valid and malformed,
 // every agent's): all of it is interesting input for any adapter.
 func allCorpusFiles(t testing.TB) []string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if d := os.Getenv("HOOKINSTALL_CORPUS"); d != "" {
-		dir = d
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files under %s (set HOOKINSTALL_CORPUS to the shared corpus dir): %v", dir, err)
-	}
-	return files
+	return corpusGlob(t, filepath.Join("*", "*.json"))
 }
 
 // seedCorpus adds every corpus file, plus a few shapes the corpus lacks.

@@ -109,21 +109,35 @@ func cmdChown(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.Lchown(ts.MkAbs(args[1]), uid, uid))
 }
 
-// TestHostileCoversMalformedCorpus: every malformed file of the shared
-// corpus is one of the hostile cases, so a file added there is not missed.
+// TestHostileCoversMalformedCorpus: every malformed file of our own corpus,
+// and of the full corpus when it is there, is one of the hostile cases, so a
+// file added there is not missed.
 func TestHostileCoversMalformedCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir(), "malformed", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no malformed corpus under %s (set HOOKINSTALL_CORPUS): %v", corpusDir(), err)
+	shared, err := sharedCorpus()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, script := range []string{"hostile_malformed_corpus.txtar", "hostile_malformed_corpus_agents.txtar"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", script))
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct{ dir, env, prefix string }{
+		{ownCorpus(), "CORPUS", "hostile_malformed_own"},
+		{shared, "SHARED_CORPUS", "hostile_malformed_corpus"},
+	} {
+		if c.dir == "" {
+			t.Logf("no full corpus: %s*.txtar not checked", c.prefix)
+			continue
 		}
-		for _, f := range files {
-			if !strings.Contains(string(b), "cp $CORPUS/malformed/"+filepath.Base(f)+" ") {
-				t.Errorf("%s does not try malformed/%s", script, filepath.Base(f))
+		files, err := filepath.Glob(filepath.Join(c.dir, "malformed", "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no malformed corpus under %s: %v", c.dir, err)
+		}
+		for _, script := range []string{c.prefix + ".txtar", c.prefix + "_agents.txtar"} {
+			b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if !strings.Contains(string(b), "cp $"+c.env+"/malformed/"+filepath.Base(f)+" ") {
+					t.Errorf("%s does not try malformed/%s", script, filepath.Base(f))
+				}
 			}
 		}
 	}

@@ -38,13 +38,27 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams("../../testdata/script"))
 }
 
-// corpusDir is the shared corpus of real agent configs (read in place).
-func corpusDir() string {
+// ownCorpus is our own small corpus of agent configs, always there.
+func ownCorpus() string {
+	abs, _ := filepath.Abs("../../testdata/corpus")
+	return abs
+}
+
+// sharedCorpus is the project's full corpus of real agent configs (read in
+// place): $HOOKINSTALL_CORPUS, else ../shared/corpus beside the clone, or ""
+// when it is absent. CI sets HOOKINSTALL_CORPUS, so there it must exist.
+func sharedCorpus() (string, error) {
 	if d := os.Getenv("HOOKINSTALL_CORPUS"); d != "" {
-		return d
+		if _, err := os.Stat(d); err != nil {
+			return "", fmt.Errorf("HOOKINSTALL_CORPUS: %w", err)
+		}
+		return filepath.Abs(d)
 	}
 	abs, _ := filepath.Abs("../../../shared/corpus")
-	return abs
+	if _, err := os.Stat(abs); err != nil {
+		return "", nil
+	}
+	return abs, nil
 }
 
 func scriptParams(dir string) testscript.Params {
@@ -60,7 +74,14 @@ func scriptParams(dir string) testscript.Params {
 				"HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
 				env.Setenv(v, "")
 			}
-			env.Setenv("CORPUS", corpusDir())
+			// $CORPUS is our own corpus; $SHARED_CORPUS the full one, for
+			// the scripts under [sharedcorpus].
+			env.Setenv("CORPUS", ownCorpus())
+			shared, err := sharedCorpus()
+			if err != nil {
+				return err
+			}
+			env.Setenv("SHARED_CORPUS", shared)
 			// Claude's managed settings and Codex's requirements, instead of /etc's.
 			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
 			env.Setenv("TEST_CODEX_REQUIREMENTS", filepath.Join(env.WorkDir, "etc/codex/requirements.toml"))
@@ -70,6 +91,9 @@ func scriptParams(dir string) testscript.Params {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "sharedcorpus":
+				d, err := sharedCorpus()
+				return d != "", err
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
