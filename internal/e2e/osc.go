@@ -3,7 +3,10 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/hookinstall/hookinstall"
 )
 
 // The states a hook reports, and the exact OSC bodies for them (PRODUCT.md).
@@ -53,68 +56,67 @@ func (o OSC) String() string {
 	return fmt.Sprintf("%s, @%d)", s, o.Offset)
 }
 
-// DecodeOSC finds every OSC 777 notify sequence in raw, verbatim or wrapped for tmux.
+// DecodeOSC finds every OSC 777 notify sequence in raw, verbatim or wrapped for
+// tmux, with the host's own decoder (hookinstall.Decoder), and says for each how
+// it ended. A sequence the decoder did not complete (cut off, or broken by a
+// stray byte) is listed too, ended by "none", so a report shows it.
 func DecodeOSC(raw []byte) []OSC {
-	const intro = "]777;notify;"
+	const intro, dcs = "\x1b]777;notify;", "\x1bPtmux;\x1b"
+	var d hookinstall.Decoder
 	var out []OSC
+	done := map[int]bool{} // offsets of the intros decoded
+	for _, n := range d.Feed(raw) {
+		o := OSC{Offset: int(n.Offset), NS: n.Namespace, Body: n.Body, State: string(n.State), Form: "verbatim"}
+		at := o.Offset
+		if n.Tmux {
+			o.Form = "tmux"
+			at += len(dcs)
+		}
+		done[at] = true
+		p := at + len(intro) + len(o.NS)
+		if p < len(raw) && raw[p] == ';' {
+			p += 1 + len(o.Body)
+		}
+		switch {
+		case p < len(raw) && raw[p] == 0x07:
+			o.Term = "BEL"
+			if n.Tmux && !bytes.HasPrefix(raw[p+1:], []byte("\x1b\\")) {
+				o.Term = "BEL without the closing ESC \\ of the passthrough"
+			}
+		default:
+			o.Term = "ST"
+		}
+		out = append(out, o)
+	}
 	for i := 0; ; {
 		j := bytes.Index(raw[i:], []byte(intro))
 		if j < 0 {
-			return out
+			break
 		}
 		at := i + j
 		i = at + len(intro)
-		if at == 0 || raw[at-1] != 0x1b {
-			continue // "]777;notify;" without ESC before it: text, not a sequence
+		if done[at] {
+			continue
 		}
-		o := OSC{Offset: at - 1, Form: "verbatim"}
-		const dcs = "\x1bPtmux;\x1b"
-		if at-1 >= len(dcs) && string(raw[at-1-len(dcs):at-1]) == dcs {
-			o.Form = "tmux"
-			o.Offset = at - 1 - len(dcs)
+		o := OSC{Offset: at, Form: "verbatim", Term: "none"}
+		if at >= len(dcs) && string(raw[at-len(dcs):at]) == dcs {
+			o.Form, o.Offset = "tmux", at-len(dcs)
 		}
-		rest := raw[i:]
-		end, term := len(rest), "none"
-		if k := bytes.IndexByte(rest, 0x07); k >= 0 {
-			end, term = k, "BEL"
+		field := raw[i:]
+		if k := bytes.IndexAny(field, "\x07\x1b"); k >= 0 {
+			field = field[:k]
 		}
-		stEsc := "\x1b\\"
-		if o.Form == "tmux" {
-			stEsc = "\x1b\x1b\\" // an ST inside passthrough has its ESC doubled
-		}
-		if k := bytes.Index(rest[:end], []byte(stEsc)); k >= 0 {
-			end, term = k, "ST"
-		}
-		// no terminator yet: stop at the next ESC so a cut-off sequence stays short
-		if term == "none" {
-			if k := bytes.IndexByte(rest, 0x1b); k >= 0 {
-				end = k
-			}
-		}
-		field := string(rest[:end])
-		if k := strings.IndexByte(field, ';'); k >= 0 {
-			o.NS, o.Body = field[:k], field[k+1:]
-		} else {
-			o.Body = field
-		}
+		ns, body, _ := strings.Cut(string(field), ";")
+		o.NS, o.Body = ns, body
 		for st, b := range stateBodies {
 			if b == o.Body {
 				o.State = st
 			}
 		}
-		if o.Form == "tmux" && term == "BEL" {
-			// the passthrough must close with ESC \ right after the BEL
-			if !bytes.HasPrefix(rest[end+1:], []byte("\x1b\\")) {
-				o.Term = "BEL without the closing ESC \\ of the passthrough"
-				out = append(out, o)
-				i += end
-				continue
-			}
-		}
-		o.Term = term
 		out = append(out, o)
-		i += end
 	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Offset < out[b].Offset })
+	return out
 }
 
 // OfNS keeps the sequences in namespace ns.

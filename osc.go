@@ -1,0 +1,224 @@
+package hookinstall
+
+import (
+	"strings"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// A State is one of the four things an agent's hooks report.
+type State string
+
+// The states, in the order a turn usually goes through them.
+const (
+	Working     State = "working"     // the agent is working on a prompt
+	Attention   State = "attention"   // it needs the user: a permission prompt or a question
+	Done        State = "done"        // the turn is over
+	Interrupted State = "interrupted" // the user stopped the turn
+)
+
+// States lists the four states in a fixed order.
+func States() []State { return []State{Working, Attention, Done, Interrupted} }
+
+// Body returns the exact OSC body of s on the wire, such as "agent is done",
+// or "" for a value that is not one of the four states.
+func (s State) Body() string { return scripts.State(s).Body() }
+
+// stateOf maps an OSC body back to its state.
+func stateOf(body string) State {
+	for _, s := range States() {
+		if s.Body() == body {
+			return s
+		}
+	}
+	return ""
+}
+
+// OSC returns the exact bytes a hook writes for state s in namespace ns:
+// ESC ] 777 ; notify ; NS ; BODY BEL. With tmux set, the same sequence
+// wrapped in tmux's passthrough, as an agent running inside tmux sends it:
+// ESC P tmux; ESC ESC ] 777 ; notify ; NS ; BODY BEL ESC \.
+func OSC(ns string, s State, tmux bool) []byte {
+	b := scripts.OSC(ns, scripts.State(s))
+	if !tmux {
+		return b
+	}
+	return []byte("\x1bPtmux;\x1b" + string(b) + "\x1b\\")
+}
+
+// A Notification is one state report found in a terminal's output.
+type Notification struct {
+	// Namespace is the sender's namespace: a host keeps the ones in its
+	// own and ignores the rest.
+	Namespace string
+	// State is the state reported, or "" when Body is not one of the four
+	// documented bodies (another program's notification).
+	State State
+	// Body is the notification's text as it arrived.
+	Body string
+	// Tmux reports a sequence that arrived wrapped in tmux's passthrough.
+	Tmux bool
+	// Offset is the position in the stream of the sequence's first byte
+	// (counting every byte given to Feed since the Decoder was made).
+	Offset int64
+}
+
+// maxPayload bounds what a Decoder keeps of one sequence (namespace and
+// body): ours are under 60 bytes, and a longer run is dropped, so memory
+// stays bounded however much garbage arrives.
+const maxPayload = 512
+
+// The sequences' fixed parts after the first ESC.
+const (
+	introVerbatim = "]777;notify;"
+	introTmux     = "Ptmux;\x1b\x1b]777;notify;"
+)
+
+// decoder states
+const (
+	sGround    = iota
+	sEsc       // ESC seen
+	sIntro     // matching lit, n bytes of it seen
+	sPayload   // reading NS;BODY
+	sPayEsc    // ESC inside the payload
+	sPayEscEsc // tmux: ESC ESC inside the payload
+	sClose     // tmux: OSC ended, the passthrough's ESC \ may follow
+	sCloseEsc  // tmux: its ESC seen
+)
+
+const (
+	esc = 0x1b
+	bel = 0x07
+)
+
+// A Decoder finds state notifications in a terminal's raw output. Give it
+// the bytes read from the pty in whatever chunks they arrive: a sequence
+// split across reads is found all the same, and the result does not depend
+// on where the chunks are cut. It decodes the sequence verbatim
+// (ESC ] 777 ; notify ; NS ; BODY, ended by BEL or by ST, ESC \) and wrapped
+// in tmux's passthrough (ESC P tmux; ESC ESC ] 777 ... BEL ESC \), and keeps
+// at most a few hundred bytes between calls. The zero value is ready to use.
+// A Decoder is not safe for concurrent use.
+type Decoder struct {
+	st    int
+	lit   string // the fixed part being matched in sIntro
+	n     int    // bytes of lit matched
+	tmux  bool
+	start int64 // stream offset of the current sequence's ESC
+	off   int64 // stream offset of the byte being looked at
+	buf   []byte
+	out   []Notification
+}
+
+// Feed decodes the next chunk of output and returns the notifications
+// completed in it, in order.
+func (d *Decoder) Feed(p []byte) []Notification {
+	d.out = nil
+	for _, b := range p {
+		d.step(b)
+		d.off++
+	}
+	return d.out
+}
+
+// step takes one byte.
+func (d *Decoder) step(b byte) {
+	switch d.st {
+	case sGround:
+		if b == esc {
+			d.begin()
+		}
+	case sEsc:
+		switch b {
+		case ']':
+			d.st, d.lit, d.n, d.tmux = sIntro, introVerbatim, 1, false
+		case 'P':
+			d.st, d.lit, d.n, d.tmux = sIntro, introTmux, 1, true
+		case esc:
+			d.begin()
+		default:
+			d.st = sGround
+		}
+	case sIntro:
+		if b != d.lit[d.n] {
+			d.restart(b, d.lit[d.n-1] == esc)
+			return
+		}
+		d.n++
+		if d.n == len(d.lit) {
+			d.st, d.buf = sPayload, d.buf[:0]
+		}
+	case sPayload:
+		switch {
+		case b == bel:
+			d.emit()
+		case b == esc:
+			d.st = sPayEsc
+		case b < 0x20 || b == 0x7f:
+			d.restart(b, false) // a control byte ends the string: not ours
+		case len(d.buf) == maxPayload:
+			d.st = sGround
+		default:
+			d.buf = append(d.buf, b)
+		}
+	case sPayEsc:
+		switch {
+		case b == '\\' && !d.tmux:
+			d.emit() // ST
+		case b == esc && d.tmux:
+			d.st = sPayEscEsc
+		case b == '\\':
+			d.st = sGround // the passthrough ended inside the OSC: cut off
+		default:
+			d.restart(b, true)
+		}
+	case sPayEscEsc:
+		if b == '\\' {
+			d.emit() // ST, its ESC doubled inside the passthrough
+			return
+		}
+		d.restart(b, true)
+	case sClose:
+		if b == esc {
+			d.st = sCloseEsc
+			return
+		}
+		d.st = sGround
+	case sCloseEsc:
+		if b == '\\' {
+			d.st = sGround
+			return
+		}
+		d.restart(b, true)
+	}
+}
+
+// begin starts a sequence at the ESC being looked at.
+func (d *Decoder) begin() { d.st, d.start = sEsc, d.off }
+
+// restart drops the sequence under way at byte b. When the byte before b
+// was an ESC, that ESC may start a new sequence, so b is looked at again
+// after it; otherwise b itself may be a new ESC.
+func (d *Decoder) restart(b byte, afterEsc bool) {
+	d.st = sGround
+	if afterEsc {
+		d.st, d.start = sEsc, d.off-1
+		d.step(b)
+		return
+	}
+	if b == esc {
+		d.begin()
+	}
+}
+
+// emit completes the sequence under way.
+func (d *Decoder) emit() {
+	n := Notification{Tmux: d.tmux, Offset: d.start}
+	ns, body, _ := strings.Cut(string(d.buf), ";")
+	n.Namespace, n.Body, n.State = ns, body, stateOf(body)
+	d.out = append(d.out, n)
+	d.st = sGround
+	if d.tmux {
+		d.st = sClose
+	}
+}
