@@ -1,0 +1,288 @@
+package hookinstall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/testonly"
+	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/writer"
+)
+
+// DefaultNamespace is the namespace used when neither Options.Namespace nor
+// $HOOKINSTALL_NAMESPACE gives one.
+const DefaultNamespace = "hookinstall"
+
+// NamespaceEnv is the environment variable that gives the namespace when
+// Options.Namespace is empty.
+const NamespaceEnv = "HOOKINSTALL_NAMESPACE"
+
+// Options say where and for whom an Installer works. The zero value
+// installs into $HOME in namespace $HOOKINSTALL_NAMESPACE or "hookinstall".
+type Options struct {
+	// Namespace owns everything written: the hooks dir <NS>-hooks, the
+	// environment variables <NS>_TASK_ID and <NS>_PTY, the OSC title. It
+	// must match ^[a-z][a-z0-9-]{1,31}$. "" means $HOOKINSTALL_NAMESPACE,
+	// then "hookinstall".
+	Namespace string
+	// Home is the home directory to install into. "" means $HOME, which
+	// must then be an absolute path. The agents' own directory variables
+	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME, ...) are honoured only when Home
+	// is "": an explicit home is taken as it is.
+	Home string
+	// AsHome, with Home, is the home as the agents will see it (a
+	// container's home, where Home is mounted): every path written into a
+	// config or script names it instead of Home. It must be absolute.
+	AsHome string
+	// Getenv reads the environment: HOME, PATH (agents are detected, and
+	// their programs found, on it), the agents' directory variables and
+	// $HOOKINSTALL_NAMESPACE. nil means os.Getenv.
+	Getenv func(string) string
+	// Version names the installing program in the manifests it writes; ""
+	// means "dev".
+	Version string
+}
+
+// An Installer installs, checks and removes the hooks of every agent under
+// one home, in one namespace. Its methods may be called concurrently: runs
+// on the same agent serialise on a lock in the agent's hooks dir.
+type Installer struct {
+	ns, home, asHome string
+	homeGiven        bool
+	getenv           func(string) string
+	version          string
+}
+
+// New checks o and returns an Installer. It returns an *OptionError when a
+// field cannot be used; it reads no file.
+func New(o Options) (*Installer, error) {
+	in := &Installer{getenv: o.Getenv, version: o.Version}
+	if in.getenv == nil {
+		in.getenv = os.Getenv
+	}
+	in.ns = o.Namespace
+	if in.ns == "" {
+		in.ns = in.getenv(NamespaceEnv)
+	}
+	if in.ns == "" {
+		in.ns = DefaultNamespace
+	}
+	if err := scripts.ValidNamespace(in.ns); err != nil {
+		return nil, &OptionError{Option: "Namespace", Err: err}
+	}
+	if o.Home != "" {
+		abs, err := filepath.Abs(o.Home)
+		if err != nil {
+			return nil, &OptionError{Option: "Home", Err: err}
+		}
+		in.home, in.homeGiven = abs, true
+	} else {
+		in.home = in.getenv("HOME")
+		if in.home == "" || !filepath.IsAbs(in.home) {
+			return nil, &OptionError{Option: "Home", Err: errors.New("$HOME is not set to an absolute path")}
+		}
+	}
+	if o.AsHome != "" {
+		if o.Home == "" {
+			return nil, &OptionError{Option: "AsHome", Err: errors.New("AsHome needs Home")}
+		}
+		if !filepath.IsAbs(o.AsHome) {
+			return nil, &OptionError{Option: "AsHome", Err: fmt.Errorf("AsHome %q is not an absolute path", o.AsHome)}
+		}
+		in.asHome = filepath.Clean(o.AsHome)
+	}
+	return in, nil
+}
+
+// Namespace is the namespace in use.
+func (in *Installer) Namespace() string { return in.ns }
+
+// Home is the home directory installed into, on disk.
+func (in *Installer) Home() string { return in.home }
+
+// Env returns the variables a host sets, as "NAME=value", in the
+// environment of an agent it starts in a tab: <NS>_TASK_ID, which switches
+// the hooks on (they stay silent when it is unset or empty), and <NS>_PTY,
+// the path of the tab's pty (its slave side), where the hooks of every
+// agent but Claude write their sequence.
+func (in *Installer) Env(taskID, ptyPath string) []string {
+	return []string{scripts.TaskVar(in.ns) + "=" + taskID, scripts.PTYVar(in.ns) + "=" + ptyPath}
+}
+
+// An Agent is one coding agent as it resolves under the Installer's home.
+type Agent struct {
+	Name     string // "claude", or a clone's own id
+	Base     string // for a clone, the agent whose shape and events it uses
+	Config   string // the file our entries go into, on disk
+	HooksDir string // our scripts, manifest, backups and lock
+	// Shared reports a config shared with the user (our entries are merged
+	// in and taken out) rather than a file of ours alone (removal deletes
+	// it).
+	Shared bool
+	// Detected reports that the agent looks installed on this machine:
+	// its config dir exists or its program is on PATH.
+	Detected bool
+	// ByNameOnly reports an agent that InstallAll skips: its terminal
+	// already reports these states (Codex).
+	ByNameOnly bool
+	// Events are the agent's hook events and the state each reports.
+	Events []Event
+}
+
+// An Event is one of an agent's hook events and the state it reports.
+type Event struct {
+	Name  string // the agent's own event name: "PermissionRequest"
+	State State
+	Note  string // the condition, where the state depends on the payload
+}
+
+// States lists the states the agent reports, each once, in States order.
+func (a Agent) States() []State {
+	var out []State
+	for _, s := range States() {
+		for _, e := range a.Events {
+			if e.State == s {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// AgentNames lists the agents hookinstall knows, in name order.
+func AgentNames() []string { return adapters.Names() }
+
+// Agents describes every agent hookinstall knows (clones not included),
+// in name order. It fails when an agent's directory variable points
+// outside the home.
+func (in *Installer) Agents() ([]Agent, error) {
+	var as []Agent
+	for _, name := range adapters.Names() {
+		t, err := in.target(name, "")
+		if err != nil {
+			return nil, err
+		}
+		as = append(as, in.describe(t))
+	}
+	return as, nil
+}
+
+// Agent describes one agent. base names the agent a new clone is made
+// from; with base "", name is one of AgentNames or a clone installed
+// before, found by its manifest.
+func (in *Installer) Agent(name, base string) (Agent, error) {
+	t, err := in.target(name, base)
+	if err != nil {
+		return Agent{}, err
+	}
+	return in.describe(t), nil
+}
+
+func (in *Installer) describe(t adapters.Target) Agent {
+	a := Agent{
+		Name: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
+		Detected: in.writer(false, false).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
+	}
+	if t.ID != t.Adapter.Name() {
+		a.Base = t.Adapter.Name()
+	}
+	for _, e := range t.Adapter.Events() {
+		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note})
+	}
+	return a
+}
+
+func (in *Installer) options() adapters.Options {
+	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome}
+	if !in.homeGiven {
+		o.Getenv = in.getenv
+	}
+	return o
+}
+
+// target resolves an agent: a known one, a new clone of base, or (base
+// "") a clone found by its manifest.
+func (in *Installer) target(name, base string) (adapters.Target, error) {
+	o := in.options()
+	if base == "" {
+		if _, ok := adapters.Lookup(name); ok {
+			return adapters.Resolve(name, o)
+		}
+		b, err := in.cloneBase(name)
+		if err != nil {
+			return adapters.Target{}, err
+		}
+		base = b
+	}
+	o.Base, o.Getenv = base, nil
+	t, err := adapters.Resolve(name, o)
+	if err != nil {
+		return adapters.Target{}, tag(err, ErrUnknownAgent)
+	}
+	return t, nil
+}
+
+// cloneBase finds which agent clone id was made from, by its manifest.
+func (in *Installer) cloneBase(id string) (string, error) {
+	o := in.options()
+	o.Getenv = nil
+	for _, name := range adapters.Names() {
+		o.Base = name
+		t, err := adapters.Resolve(id, o)
+		if err != nil {
+			continue
+		}
+		// Clones of different bases can share a dir name (.ID), so the
+		// manifest's own record of the base decides.
+		raw, err := os.ReadFile(filepath.Join(t.HooksDir(), manifest.FileName))
+		if err != nil {
+			continue
+		}
+		if m, err := manifest.Load(raw); err == nil && m.Agent == id && m.Base == name {
+			return name, nil
+		}
+	}
+	return "", tag(fmt.Errorf("unknown agent %q (known: %s), and no clone agent of that id is installed under %s", id, strings.Join(adapters.Names(), ", "), in.home), ErrUnknownAgent)
+}
+
+func (in *Installer) now() func() time.Time {
+	if testonly.Now != nil {
+		return testonly.Now
+	}
+	return time.Now
+}
+
+func (in *Installer) writer(dryRun, force bool) *writer.Writer {
+	return writer.New(writer.Options{DryRun: dryRun, Force: force, Version: in.version, Now: in.now(), LookPath: in.lookPath})
+}
+
+// lookPath searches the Installer's own PATH, so that a host (and a test)
+// decides what is detected.
+func (in *Installer) lookPath(name string) (string, error) {
+	for _, dir := range filepath.SplitList(in.getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found on PATH", name)
+}
+
+// ctxErr is ctx's error, for a call that has not started.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return errors.New("hookinstall: nil Context")
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,272 @@
+package hookinstall_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/internal/treesnap"
+)
+
+// userSettings is a settings.json as a user wrote it: tabs, CRLF-free,
+// keys in their own order, no final newline.
+const userSettings = "{\n\t\"model\": \"opus\",\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}\n\t\t]\n\t},\n\t\"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}"
+
+// env is an environment with only what is given, for Options.Getenv.
+func env(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+// TestAcceptanceClaude is the host's whole path, through this package
+// only: install Claude Code's hooks into a scratch HOME, run each installed
+// script as Claude would (its recorded payload on stdin, the host's
+// environment set), decode what it prints one byte at a time, and remove
+// the install, getting the user's bytes back.
+func TestAcceptanceClaude(t *testing.T) {
+	home := t.TempDir()
+	settings := filepath.Join(home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(userSettings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", os.Getenv("PATH"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	if err != nil || res.Outcome != hookinstall.OutcomeInstalled {
+		t.Fatalf("Install = %+v, %v", res, err)
+	}
+	if st, err := in.Status(ctx, "claude", hookinstall.StatusOptions{}); err != nil || st.Status != hookinstall.StatusInstalled {
+		t.Fatalf("Status = %+v, %v", st, err)
+	}
+
+	// The commands Claude Code will run, as it finds them in settings.json.
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	raw, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("settings.json after install: %v\n%s", err, raw)
+	}
+	command := func(event string) string {
+		for _, g := range doc.Hooks[event] {
+			for _, h := range g.Hooks {
+				if strings.HasPrefix(h.Command, filepath.Join(home, ".claude", "hookinstall-hooks")+"/") {
+					return h.Command
+				}
+			}
+		}
+		t.Fatalf("no command of ours for %s in\n%s", event, raw)
+		return ""
+	}
+
+	hostEnv := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, in.Env("task-1", "")...)
+	for _, c := range []struct {
+		event, payload string
+		want           hookinstall.State
+	}{
+		{"UserPromptSubmit", "claude.UserPromptSubmit.json", hookinstall.Working},
+		{"PermissionRequest", "claude.PermissionRequest.json", hookinstall.Attention},
+		{"Stop", "claude.Stop.json", hookinstall.Done},
+		{"Stop", "claude.Stop.background.json", hookinstall.Working},
+	} {
+		t.Run(c.payload, func(t *testing.T) {
+			payload, err := os.ReadFile(filepath.Join("doctor", "payloads", c.payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(env []string) []byte {
+				cmd := exec.Command(command(c.event))
+				cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%s: %v", c.event, err)
+				}
+				return out
+			}
+			// Claude's transport: a JSON object on stdout whose
+			// terminalSequence Claude writes to its terminal.
+			out := run(hostEnv)
+			var seq struct{ TerminalSequence string }
+			if err := json.Unmarshal(out, &seq); err != nil {
+				t.Fatalf("stdout %q: %v", out, err)
+			}
+			var d hookinstall.Decoder
+			var got []hookinstall.Notification
+			for _, b := range []byte(seq.TerminalSequence) {
+				got = append(got, d.Feed([]byte{b})...)
+			}
+			want := []hookinstall.Notification{{Namespace: "hookinstall", State: c.want, Body: c.want.Body()}}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("decoded %+v from %q, want %+v", got, seq.TerminalSequence, want)
+			}
+			// Outside the host (no task id) the hook says nothing.
+			if out := run([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}); len(out) != 0 {
+				t.Fatalf("without the task env the hook printed %q", out)
+			}
+		})
+	}
+
+	res, err = in.Remove(ctx, "claude", hookinstall.RemoveOptions{})
+	if err != nil || res.Outcome != hookinstall.OutcomeRemoved {
+		t.Fatalf("Remove = %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(settings); string(got) != userSettings {
+		t.Fatalf("after remove settings.json is\n%q\nwant\n%q", got, userSettings)
+	}
+	if _, err := os.Lstat(filepath.Join(home, ".claude", "hookinstall-hooks")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("hooks dir left behind: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(settings)); err != nil {
+		t.Fatalf("the user's .claude dir is gone: %v", err)
+	}
+}
+
+// TestTrustNeedsVersion: trust asked through the library with no codex
+// program on PATH, or with another version, is ErrTrustVersion and writes
+// nothing.
+func TestTrustNeedsVersion(t *testing.T) {
+	for _, version := range []string{"", "codex-cli 0.170.0"} {
+		home := t.TempDir()
+		bin := t.TempDir()
+		if version != "" {
+			script := "#!/bin/sh\necho '" + version + "'\n"
+			if err := os.WriteFile(filepath.Join(bin, "codex"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		before, err := treesnap.Take(home, treesnap.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := in.Install(context.Background(), "codex", hookinstall.InstallOptions{Trust: true})
+		if !errors.Is(err, hookinstall.ErrTrustVersion) || res.Outcome != hookinstall.OutcomeFailed {
+			t.Fatalf("codex %q: Install = %+v, %v; want ErrTrustVersion", version, res, err)
+		}
+		after, err := treesnap.Take(home, treesnap.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := treesnap.Diff(before, after); d != "" {
+			t.Fatalf("codex %q: the home changed:\n%s", version, d)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	home := t.TempDir()
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := in.Install(ctx, "nosuch", hookinstall.InstallOptions{}); !errors.Is(err, hookinstall.ErrUnknownAgent) {
+		t.Errorf("unknown agent: %v", err)
+	}
+
+	// A parse error names the agent, the file and the position.
+	settings := filepath.Join(home, ".claude", "settings.json")
+	_ = os.MkdirAll(filepath.Dir(settings), 0o755)
+	_ = os.WriteFile(settings, []byte("{\n  \"a\": 1,\n  \"b\": ]\n}\n"), 0o644)
+	_, err = in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	var fe *hookinstall.FileError
+	if !errors.As(err, &fe) || fe.Agent != "claude" || fe.Path != settings || fe.Line != 3 || fe.Written {
+		t.Errorf("invalid JSON: %#v", err)
+	}
+
+	// Hooks switched off: nothing is written, and the error says so.
+	_ = os.WriteFile(settings, []byte(`{"disableAllHooks": true}`), 0o644)
+	res, err := in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	if !errors.Is(err, hookinstall.ErrHooksOff) || res.Outcome != hookinstall.OutcomeDisabled {
+		t.Errorf("hooks off: %+v, %v", res, err)
+	}
+
+	// A cancelled context stops the call before it starts.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := in.Install(cctx, "grok", hookinstall.InstallOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+
+	for _, o := range []hookinstall.Options{
+		{Namespace: "Bad NS", Home: home},
+		{Getenv: env("HOME", "relative")},
+		{AsHome: "/root", Getenv: env("HOME", home)},
+		{Home: home, AsHome: "root"},
+	} {
+		var oe *hookinstall.OptionError
+		if _, err := hookinstall.New(o); !errors.As(err, &oe) {
+			t.Errorf("New(%+v) = %v, want an *OptionError", o, err)
+		}
+	}
+	if in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env(hookinstall.NamespaceEnv, "termic")}); err != nil || in.Namespace() != "termic" {
+		t.Errorf("$HOOKINSTALL_NAMESPACE: %v", err)
+	}
+}
+
+// TestInstallAllPicks: InstallAll installs what is detected, never codex
+// (by name only), never what is not there.
+func TestInstallAllPicks(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".claude", ".codex"} {
+		_ = os.MkdirAll(filepath.Join(home, d), 0o755)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := in.InstallAll(context.Background(), hookinstall.InstallOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rs {
+		names = append(names, r.Agent)
+	}
+	if !reflect.DeepEqual(names, []string{"claude"}) {
+		t.Fatalf("InstallAll picked %v, want [claude]", names)
+	}
+	as, err := in.Agents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range as {
+		if a.Name == "codex" && (!a.Detected || !a.ByNameOnly) {
+			t.Errorf("codex: %+v", a)
+		}
+		if a.Name == "claude" && !reflect.DeepEqual(a.States(), []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done}) {
+			t.Errorf("claude states %v", a.States())
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package testonly holds the few seams that this module's own tests set, in
+// the process under test, so that package hookinstall's exported options
+// carry no test hooks. Production code never sets them.
+package testonly
+
+import "time"
+
+var (
+	// Now, when set, replaces the clock that stamps manifests.
+	Now func() time.Time
+	// SystemRoot, when set, is where the system-wide files doctor reads
+	// (/etc/...) are looked for instead of "/".
+	SystemRoot string
+)
