@@ -95,7 +95,7 @@ func TestAcceptanceClaude(t *testing.T) {
 		{"Stop", "claude.Stop.background.json", hookinstall.Working},
 	} {
 		t.Run(c.payload, func(t *testing.T) {
-			payload, err := os.ReadFile(filepath.Join("doctor", "payloads", c.payload))
+			payload, err := os.ReadFile(filepath.Join("testdata", "payloads", c.payload))
 			if err != nil {
 				t.Fatal(err)
 			}
