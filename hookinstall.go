@@ -189,7 +189,7 @@ func (in *Installer) Agent(name, base string) (Agent, error) {
 func (in *Installer) describe(t adapters.Target) Agent {
 	a := Agent{
 		Name: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
-		Detected: in.writer(false, false).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
+		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
 	}
 	if t.ID != t.Adapter.Name() {
 		a.Base = t.Adapter.Name()
@@ -260,8 +260,10 @@ func (in *Installer) now() func() time.Time {
 	return time.Now
 }
 
-func (in *Installer) writer(dryRun, force bool) *writer.Writer {
-	return writer.New(writer.Options{DryRun: dryRun, Force: force, Version: in.version, Now: in.now(), LookPath: in.lookPath})
+// writer makes a Writer with o's run options and the Installer's own.
+func (in *Installer) writer(o writer.Options) *writer.Writer {
+	o.Version, o.Now, o.Getenv, o.LookPath = in.version, in.now(), in.getenv, in.lookPath
+	return writer.New(o)
 }
 
 // lookPath searches the Installer's own PATH, so that a host (and a test)

@@ -100,7 +100,7 @@ func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Resul
 		return nil, errors.New("hookinstall: InstallAll makes no clones (InstallOptions.Base is set)")
 	}
 	ts, err := in.pick(func(t adapters.Target) bool {
-		return !t.Adapter.ByNameOnly() && in.writer(false, false).Detected(t)
+		return !t.Adapter.ByNameOnly() && in.writer(writer.Options{}).Detected(t)
 	})
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result,
 	if o.Base != "" {
 		return nil, errors.New("hookinstall: RemoveAll takes no base (RemoveOptions.Base is set)")
 	}
-	ts, err := in.pick(in.writer(false, false).Installed)
+	ts, err := in.pick(in.writer(writer.Options{}).Installed)
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +179,8 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 			return fail(err)
 		}
 	}
-	w := in.writer(o.DryRun, o.Force)
-	w.Trust = o.Trust
-	r := result(w.Add(t))
+	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
+	r := result(w.Add(ctx, t))
 	if r.Err == nil && r.Outcome == OutcomeInstalled && !o.Trust && !o.DryRun {
 		if th, ok := t.Adapter.(adapters.TrustHinter); ok {
 			r.Hint = th.TrustHint(t)
@@ -194,7 +193,7 @@ func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOpti
 	if err := ctxErr(ctx); err != nil {
 		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
 	}
-	return result(in.writer(o.DryRun, o.Force).Remove(t))
+	return result(in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
 }
 
 // result turns the writer's report into a Result.
