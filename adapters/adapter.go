@@ -57,6 +57,9 @@ type Adapter interface {
 	// ByNameOnly reports an agent that add --all skips (its terminal
 	// already reports these states).
 	ByNameOnly() bool
+	// Facts are what the agent does with its files, for add, remove,
+	// status and doctor alike (facts.go).
+	Facts(t Target) Facts
 }
 
 // An OffError says that an agent's hooks are switched off, so an install
@@ -80,6 +83,10 @@ type Target struct {
 	AsHome  string // the home as the agent sees it (Docker), written into files
 	Dir     string // the agent's config dir, on disk
 	DirFrom string // the variable that chose Dir ("CODEX_HOME"), or ""
+	// SystemRoot is where the agent's machine-wide files (/etc/...) are
+	// read: "/" on the machine itself, a scratch folder in tests, "" for
+	// none (a Docker target's system files are the container's).
+	SystemRoot string
 }
 
 // HooksDir is the folder holding our scripts, manifest, backups and lock.
@@ -139,6 +146,9 @@ type Options struct {
 	AsHome string              // absolute; "" means Home
 	Getenv func(string) string // the agents' own overrides; nil ignores them
 	Base   string              // for a clone: the adapter whose shape it uses
+	// SystemRoot is where the agents' machine-wide files (/etc/...) are
+	// read; "" means "/". A Docker target (AsHome set) reads none.
+	SystemRoot string
 }
 
 // Resolve finds the target for agent id. A clone (opts.Base set) keeps its own
@@ -153,6 +163,12 @@ func Resolve(id string, opts Options) (Target, error) {
 	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome}
 	if t.AsHome == "" {
 		t.AsHome = t.Home
+	}
+	if t.AsHome == t.Home {
+		t.SystemRoot = opts.SystemRoot
+		if t.SystemRoot == "" {
+			t.SystemRoot = "/"
+		}
 	}
 	base := id
 	if opts.Base != "" {

@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -188,4 +190,86 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 		ed.Notes = append(ed.Notes, fmt.Sprintf("hook set %q was edited by hand; left in place (--force removes it)", t.NS))
 	}
 	return ed, nil
+}
+
+// --- Antigravity's facts, for add, remove, status and doctor ---
+
+func (a antigravity) Facts(t Target) Facts {
+	return Facts{
+		Product:        "Antigravity",
+		EventsUnderNS:  true,
+		ProjectConfigs: []string{".agents/hooks.json"},
+		Reads:          []string{a.deadPath(t)},
+		Switches:       antigravitySwitches,
+		DeadPaths:      a.deadPaths,
+		// Not run here against a real agy (none can be installed on this
+		// machine): Read checks only that each of our commands appears.
+		Ask: &Ask{
+			ID: "binary.antigravity", Program: "agy", Args: []string{"-p", "/hooks", "--output-format", "json"},
+			What: "'%s -p /hooks'", Hint: "run 'agy -p /hooks' yourself and look for an empty command",
+			Read: readAgyHooks,
+		},
+		Payloads:      "antigravity",
+		Reconstructed: []string{"PreInvocation"},
+	}
+}
+
+// antigravitySwitches checks our hook set's own switch.
+func antigravitySwitches(in Input) []Finding {
+	f := in.Config
+	if !f.Exists || !gjson.ValidBytes(f.Data) {
+		return nil
+	}
+	ns := in.T.NS
+	set := gjson.ParseBytes(f.Data).Get(gjson.Escape(ns))
+	if !set.Exists() {
+		return nil
+	}
+	if e := set.Get("enabled"); e.Exists() && e.Type != gjson.True {
+		return []Finding{fail("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q has \"enabled\": %s, so Antigravity runs none of it", f.Path, ns, e.Raw), "set it to true, or run 'hookinstall add antigravity --force'")}
+	}
+	return []Finding{pass("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q is enabled", f.Path, ns))}
+}
+
+// deadPaths flags a set of ours in ~/.gemini/antigravity-cli/hooks.json:
+// Antigravity loads that file and never runs it (measured on agy 1.1.22:
+// "loaded 1 named hooks", then nothing).
+func (a antigravity) deadPaths(in Input) []Finding {
+	t := in.T
+	path := a.deadPath(t)
+	f := in.File(path)
+	ours := false
+	if f.Exists {
+		if gjson.ValidBytes(f.Data) && gjson.ParseBytes(f.Data).Get(gjson.Escape(t.NS)).Exists() {
+			ours = true
+		}
+		if strings.Contains(string(f.Data), t.Prefix()) {
+			ours = true
+		}
+	}
+	if ours {
+		return []Finding{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, a.Config(t)),
+			fmt.Sprintf("delete the %q set from %s, then run 'hookinstall add antigravity'", t.NS, path))}
+	}
+	return []Finding{pass("deadpath.antigravity-cli", path, fmt.Sprintf("nothing of ours in %s (a path Antigravity loads and never runs)", path))}
+}
+
+// readAgyHooks reads `agy -p "/hooks" --output-format json`, which lists the
+// command Antigravity resolved per event (seed 003: an empty command means a
+// wrong shape).
+func readAgyHooks(in AskInput) []Finding {
+	var missing []string
+	for _, c := range in.Ours {
+		q, _ := json.Marshal(c)
+		if !bytes.Contains(in.Out, q) && !bytes.Contains(in.Out, []byte(c)) {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return []Finding{{ID: "binary.antigravity", Result: Fail, File: in.Config, Timed: true,
+			Verdict: fmt.Sprintf("agy -p /hooks does not show %s: Antigravity resolved no such command (a wrapped handler registers with an empty command)", strings.Join(missing, ", ")),
+			Hint:    "run 'hookinstall add antigravity --force'"}}
+	}
+	return []Finding{{ID: "binary.antigravity", Result: Pass, File: in.Config, Timed: true,
+		Verdict: "agy -p /hooks shows every command of ours"}}
 }

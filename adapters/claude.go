@@ -1,8 +1,11 @@
 package adapters
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -132,7 +135,138 @@ func (c claude) Check(t Target, cur []byte, _ map[string][]byte) ([]string, erro
 		return nil, &OffError{File: c.Config(t), Key: "disableAllHooks", Reason: "is true, so Claude Code runs no hooks at all; set it to false or remove it, then run add again"}
 	}
 	if p, ok := first(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
-		notes = append(notes, fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (needs your input) will not fire", c.Config(t)))
+		notes = append(notes, claudeAuto(c.Config(t)))
 	}
 	return notes, nil
+}
+
+// --- Claude Code's facts, for add, remove, status and doctor ---
+
+// claudeManaged is the machine-wide managed settings file Claude Code reads.
+const claudeManaged = "/etc/claude-code/managed-settings.json"
+
+// claudeAuto says what the auto permission mode does to our hooks.
+func claudeAuto(path string) string {
+	return fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (needs your input) will not fire", path)
+}
+
+func (c claude) Facts(t Target) Facts {
+	managed := SystemPath(t, claudeManaged)
+	return Facts{
+		Product:        "Claude Code",
+		ReadsBOM:       true,
+		RewritesStale:  true,
+		ProjectConfigs: []string{".claude/settings.json", ".claude/settings.local.json"},
+		SystemFiles:    nonEmpty(managed),
+		Reads:          nonEmpty(managed),
+		Switches:       claudeSwitches,
+		Ask: &Ask{
+			ID: "binary.claude", Program: "claude", Args: []string{"doctor"},
+			Env: func(t Target) []string {
+				return []string{"CLAUDE_CONFIG_DIR=" + t.Dir,
+					"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+					"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1"}
+			},
+			What: "'%s doctor'", Hint: "run 'claude doctor' yourself",
+			Read: readClaudeDoctor,
+		},
+		Payloads: "claude",
+		Variants: map[string][]Variant{
+			"Stop": {{ID: "fire.background", Payload: "Stop.background", State: scripts.Working, Why: "a Stop whose background_tasks is not empty"}},
+		},
+	}
+}
+
+// jsonRoot parses a JSON file as an agent that skips a BOM would; an absent
+// or invalid file gives an empty result.
+func jsonRoot(f File) gjson.Result {
+	data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
+	if !f.Exists || !gjson.ValidBytes(data) {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(data)
+}
+
+// claudeSwitches checks disableAllHooks in the user's and the managed
+// settings, allowManagedHooksOnly in the managed settings, and the auto
+// permission mode.
+func claudeSwitches(in Input) []Finding {
+	var fs []Finding
+	user := in.Config
+	userRoot := jsonRoot(user)
+	managedPath := SystemPath(in.T, claudeManaged)
+	managed := in.File(managedPath)
+	var managedRoot gjson.Result
+	if managed.Exists && gjson.ValidBytes(managed.Data) {
+		managedRoot = gjson.ParseBytes(managed.Data)
+	}
+	off := false
+	if userRoot.Get("disableAllHooks").Type == gjson.True {
+		fs = append(fs, fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, so Claude Code runs no hooks at all", user.Path), "set it to false or remove it"))
+		off = true
+	}
+	if managedRoot.Get("disableAllHooks").Type == gjson.True {
+		fs = append(fs, fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, so Claude Code runs no hooks at all", managed.Path), "ask whoever manages this machine; a user setting cannot override it"))
+		off = true
+	}
+	if !off {
+		where := user.Path
+		if managedPath != "" {
+			where += " and " + managedPath
+		}
+		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+where))
+	}
+	if managedRoot.Get("allowManagedHooksOnly").Type == gjson.True {
+		fs = append(fs, fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, so Claude Code runs only managed hooks, never ours in %s", managed.Path, user.Path), "ask whoever manages this machine"))
+	} else if managedPath != "" {
+		fs = append(fs, pass("switch.allowManagedHooksOnly", managed.Path, "allowManagedHooksOnly is not set in "+managed.Path))
+	}
+	if mode := userRoot.Get("permissions.defaultMode").String(); mode == "auto" {
+		fs = append(fs, info("switch.defaultMode", user.Path, claudeAuto(user.Path)+"; working and done still do", "set it to \"default\" if you want to be told when Claude needs you"))
+	}
+	return fs
+}
+
+var claudeVersion = regexp.MustCompile(`Running: .*\(([0-9][^)]*)\)`)
+
+// readClaudeDoctor reads `claude doctor`, which works offline in Claude Code
+// 2.1.332 and lists under "Invalid settings" each settings file it could not
+// parse and each entry it skipped (an unknown hook event, for one).
+func readClaudeDoctor(in AskInput) []Finding {
+	file := in.Config
+	version := "?"
+	if m := claudeVersion.FindSubmatch(in.Out); m != nil {
+		version = string(m[1])
+	}
+	var ours, others []string
+	inList := false
+	for _, line := range strings.Split(string(in.Out), "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.TrimSpace(line) == "Invalid settings":
+			inList = true
+		case inList && strings.TrimSpace(line) == "":
+			inList = false
+		case inList && strings.HasPrefix(line, "- "):
+			item := strings.TrimPrefix(line, "- ")
+			if strings.HasPrefix(item, file) {
+				ours = append(ours, item)
+			} else {
+				others = append(others, item)
+			}
+		}
+	}
+	var fs []Finding
+	if len(ours) > 0 {
+		fs = append(fs, Finding{ID: "binary.claude", Result: Fail, File: file, Timed: true,
+			Verdict: fmt.Sprintf("claude %s doctor says: %s", version, strings.Join(ours, "; ")),
+			Hint:    "fix what it names in " + file + ", then run 'hookinstall doctor' again"})
+	} else {
+		fs = append(fs, Finding{ID: "binary.claude", Result: Pass, File: file, Timed: true,
+			Verdict: fmt.Sprintf("claude %s doctor reports no invalid settings in %s", version, file)})
+	}
+	if len(others) > 0 {
+		fs = append(fs, info("binary.claude.other", "", fmt.Sprintf("claude %s doctor also says: %s", version, strings.Join(others, "; ")), ""))
+	}
+	return fs
 }

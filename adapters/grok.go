@@ -60,14 +60,43 @@ func (g grok) Check(t Target, cur []byte, files map[string][]byte) ([]string, er
 // Remove takes our entries out; a file that held only ours is deleted.
 func (g grok) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	ed, err := g.claudeStyle.Remove(t, cur, prev, force)
-	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && isEmptyObject(ed.Doc) {
+	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && IsEmptyObject(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return ed, err
 }
 
-// isEmptyObject reports whether doc is "{}", give or take white space.
-func isEmptyObject(doc []byte) bool {
-	root, err := ParseObject(doc)
-	return err == nil && len(members(root)) == 0
+// --- Grok's facts, for add, remove, status and doctor ---
+
+func (g grok) Facts(t Target) Facts {
+	return Facts{
+		Product:        "Grok",
+		ProjectConfigs: []string{".grok/hooks/*.json", ".claude/settings.json", ".claude/settings.local.json"},
+		Reads:          []string{g.configTOML(t)},
+		Switches:       g.switches,
+		Payloads:       "grok",
+		// Built from seed 003's field lists: no Grok binary here.
+		Reconstructed: []string{"UserPromptSubmit", "Notification", "Stop", "StopCancelled"},
+		Variants: map[string][]Variant{
+			"Notification": {{ID: "fire.other-notification", Payload: "Notification.idle",
+				Why: "a Notification whose notificationType is idle_prompt (not a permission prompt)"}},
+		},
+	}
+}
+
+// switches explains [compat.claude] hooks = false in ~/.grok/config.toml.
+// It is Grok's only hook switch, and it does not touch our own file: it only
+// stops Grok from running the hooks in Claude's settings.json.
+func (g grok) switches(in Input) []Finding {
+	path := g.configTOML(in.T)
+	doc, ok, err := ReadTOML(in.File(path))
+	switch {
+	case err != nil:
+		return []Finding{info("switch.compat-claude", path, fmt.Sprintf("%s: %v; could not check Grok's switches", path, err), "fix the file: Grok may not start with it")}
+	case ok:
+		if v, set := TOMLBool(doc, "compat", "claude", "hooks"); set && !v {
+			return []Finding{info("switch.compat-claude", path, fmt.Sprintf("%s: [compat.claude] hooks = false: Grok no longer runs the hooks in Claude's settings.json (ours there stay silent under Grok anyway); the hooks in %s still run", path, in.Config.Path), "")}
+		}
+	}
+	return []Finding{pass("switch.compat-claude", path, fmt.Sprintf("Grok runs the hooks in %s; [compat.claude] hooks = false would only stop it from running Claude's", in.Config.Path))}
 }

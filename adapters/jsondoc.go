@@ -64,7 +64,7 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 		return rootOf(doc), nil
 	}
 	if bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")) {
-		return gjson.Result{}, syntaxErrorAt(doc, 0, "starts with a UTF-8 byte order mark (BOM), which the agent rejects")
+		return gjson.Result{}, syntaxErrorAt(doc, 0, errBOM)
 	}
 	if !utf8.Valid(doc) {
 		off := 0

@@ -116,3 +116,52 @@ func (o opencode) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, 
 		return Edit{Doc: cur}, nil
 	}
 }
+
+// --- opencode's facts, for add, remove, status and doctor ---
+
+// twins are the other files opencode would load as a copy of our plugin:
+// plugin/ (singular) as .js or .ts, and plugins/<NS>.ts beside ours.
+func (opencode) twins(t Target) []string {
+	return []string{
+		filepath.Join(t.Dir, "plugin", t.NS+".js"),
+		filepath.Join(t.Dir, "plugin", t.NS+".ts"),
+		filepath.Join(t.Dir, "plugins", t.NS+".ts"),
+	}
+}
+
+func (o opencode) Facts(t Target) Facts {
+	return Facts{
+		Product: "opencode",
+		Plugin: &Plugin{
+			// opencode is a Bun binary: with BUN_BE_BUN=1 it runs JavaScript.
+			Runtime: "opencode", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "opencode's Bun runtime",
+			Cases: []PluginCase{
+				{"fire.working", "chat.message", scripts.Working},
+				{"fire.attention", "permission.asked", scripts.Attention},
+				{"fire.replied", "permission.replied", scripts.Working},
+				{"fire.done", "session.idle", scripts.Done},
+			},
+		},
+		ProjectConfigs: []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"},
+		Reads:          o.twins(t),
+		DeadPaths:      o.deadPaths,
+		Payloads:       "opencode",
+	}
+}
+
+// deadPaths flags a copy of our plugin that opencode would also load: it
+// loads {plugin,plugins}/*.{ts,js}, so both would report every state twice.
+func (o opencode) deadPaths(in Input) []Finding {
+	t := in.T
+	var fs []Finding
+	for _, p := range o.twins(t) {
+		if f := in.File(p); f.Exists || f.Err != nil {
+			fs = append(fs, fail("doubleplugin.opencode", p, fmt.Sprintf("%s is there as well as %s: opencode loads plugin/ and plugins/ alike, so every state would be reported twice", p, o.Config(t)), "delete "+p+" (hookinstall writes only plugins/"+t.NS+".js)"))
+		}
+	}
+	if len(fs) == 0 {
+		dir := filepath.Join(t.Dir, "plugin")
+		fs = append(fs, pass("doubleplugin.opencode", dir, fmt.Sprintf("no copy of our plugin in %s", dir)))
+	}
+	return fs
+}

@@ -1,8 +1,10 @@
 package adapters
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookinstall/hookinstall/scripts"
 )
@@ -44,10 +46,6 @@ func init() {
 	}})
 }
 
-// rootKeys are the only top-level keys the engine accepts in hooks.json; any
-// other makes it reject the whole file.
-var rootKeys = map[string]bool{"hooks": true, "description": true}
-
 func (z zerocodeStyle) Dir(home string, getenv func(string) string) (string, string) {
 	def := filepath.Join(home, z.dirName)
 	if z.envVar == "" {
@@ -68,12 +66,13 @@ func (zerocodeStyle) requirementsTOML(t Target) string {
 
 // SwitchFiles are config.toml and requirements.toml beside hooks.json, and
 // for Codex the system-wide requirements.toml, which is the one Codex 0.171.0
-// reads (measured: it ignores $CODEX_HOME/requirements.toml). A Docker
-// target's system files are the container's, which the host cannot see.
+// reads (measured: it ignores $CODEX_HOME/requirements.toml), under
+// t.SystemRoot. A Docker target's system files are the container's, which
+// the host cannot see.
 func (z zerocodeStyle) SwitchFiles(t Target) []string {
 	fs := []string{z.configTOML(t), z.requirementsTOML(t)}
-	if z.sysRequirements != "" && t.AsHome == t.Home {
-		fs = append(fs, z.sysRequirements)
+	if z.sysRequirements != "" {
+		fs = append(fs, nonEmpty(SystemPath(t, z.sysRequirements))...)
 	}
 	return fs
 }
@@ -99,10 +98,11 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 		if err != nil {
 			return nil, err
 		}
+		f := z.facts(t)
 		for _, m := range members(root) {
-			if !rootKeys[m.Key] {
+			if !f.Accepts(m.Key) {
 				return nil, &OffError{File: cfg, Key: fmt.Sprintf("%q", m.Key),
-					Reason: fmt.Sprintf("is not a top-level key %s accepts (only \"hooks\" and \"description\"), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, z.product)}
+					Reason: fmt.Sprintf("is not a top-level key %s accepts (only %s), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, f.StrictRootList(), z.product)}
 			}
 		}
 		if _, err := z.parseShared(t, cur); err != nil {
@@ -112,7 +112,7 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 	var notes []string
 	req := z.requirementsTOML(t)
 	if z.sysRequirements != "" {
-		req = z.sysRequirements
+		req = SystemPath(t, z.sysRequirements)
 		if b, ok := files[z.requirementsTOML(t)]; ok {
 			if doc, err := parseTOML(b); err == nil {
 				if z.requirementsOff(z.requirementsTOML(t), doc) != nil {
@@ -135,7 +135,7 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", z.configTOML(t), err))
 		} else {
 			if key, off := z.featureOff(doc); off {
-				return nil, &OffError{File: z.configTOML(t), Key: "[features] " + key,
+				return nil, &OffError{File: z.configTOML(t), Key: "[features] " + z.aliasNote(key),
 					Reason: fmt.Sprintf("is false, so %s runs no hooks at all; set it to true or remove it, then run add again", z.product)}
 			}
 			if inline := inlineHooks(doc); inline != "" {
@@ -154,7 +154,7 @@ func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
 			Reason: fmt.Sprintf("is true, so %s runs only managed hooks and skips every user hook, ours included", z.product)}
 	}
 	if key, off := z.featureOff(doc); off {
-		return &OffError{File: file, Key: "[features] " + key,
+		return &OffError{File: file, Key: "[features] " + z.aliasNote(key),
 			Reason: fmt.Sprintf("is false, so %s runs no hooks at all (set by your administrator)", z.product)}
 	}
 	return nil
@@ -167,9 +167,17 @@ func (z zerocodeStyle) featureOff(doc map[string]any) (string, bool) {
 		return "hooks", !v
 	}
 	if v, ok := TOMLBool(doc, "features", z.alias); ok {
-		return z.alias + " (deprecated alias of hooks)", !v
+		return z.alias, !v
 	}
 	return "", false
+}
+
+// aliasNote names a [features] key, saying so when it is the alias.
+func (z zerocodeStyle) aliasNote(key string) string {
+	if key == z.alias {
+		return key + " (deprecated alias of hooks)"
+	}
+	return key
 }
 
 // inlineHooks returns the first hook event defined in config.toml's [hooks]
@@ -239,4 +247,204 @@ func foreignPositions(doc []byte, prefix string) positions {
 		}
 	}
 	return p
+}
+
+// --- ZeroCode's and Codex's facts, for add, remove, status and doctor ---
+
+func (z zerocodeStyle) Facts(t Target) Facts { return z.facts(t) }
+
+// Facts adds what only Codex's binary can do: answer hooks/list, and have
+// its trust records written for it (add --trust).
+func (c codex) Facts(t Target) Facts {
+	f := c.facts(t)
+	f.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
+	f.Trust.Version = CodexTrustVersion
+	f.Ask = &Ask{
+		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},
+		Env: func(t Target) []string { return []string{"CODEX_HOME=" + t.Dir} },
+		// JSON-RPC on stdio: initialize, initialized, hooks/list. It works
+		// offline in Codex 0.171.0 and answers in well under a second.
+		RPC: func(t Target) []string {
+			return []string{
+				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"hookinstall-doctor","version":"0"}}}`,
+				`{"method":"initialized"}`,
+				fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, t.Home),
+			}
+		},
+		ReplyID: 2,
+		What:    "'%s app-server' hooks/list", Hint: "open codex and look at /hooks yourself",
+		Read: readCodexHooks,
+	}
+	return f
+}
+
+func (z zerocodeStyle) facts(t Target) Facts {
+	algo := "Codex " + CodexTrustVersion + "'s hash, which " + z.product + " shares (its engine is Codex's)"
+	sys := ""
+	if z.sysRequirements != "" {
+		sys = SystemPath(t, z.sysRequirements)
+	}
+	return Facts{
+		Product: z.product,
+		// Any other top-level key, even "$schema", makes the engine reject
+		// the whole file.
+		StrictRoot:     []string{"hooks", "description"},
+		ProjectConfigs: []string{z.dirName + "/hooks.json"},
+		SystemFiles:    nonEmpty(sys),
+		Reads:          nonEmpty(z.configTOML(t), z.doctorRequirements(t)),
+		Switches:       z.switches,
+		Trust:          &Trust{File: z.configTOML(t), Algo: algo},
+		// ZeroCode's engine is Codex's: it replays Codex's recorded payloads.
+		Payloads: "codex",
+	}
+}
+
+// doctorRequirements is the requirements.toml the agent reads: the system's
+// when it has one ("" when t reads no system files), else its own.
+func (z zerocodeStyle) doctorRequirements(t Target) string {
+	if z.sysRequirements != "" {
+		return SystemPath(t, z.sysRequirements)
+	}
+	return z.requirementsTOML(t)
+}
+
+// switches checks [features] hooks in config.toml and requirements.toml,
+// allow_managed_hooks_only in requirements.toml, and inline [hooks] beside
+// hooks.json.
+func (z zerocodeStyle) switches(in Input) []Finding {
+	t := in.T
+	cfg := z.configTOML(t)
+	req := z.doctorRequirements(t)
+	var fs []Finding
+	off := false
+	for _, path := range nonEmpty(cfg, req) {
+		doc, ok, err := ReadTOML(in.File(path))
+		if err != nil {
+			fs = append(fs, fail("switch.features-hooks", path, fmt.Sprintf("%s: %v: %s cannot read its settings", path, err, z.product), "fix the file"))
+			off = true
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if key, isOff := z.featureOff(doc); isOff {
+			fs = append(fs, fail("switch.features-hooks", path, fmt.Sprintf("%s: [features] %s = false, so %s runs no hooks at all", path, key, z.product), "set it to true or remove it"))
+			off = true
+		}
+		if path == req {
+			if v, set := TOMLBool(doc, "allow_managed_hooks_only"); set && v {
+				fs = append(fs, fail("switch.allow_managed_hooks_only", path, fmt.Sprintf("%s: allow_managed_hooks_only = true, so %s runs only managed hooks, never ours in %s", path, z.product, in.Config.Path), "ask whoever manages this machine"))
+				off = true
+			}
+		}
+		if path == cfg {
+			if ev := inlineHooks(doc); ev != "" {
+				fs = append(fs, info("config.inline-hooks", path, fmt.Sprintf("%s defines hooks inline ([hooks.%s]) beside %s: %s runs both and warns at start-up", path, ev, in.Config.Path, z.product), "keep hooks in one of the two"))
+			}
+		}
+	}
+	if !off {
+		where := cfg
+		if req != "" {
+			where += " and " + req
+		}
+		fs = append(fs, pass("switch.features-hooks", cfg, fmt.Sprintf("hooks are not switched off in %s", where)))
+	}
+	return fs
+}
+
+// codexHook is one entry of Codex's app-server hooks/list reply.
+type codexHook struct {
+	Key         string `json:"key"`
+	Command     string `json:"command"`
+	Enabled     bool   `json:"enabled"`
+	CurrentHash string `json:"currentHash"`
+	TrustStatus string `json:"trustStatus"`
+	SourcePath  string `json:"sourcePath"`
+}
+
+// readCodexHooks reads Codex's app-server hooks/list reply: which hooks
+// Codex resolved, with their trust, checked against the trust check's word.
+func readCodexHooks(in AskInput) []Finding {
+	file := in.Config
+	var reply struct {
+		Result struct {
+			Data []struct {
+				Hooks    []codexHook `json:"hooks"`
+				Warnings []string    `json:"warnings"`
+				Errors   []any       `json:"errors"`
+			} `json:"data"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(in.Out, &reply); err != nil || reply.Error != nil || len(reply.Result.Data) == 0 {
+		msg := "no answer"
+		if reply.Error != nil {
+			msg = reply.Error.Message
+		} else if err != nil {
+			msg = err.Error()
+		}
+		return []Finding{{ID: "binary.codex", Result: Info, File: file, Timed: true, Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)}}
+	}
+	d := reply.Result.Data[0]
+	var problems []string
+	for _, w := range d.Warnings {
+		problems = append(problems, "warning: "+w)
+	}
+	for _, e := range d.Errors {
+		b, _ := json.Marshal(e)
+		problems = append(problems, "error: "+string(b))
+	}
+	var missing, off, listed []string
+	for _, c := range in.Ours {
+		var found *codexHook
+		for i := range d.Hooks {
+			if d.Hooks[i].Command == c {
+				found = &d.Hooks[i]
+				break
+			}
+		}
+		switch {
+		case found == nil:
+			missing = append(missing, c)
+		case !found.Enabled:
+			off = append(off, c)
+		default:
+			listed = append(listed, fmt.Sprintf("%s (%s)", found.Key, found.TrustStatus))
+		}
+	}
+	if len(missing) > 0 || len(off) > 0 {
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "does not list "+strings.Join(missing, ", "))
+		}
+		if len(off) > 0 {
+			parts = append(parts, "lists as disabled "+strings.Join(off, ", "))
+		}
+		parts = append(parts, problems...)
+		return []Finding{{ID: "binary.codex", Result: Fail, File: file, Timed: true,
+			Verdict: fmt.Sprintf("codex app-server hooks/list %s: Codex will not run them", strings.Join(parts, "; ")),
+			Hint:    "fix what it names, then run 'hookinstall doctor codex' again"}}
+	}
+	var fs []Finding
+	// Codex's own word on trust against the trust check's.
+	for _, c := range in.Ours {
+		for _, h := range d.Hooks {
+			if h.Command != c {
+				continue
+			}
+			if ours, ok := in.Trusted[c]; ok && ours != (h.TrustStatus == "trusted") {
+				fs = append(fs, Finding{ID: "trust.codex-binary", Result: Fail, File: file, Timed: true,
+					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, h.TrustStatus, h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
+					Hint:    "Codex is right: open codex, type /hooks, and trust the " + in.T.NS + " hooks"})
+			}
+		}
+	}
+	verdict := fmt.Sprintf("codex app-server hooks/list resolves every hook of ours: %s", strings.Join(listed, ", "))
+	if len(problems) > 0 {
+		verdict += "; it also says " + strings.Join(problems, "; ")
+	}
+	return append(fs, Finding{ID: "binary.codex", Result: Pass, File: file, Timed: true, Verdict: verdict})
 }

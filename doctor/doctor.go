@@ -82,12 +82,6 @@ type Options struct {
 	Getenv func(string) string
 	// LookPath finds an agent's program; nil searches Getenv("PATH").
 	LookPath func(string) (string, error)
-	// ManagedSettings is Claude's managed settings file
-	// (/etc/claude-code/managed-settings.json); "" skips it (with --home).
-	ManagedSettings string
-	// CodexRequirements is the system-wide requirements.toml Codex reads
-	// (/etc/codex/requirements.toml); "" skips it (with --home).
-	CodexRequirements string
 	// Cwd is where a project-level config of ours would double-fire; ""
 	// skips that check.
 	Cwd string
@@ -151,12 +145,7 @@ type run struct {
 }
 
 // A file is what was read of one file.
-type file struct {
-	Path   string
-	Data   []byte
-	Exists bool
-	Err    error
-}
+type file = adapters.File
 
 // maxRead bounds what doctor reads of any one file.
 const maxRead = adapters.MaxDocSize

@@ -34,15 +34,15 @@ func TestPayloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range adapters.All() {
-		if a.Name() == "opencode" {
-			for _, c := range pluginCases {
-				if payload(c.payload) == nil {
-					t.Errorf("no payload %s", c.payload)
+		tg := target(t, a.Name(), t.TempDir())
+		if f := a.Facts(tg); f.Plugin != nil {
+			for _, c := range f.Plugin.Cases {
+				if payload(f.Payloads+"."+c.Event) == nil {
+					t.Errorf("no payload %s.%s", f.Payloads, c.Event)
 				}
 			}
 			continue
 		}
-		tg := target(t, a.Name(), t.TempDir())
 		ss, err := a.Scripts(tg)
 		if err != nil {
 			t.Fatal(err)

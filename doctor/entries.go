@@ -54,25 +54,6 @@ func duplicateKey(obj gjson.Result) string {
 	return ""
 }
 
-// commandsOf returns the command strings in an element: the handlers of a
-// {hooks: [...]} group, or the element itself when it is a handler.
-func commandsOf(e gjson.Result) []string {
-	if !e.IsObject() {
-		return nil
-	}
-	var cs []string
-	if hs := e.Get("hooks"); hs.IsArray() {
-		for _, h := range adapters.Elements(hs) {
-			cs = append(cs, h.Get("command").String())
-		}
-		return cs
-	}
-	if c := e.Get("command"); c.Exists() {
-		cs = append(cs, c.String())
-	}
-	return cs
-}
-
 // findOurs lists the elements of every event array that hold a command
 // under prefix.
 func findOurs(events gjson.Result, prefix string) []occurrence {
@@ -83,7 +64,7 @@ func findOurs(events gjson.Result, prefix string) []occurrence {
 		}
 		for i, e := range adapters.Elements(ev.Val) {
 			var ours []string
-			all := commandsOf(e)
+			all := adapters.Commands(e)
 			for _, c := range all {
 				if strings.HasPrefix(c, prefix) {
 					ours = append(ours, c)
@@ -184,65 +165,54 @@ func (r *run) configJSON(p *jsonProfile) *jsonMap {
 		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run 'hookinstall add "+r.t.ID+"'")
 		return nil
 	case !cfg.Exists:
-		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.display), r.addHint())
+		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
 		return nil
 	}
 	data := cfg.Data
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		if !p.bomOK {
-			r.fail("config.parse", file, fmt.Sprintf("%s starts with a UTF-8 byte order mark (BOM): %s rejects the whole file, so none of its hooks run", file, p.display), "remove the first three bytes (EF BB BF) of the file")
+		if !p.f.ReadsBOM {
+			r.fail("config.parse", file, file+" "+p.f.BOMVerdict(), adapters.BOMHint)
 			return nil
 		}
-		r.info("config.bom", file, fmt.Sprintf("%s starts with a UTF-8 byte order mark (BOM): %s reads it anyway (measured), but hookinstall add and remove will not edit the file", file, p.display), "remove the first three bytes (EF BB BF) of the file")
+		r.info("config.bom", file, file+" "+p.f.BOMVerdict(), adapters.BOMHint)
 		data = data[3:]
 	}
 	root, err := adapters.ParseObject(data)
 	if err != nil {
-		r.fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, p.display), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")
+		r.fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, p.f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")
 		return nil
 	}
 	if k := duplicateKey(root); k != "" {
 		r.fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")
 		return nil
 	}
-	if p.strictRoot != nil {
-		for _, m := range adapters.Members(root) {
-			if !p.strictRoot[m.Key] {
-				r.fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, p.display, p.strictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))
-				return nil
-			}
+	for _, m := range adapters.Members(root) {
+		if !p.f.Accepts(m.Key) {
+			r.fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, p.f.Product, p.f.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))
+			return nil
 		}
 	}
 	m := &jsonMap{root: root, where: p.key(r.t)}
 	m.events = root.Get(gjson.Escape(p.key(r.t)))
 	if m.events.Exists() && !m.events.IsObject() {
-		r.fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.where, p.display), "make it an object of event arrays")
+		r.fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.where, p.f.Product), "make it an object of event arrays")
 		return nil
 	}
 	if k := duplicateKey(m.events); k != "" {
 		r.fail("config.parse", file, fmt.Sprintf("%s: %q appears twice in %q; agents disagree on which copy wins", file, k, m.where), "merge the two copies into one")
 		return nil
 	}
-	r.pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, p.display, p.parseNote()))
+	r.pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, p.f.Product, p.parseNote()))
 	m.ours = findOurs(m.events, r.t.Prefix())
 	r.entryChecks(p, m)
 	return m
 }
 
-func (p *jsonProfile) strictRootList() string {
-	var ks []string
-	for k := range p.strictRoot {
-		ks = append(ks, fmt.Sprintf("%q", k))
-	}
-	sort.Strings(ks)
-	return strings.Join(ks, " and ")
-}
-
 func (p *jsonProfile) parseNote() string {
-	if p.strictRoot != nil {
-		return "strict JSON, no BOM, top level only " + p.strictRootList()
+	if p.f.StrictRoot != nil {
+		return "strict JSON, no BOM, top level only " + p.f.StrictRootList()
 	}
-	if p.bomOK {
+	if p.f.ReadsBOM {
 		return "strict JSON"
 	}
 	return "strict JSON, no BOM"
@@ -259,7 +229,7 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 	}
 	scriptOf := map[string]string{} // event -> our command
 	for _, ev := range events {
-		if cs := commandsOf(gjson.Parse(want[ev])); len(cs) > 0 {
+		if cs := adapters.Commands(gjson.Parse(want[ev])); len(cs) > 0 {
 			scriptOf[ev] = cs[0]
 		}
 	}
@@ -281,12 +251,12 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 	switch {
 	case len(missing) == len(events) && len(m.ours) == 0:
 		why := ""
-		if p.staleRewrite {
-			why = fmt.Sprintf(" (%s has been seen to write back a stale copy of its settings that drops %q)", p.display, "hooks")
+		if p.f.RewritesStale {
+			why = fmt.Sprintf(" (%s has been seen to write back a stale copy of its settings that drops %q)", p.f.Product, "hooks")
 		}
-		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are gone%s, so %s runs none of our hooks", file, why, p.display), r.addHint())
+		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are gone%s, so %s runs none of our hooks", file, why, p.f.Product), r.addHint())
 	case len(missing) > 0:
-		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.where, missing), p.display), r.addHint())
+		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.where, missing), p.f.Product), r.addHint())
 	default:
 		r.pass("entries.present", file, fmt.Sprintf("%s: our entries are under %s", file, quoteList(m.where, events)))
 	}
@@ -297,7 +267,7 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 		w, ok := want[o.Event]
 		if !ok {
 			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
-			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.display, o.Event)
+			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.f.Product, o.Event)
 			if fix := matchFold(events, o.Event); fix != "" {
 				verdict += fmt.Sprintf(" (event names are case-sensitive: %q)", fix)
 			}
@@ -316,7 +286,7 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 		}
 	}
 	if bad == 0 && len(m.ours) > 0 {
-		r.pass("entries.shape", file, fmt.Sprintf("%s: every entry of ours is in the shape %s runs", file, p.display))
+		r.pass("entries.shape", file, fmt.Sprintf("%s: every entry of ours is in the shape %s runs", file, p.f.Product))
 	}
 
 	// entries.unique: each of our commands registered once.

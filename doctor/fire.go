@@ -31,9 +31,6 @@ func payload(name string) []byte {
 	return b
 }
 
-// payloadFamily maps an agent to the agent whose payloads it shares.
-var payloadFamily = map[string]string{"zerocode": "codex"}
-
 // A fireCase is one run of one script.
 type fireCase struct {
 	ID      string
@@ -44,46 +41,26 @@ type fireCase struct {
 	Why     string        // what the run proves, for the verdict
 }
 
-// variants are further payloads for one agent event whose state depends on
-// the payload.
-var variants = map[string][]fireCase{
-	"claude.Stop": {{ID: "fire.background", Payload: "claude.Stop.background", State: scripts.Working, Task: true,
-		Why: "a Stop whose background_tasks is not empty"}},
-	"grok.Notification": {{ID: "fire.other-notification", Payload: "grok.Notification.idle", Task: true,
-		Why: "a Notification whose notificationType is idle_prompt (not a permission prompt)"}},
-}
-
-// reconstructed are the payloads built from seed 003's field lists rather
-// than recorded (no such binary here); verdicts say so.
-var reconstructed = map[string]bool{
-	"grok.UserPromptSubmit": true, "grok.Notification": true, "grok.Stop": true,
-	"grok.StopCancelled": true, "antigravity.PreInvocation": true,
-}
-
 func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) {
-	base := r.t.Adapter.Name()
-	name := base + "." + s.Event
-	p := name
+	f := r.t.Adapter.Facts(r.t)
+	p := f.Payloads + "." + s.Event
 	if payload(p) == nil {
-		if fam, ok := payloadFamily[base]; ok {
-			p = fam + "." + s.Event
-		}
-	}
-	if payload(p) == nil {
-		return nil, name
+		return nil, p
 	}
 	kind := "recorded"
-	if reconstructed[p] {
+	if contains(f.Reconstructed, s.Event) {
 		kind = "reconstructed"
 	}
 	cs := []fireCase{{ID: "fire." + string(state), Payload: p, State: state, Task: true, Why: "the " + kind + " " + s.Event + " payload"}}
-	cs = append(cs, variants[name]...)
+	for _, v := range f.Variants[s.Event] {
+		cs = append(cs, fireCase{ID: v.ID, Payload: f.Payloads + "." + v.Payload, State: v.State, Task: true, Why: v.Why})
+	}
 	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + scripts.TaskVar(r.t.NS) + " (outside the host)"})
 	if bytes.Contains(s.Want, []byte("GROK_HOOK_EVENT")) {
 		cs = append(cs, fireCase{ID: "fire.grok", Payload: p, Task: true, Env: []string{"GROK_HOOK_EVENT=" + snake(s.Event)},
 			Why: "GROK_HOOK_EVENT set (Grok runs Claude's hooks)"})
 	}
-	return cs, name
+	return cs, p
 }
 
 // snake turns "UserPromptSubmit" into "user_prompt_submit", as Grok spells

@@ -4,19 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// pluginProfile is opencode: a plugin of ours, plugins/<NS>.js, that runs
-// inside opencode. There is no entry to find and no script to run: the file
-// is the install.
-type pluginProfile struct{}
+// pluginProfile is an agent that loads a plugin of ours (opencode's
+// plugins/<NS>.js) and runs it in-process. There is no entry to find and no
+// script to run: the file is the install.
+type pluginProfile struct{ f adapters.Facts }
 
 func (pluginProfile) hasOurs(r *run) bool {
 	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS)))
@@ -24,7 +24,7 @@ func (pluginProfile) hasOurs(r *run) bool {
 
 // config checks the plugin file: there, ours, as installed, gated, with one
 // export.
-func (pluginProfile) config(r *run) {
+func (p pluginProfile) config(r *run) {
 	cfg := r.cfg
 	file := cfg.Path
 	switch {
@@ -32,13 +32,13 @@ func (pluginProfile) config(r *run) {
 		r.fail("entries.present", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), r.addHint())
 		return
 	case !cfg.Exists:
-		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so opencode loads no plugin of ours", file), r.addHint())
+		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so %s loads no plugin of ours", file, p.f.Product), r.addHint())
 		return
 	case !bytes.HasPrefix(cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS))):
-		r.fail("entries.present", file, fmt.Sprintf("%s is not the plugin hookinstall writes (its first line is not our header)", file), "move it away, then run 'hookinstall add opencode'")
+		r.fail("entries.present", file, fmt.Sprintf("%s is not the plugin hookinstall writes (its first line is not our header)", file), "move it away, then run 'hookinstall add "+r.t.ID+"'")
 		return
 	}
-	r.pass("entries.present", file, fmt.Sprintf("%s is our plugin, where opencode loads it (plugins/)", file))
+	r.pass("entries.present", file, fmt.Sprintf("%s is our plugin, where %s loads it (plugins/)", file, p.f.Product))
 	want, err := scripts.RenderOpencode(r.t.NS, r.t.ID)
 	if err != nil {
 		r.fail("script.hash", file, fmt.Sprintf("cannot render our plugin: %v", err), "")
@@ -78,7 +78,7 @@ func (pluginProfile) config(r *run) {
 		}
 	}
 	if n != 1 {
-		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: opencode calls every export as a plugin, so it must export exactly one", file, n), r.addHint())
+		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: %s calls every export as a plugin, so it must export exactly one", file, n, p.f.Product), r.addHint())
 	} else {
 		r.pass("script.exports", file, fmt.Sprintf("%s exports one plugin function", file))
 	}
@@ -88,35 +88,9 @@ func (pluginProfile) switches(*run) {}
 func (pluginProfile) trust(*run)    {}
 func (pluginProfile) ask(*run)      {}
 
-func (pluginProfile) projectFiles() []string {
-	return []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"}
-}
+func (p pluginProfile) projectFiles() []string { return p.f.ProjectConfigs }
 
-// deadPaths flags a copy of our plugin in plugin/ (singular): opencode loads
-// {plugin,plugins}/*.{ts,js}, so both would report every state twice.
-func (pluginProfile) deadPaths(r *run) {
-	var found []string
-	for _, ext := range []string{".js", ".ts"} {
-		p := filepath.Join(r.t.Dir, "plugin", r.t.NS+ext)
-		if _, err := os.Lstat(p); err == nil {
-			found = append(found, p)
-		}
-	}
-	if ext := filepath.Join(r.t.Dir, "plugins", r.t.NS+".ts"); fileExists(ext) {
-		found = append(found, ext)
-	}
-	for _, p := range found {
-		r.fail("doubleplugin.opencode", p, fmt.Sprintf("%s is there as well as %s: opencode loads plugin/ and plugins/ alike, so every state would be reported twice", p, r.a.Config), "delete "+p+" (hookinstall writes only plugins/"+r.t.NS+".js)")
-	}
-	if len(found) == 0 {
-		r.pass("doubleplugin.opencode", filepath.Join(r.t.Dir, "plugin"), fmt.Sprintf("no copy of our plugin in %s", filepath.Join(r.t.Dir, "plugin")))
-	}
-}
-
-func fileExists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
-}
+func (p pluginProfile) deadPaths(r *run) { r.apply(p.f.DeadPaths) }
 
 // pluginDriver loads the installed plugin the way opencode does (every
 // export is called as a plugin function, with a context), then calls, case
@@ -155,22 +129,13 @@ for (const c of job.cases) {
 process.stdout.write(JSON.stringify({ exports: names, threw, cases }) + "\n");
 `
 
-// pluginCases are the live fires of the plugin, one hook call each.
-var pluginCases = []struct {
-	id, payload string
-	state       scripts.State
-}{
-	{"fire.working", "opencode.chat.message", scripts.Working},
-	{"fire.attention", "opencode.permission.asked", scripts.Attention},
-	{"fire.replied", "opencode.permission.replied", scripts.Working},
-	{"fire.done", "opencode.session.idle", scripts.Done},
-}
-
-// jsRuntime finds what runs the plugin: opencode's own Bun runtime (its
-// binary with BUN_BE_BUN=1 runs JavaScript), else node.
-func (r *run) jsRuntime() (argv, env []string, name string) {
-	if p, err := r.d.LookPath("opencode"); err == nil {
-		return []string{p, "-e", pluginDriver}, []string{"BUN_BE_BUN=1"}, "opencode's Bun runtime"
+// jsRuntime finds what runs the plugin: the agent's own runtime (opencode's
+// binary with BUN_BE_BUN=1 is Bun), else node.
+func (p pluginProfile) jsRuntime(r *run) (argv, env []string, name string) {
+	if rt := p.f.Plugin.Runtime; rt != "" {
+		if path, err := r.d.LookPath(rt); err == nil {
+			return []string{path, "-e", pluginDriver}, p.f.Plugin.RuntimeEnv, p.f.Plugin.RuntimeName
+		}
 	}
 	if p, err := r.d.LookPath("node"); err == nil {
 		return []string{p, "--input-type=module", "-e", pluginDriver}, nil, "node"
@@ -181,11 +146,11 @@ func (r *run) jsRuntime() (argv, env []string, name string) {
 // fire loads the plugin once in a JavaScript runtime and calls each hook
 // with its recorded argument, each call against its own pty, with the task
 // env and then without it.
-func (pluginProfile) fire(r *run) {
+func (p pluginProfile) fire(r *run) {
 	file := r.cfg.Path
-	argv, renv, name := r.jsRuntime()
+	argv, renv, name := p.jsRuntime(r)
 	if argv == nil {
-		r.skip("fire.working", file, fmt.Sprintf("%s was not run: neither opencode nor node is on PATH", file))
+		r.skip("fire.working", file, fmt.Sprintf("%s was not run: neither %s nor node is on PATH", file, p.f.Plugin.Runtime))
 		return
 	}
 	argv = append(argv, file)
@@ -214,23 +179,24 @@ func (pluginProfile) fire(r *run) {
 	}()
 	task := "hookinstall-doctor"
 	for _, withTask := range []bool{true, false} {
-		for _, c := range pluginCases {
+		for _, c := range p.f.Plugin.Cases {
 			cap, err := openCapture()
 			if err != nil {
-				r.skip(c.id, file, fmt.Sprintf("%s was not run: %v", file, err))
+				r.skip(c.ID, file, fmt.Sprintf("%s was not run: %v", file, err))
 				return
 			}
+			pname := p.f.Payloads + "." + c.Event
 			var jc jcase
-			if err := json.Unmarshal(payload(c.payload), &jc); err != nil {
-				r.skip(c.id, file, fmt.Sprintf("%s was not run: payload %s: %v", file, c.payload, err))
+			if err := json.Unmarshal(payload(pname), &jc); err != nil {
+				r.skip(c.ID, file, fmt.Sprintf("%s was not run: payload %s: %v", file, pname, err))
 				return
 			}
 			path := cap.Path
 			jc.Env = map[string]*string{scripts.PTYVar(ns): &path, scripts.TaskVar(ns): nil}
-			f := fcase{id: c.id, why: "the recorded " + strings.TrimPrefix(c.payload, "opencode.") + " call", cap: cap}
+			f := fcase{id: c.ID, why: "the recorded " + c.Event + " call", cap: cap}
 			if withTask {
 				jc.Env[scripts.TaskVar(ns)] = &task
-				f.want = scripts.OSC(ns, c.state)
+				f.want = scripts.OSC(ns, c.State)
 			} else {
 				f.id, f.why = "fire.silent", f.why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
 			}
@@ -260,7 +226,7 @@ func (pluginProfile) fire(r *run) {
 		common = append(common, fmt.Sprintf("%s printed %s", name, show(res.Stdout)))
 	default:
 		if len(out.Exports) != 1 {
-			common = append(common, fmt.Sprintf("the module exports %d functions (%s); opencode calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", ")))
+			common = append(common, fmt.Sprintf("the module exports %d functions (%s); %s calls each as a plugin", len(out.Exports), strings.Join(out.Exports, ", "), p.f.Product))
 		}
 		if out.Threw != "" {
 			common = append(common, "the plugin function threw: "+firstLine(out.Threw))

@@ -216,6 +216,7 @@ func (w *Writer) fail(t adapters.Target, file string, err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	err = adapters.Explain(t, err)
 	var off *adapters.OffError
 	if errors.As(err, &off) {
 		return &Error{Agent: t.ID, Err: err}
@@ -810,7 +811,7 @@ func (w *Writer) planRemove(t adapters.Target) (*plan, error) {
 	if err != nil {
 		return nil, w.fail(t, cfgPath, err)
 	}
-	if rec != nil && rec.Created && !p.edit.Kept && emptyObject(p.edit.Doc) {
+	if rec != nil && rec.Created && !p.edit.Kept && adapters.IsEmptyObject(p.edit.Doc) {
 		p.edit = adapters.Edit{Delete: true}
 	}
 	return p, nil
@@ -835,10 +836,6 @@ func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
 func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && filepath.IsLocal(rel)
-}
-
-func emptyObject(doc []byte) bool {
-	return string(bytes.Join(bytes.Fields(doc), nil)) == "{}"
 }
 
 // ownedFiles lists the files in the hooks dir that a remove deletes.

@@ -12,20 +12,6 @@ import (
 	"github.com/hookinstall/hookinstall/doctor"
 )
 
-// managedSettings is Claude Code's managed settings file, read when doctor
-// looks at the real home (not with --home).
-const managedSettings = "/etc/claude-code/managed-settings.json"
-
-// codexRequirements is the requirements file Codex 0.171.0 reads.
-const codexRequirements = "/etc/codex/requirements.toml"
-
-// testOnlyManagedSettings and testOnlyCodexRequirements replace those
-// system files in tests.
-var (
-	testOnlyManagedSettings   = managedSettings
-	testOnlyCodexRequirements = codexRequirements
-)
-
 type doctorOptions struct {
 	*globalOptions
 	Agents      []string
@@ -74,12 +60,23 @@ type jsonDoctor struct {
 	Agents    []doctor.Agent `json:"agents"`
 }
 
+// checkTargets are the targets doctor and status check. With --home they
+// read no system files: the home may be a Docker target's, whose /etc is
+// not ours to read.
+func (g *globalOptions) checkTargets(names []string) ([]adapters.Target, error) {
+	ts, err := g.targets(names, len(names) == 0 && g.AgentID == "", nil)
+	if g.Home != "" {
+		for i := range ts {
+			ts[i].SystemRoot = ""
+		}
+	}
+	return ts, err
+}
+
 // newDoctor builds the checker for a run; status uses it without firing.
 func (g *globalOptions) newDoctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
 	o := doctor.Options{Getenv: g.Getenv, LookPath: lookPath(g.Getenv), Fire: fire, Ask: ask, FireTimeout: fireTimeout}
 	if g.Home == "" {
-		o.ManagedSettings = testOnlyManagedSettings
-		o.CodexRequirements = testOnlyCodexRequirements
 		if wd, err := os.Getwd(); err == nil {
 			o.Cwd = wd
 		}
@@ -93,7 +90,7 @@ func runDoctor(o *doctorOptions) error {
 		return usageError{fmt.Errorf("--fire-timeout must be positive")}
 	}
 	d := o.newDoctor(!o.NoFire, !o.NoAsk, o.FireTimeout)
-	ts, err := o.targets(o.Agents, len(o.Agents) == 0 && o.AgentID == "", nil)
+	ts, err := o.checkTargets(o.Agents)
 	if err != nil {
 		return err
 	}

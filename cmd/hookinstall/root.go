@@ -117,6 +117,10 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 }
 
 // resolveEnv fills in the namespace and home, and checks the flags.
+// testOnlySystemRoot replaces "/" as the root of the agents' system files
+// (/etc/...) in tests; "" is the machine's own.
+var testOnlySystemRoot string
+
 func (g *globalOptions) adapterOptions() (adapters.Options, error) {
 	ns := g.NS
 	if ns == "" {
@@ -128,7 +132,7 @@ func (g *globalOptions) adapterOptions() (adapters.Options, error) {
 	if err := scripts.ValidNamespace(ns); err != nil {
 		return adapters.Options{}, usageError{err}
 	}
-	o := adapters.Options{NS: ns}
+	o := adapters.Options{NS: ns, SystemRoot: testOnlySystemRoot}
 	if g.Home != "" {
 		abs, err := filepath.Abs(g.Home)
 		if err != nil {

@@ -27,8 +27,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testOnlyNow = fixedNow
-			testOnlyManagedSettings = os.Getenv("TEST_MANAGED_SETTINGS")
-			testOnlyCodexRequirements = os.Getenv("TEST_CODEX_REQUIREMENTS")
+			testOnlySystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
@@ -82,9 +81,10 @@ func scriptParams(dir string) testscript.Params {
 				return err
 			}
 			env.Setenv("SHARED_CORPUS", shared)
-			// Claude's managed settings and Codex's requirements, instead of /etc's.
-			env.Setenv("TEST_MANAGED_SETTINGS", filepath.Join(env.WorkDir, "etc/claude-code/managed-settings.json"))
-			env.Setenv("TEST_CODEX_REQUIREMENTS", filepath.Join(env.WorkDir, "etc/codex/requirements.toml"))
+			// The agents' system files (Claude's managed settings, Codex's
+			// requirements) under $WORK/etc instead of /etc, for add,
+			// status and doctor alike.
+			env.Setenv("TEST_SYSTEM_ROOT", env.WorkDir)
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {

@@ -40,7 +40,7 @@ type jsonStatus struct {
 
 func runStatus(o *statusOptions) error {
 	d := o.newDoctor(false, false, 0)
-	ts, err := o.targets(o.Agents, len(o.Agents) == 0 && o.AgentID == "", nil)
+	ts, err := o.checkTargets(o.Agents)
 	if err != nil {
 		return err
 	}

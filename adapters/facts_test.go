@@ -1,0 +1,75 @@
+package adapters
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestBOMOneMessage: a config that starts with a BOM is refused, in the
+// words of the agent's own fact (the words doctor uses too): Claude Code
+// reads such a file, ZeroCode and Codex reject it.
+func TestBOMOneMessage(t *testing.T) {
+	bom := []byte("\xef\xbb\xbf{}\n")
+	want := map[string]string{
+		"claude":   "starts with a UTF-8 byte order mark (BOM): Claude Code reads it anyway (measured), but hookinstall add and remove will not edit the file at line 1, column 1 (byte offset 0)",
+		"codex":    "starts with a UTF-8 byte order mark (BOM): Codex rejects the whole file, so none of its hooks run at line 1, column 1 (byte offset 0)",
+		"zerocode": "starts with a UTF-8 byte order mark (BOM): ZeroCode rejects the whole file, so none of its hooks run at line 1, column 1 (byte offset 0)",
+	}
+	for _, a := range All() {
+		tg, err := Resolve(a.Name(), Options{NS: "hookinstall", Home: t.TempDir(), SystemRoot: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Facts(tg).Plugin != nil {
+			continue // a plugin module, not JSON
+		}
+		_, err = a.Add(tg, bom, nil, false)
+		if err == nil {
+			t.Errorf("%s: add accepted a BOM", a.Name())
+			continue
+		}
+		got := Explain(tg, err)
+		var se *SyntaxError
+		if !errors.As(got, &se) || se.Msg != a.Facts(tg).BOMVerdict() {
+			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.Facts(tg).BOMVerdict())
+		}
+		if w, ok := want[a.Name()]; ok && got.Error() != w {
+			t.Errorf("%s: %q, want %q", a.Name(), got, w)
+		}
+	}
+	// Other errors pass through unchanged.
+	other := errors.New("x")
+	tg, _ := Resolve("claude", Options{NS: "hookinstall", Home: t.TempDir()})
+	if Explain(tg, other) != other {
+		t.Error("Explain changed an error that is not about a BOM")
+	}
+}
+
+// TestSystemRoot: the agents' system files are read under the one system
+// root a run gives (tests give a scratch folder), and none for a Docker
+// target.
+func TestSystemRoot(t *testing.T) {
+	home := t.TempDir()
+	for _, c := range []struct {
+		opts Options
+		want []string
+	}{
+		{Options{NS: "hookinstall", Home: home}, []string{"/etc/codex/requirements.toml"}},
+		{Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys"}, []string{"/tmp/sys/etc/codex/requirements.toml"}},
+		{Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys", AsHome: "/root"}, nil},
+	} {
+		tg, err := Resolve("codex", c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tg.Adapter.Facts(tg).SystemFiles
+		sw := tg.Adapter.SwitchFiles(tg)
+		if len(got) != len(c.want) || len(got) > 0 && (got[0] != c.want[0] || sw[len(sw)-1] != c.want[0]) {
+			t.Errorf("%+v: system files %q, switch files %q, want %q", c.opts, got, sw, c.want)
+		}
+	}
+	tg, _ := Resolve("claude", Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys"})
+	if got := tg.Adapter.Facts(tg).SystemFiles; len(got) != 1 || got[0] != "/tmp/sys/etc/claude-code/managed-settings.json" {
+		t.Errorf("claude's system files %q", got)
+	}
+}
