@@ -201,7 +201,7 @@ func (in *Installer) describe(t adapters.Target) Agent {
 }
 
 func (in *Installer) options() adapters.Options {
-	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome}
+	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot}
 	if !in.homeGiven {
 		o.Getenv = in.getenv
 	}

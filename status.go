@@ -5,12 +5,10 @@ import (
 	"errors"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/doctor"
-	"github.com/hookinstall/hookinstall/internal/testonly"
 )
 
 // A Status is the one-word verdict on whether an agent's hooks will run.
@@ -50,7 +48,7 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(false, false, 0).Agent(t)
+	a := in.doctor(false, false, 0).Agent(in.checked(t))
 	return &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}, nil
 }
 
@@ -122,7 +120,7 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).Agent(t)
+	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).Agent(in.checked(t))
 	r := &Report{Agent: a.Agent, Status: Status(a.Status), OK: a.OK, Config: a.Config, HooksDir: a.HooksDir,
 		Installed: a.Installed, Detected: a.Detected, Checks: []Check{}}
 	for _, c := range a.Checks {
@@ -135,29 +133,22 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	return r, nil
 }
 
-// The system-wide files doctor reads when it looks at the user's own home:
-// Claude Code's managed settings and the requirements Codex 0.171.0 reads.
-const (
-	managedSettings   = "/etc/claude-code/managed-settings.json"
-	codexRequirements = "/etc/codex/requirements.toml"
-)
-
-// systemFile is path, under testonly.SystemRoot in this module's tests.
-func systemFile(path string) string {
-	if testonly.SystemRoot != "" {
-		return filepath.Join(testonly.SystemRoot, path)
+// checked is t as doctor and status check it. The system-wide files the
+// agent's facts name (adapters.Facts.SystemFiles) concern the machine's own
+// user only: with an explicit Home they are not read.
+func (in *Installer) checked(t adapters.Target) adapters.Target {
+	if in.homeGiven {
+		t.SystemRoot = ""
 	}
-	return path
+	return t
 }
 
-// doctor builds the checker. The system-wide files and the current
-// directory (where a project config of ours would double-fire) concern the
-// machine's own user only: with an explicit Home they are not read.
+// doctor builds the checker. The current directory (where a project config
+// of ours would double-fire) concerns the machine's own user only: with an
+// explicit Home it is not read.
 func (in *Installer) doctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
 	o := doctor.Options{Getenv: in.getenv, LookPath: in.lookPath, Fire: fire, Ask: ask, FireTimeout: fireTimeout}
 	if !in.homeGiven {
-		o.ManagedSettings = systemFile(managedSettings)
-		o.CodexRequirements = systemFile(codexRequirements)
 		if wd, err := os.Getwd(); err == nil {
 			o.Cwd = wd
 		}

@@ -8,7 +8,8 @@ import "time"
 var (
 	// Now, when set, replaces the clock that stamps manifests.
 	Now func() time.Time
-	// SystemRoot, when set, is where the system-wide files doctor reads
-	// (/etc/...) are looked for instead of "/".
+	// SystemRoot, when set, is where the agents' system-wide files
+	// (/etc/...) are looked for instead of "/", by add, status and doctor
+	// alike (adapters.Options.SystemRoot).
 	SystemRoot string
 )
