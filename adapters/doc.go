@@ -1,10 +1,19 @@
 // Package adapters knows, for each coding agent, where its global hook config
 // lives, what our entries look like in it, and how to add and remove them.
 //
+// Everything about an agent is stated once, in its own file
+// (adapters/<agent>.go): its paths and shape, its events, and its Facts
+// (facts.go): how it parses its config, what switches its hooks off, its
+// system files and dead paths, how to ask its binary, which recorded
+// payloads (payloads/) its hooks get. add, remove, status and doctor take
+// them from there; no code outside this package checks an agent's name
+// (TestNoAgentNamesOutsideAdapters).
+//
 // Invariants:
 //   - Pure: bytes in, bytes out. No file, process or environment access (the
-//     writer reads and writes; overrides such as $CLAUDE_CONFIG_DIR arrive
-//     through an injected getenv).
+//     writer reads and writes, doctor reads and runs; overrides such as
+//     $CLAUDE_CONFIG_DIR arrive through an injected getenv, and system files
+//     are named under Target.SystemRoot).
 //   - Byte preservation: an edit changes only the span it inserts or deletes.
 //     Spans are located with gjson's byte offsets and spliced; the user's file
 //     is never re-marshalled. Inserted text copies the file's indent unit,

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -65,6 +66,20 @@ type Facts struct {
 	// Variants are further fires per event, for a state that depends on
 	// the payload.
 	Variants map[string][]Variant
+}
+
+//go:embed payloads/*.json
+var payloadFS embed.FS
+
+// Payload returns the recorded hook payload name ("claude.Stop": an agent,
+// as Facts.Payloads names it, and an event), or nil. Doctor's live fires
+// replay them; payloads/README.md says where each comes from.
+func Payload(name string) []byte {
+	b, err := payloadFS.ReadFile("payloads/" + name + ".json")
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // A Plugin is an agent that loads a plugin module of ours in-process.

@@ -1,9 +1,31 @@
 package adapters
 
 import (
+	"encoding/json"
 	"errors"
+	"io/fs"
+	"strings"
 	"testing"
 )
+
+// TestPayloadFiles: every embedded payload is one line of valid JSON.
+func TestPayloadFiles(t *testing.T) {
+	n := 0
+	err := fs.WalkDir(payloadFS, "payloads", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		b, _ := payloadFS.ReadFile(p)
+		if !json.Valid(b) || strings.Count(string(b), "\n") != 1 || !strings.HasSuffix(string(b), "\n") {
+			t.Errorf("%s: not one line of valid JSON", p)
+		}
+		return nil
+	})
+	if err != nil || n < 10 {
+		t.Fatalf("%d payloads, %v", n, err)
+	}
+}
 
 // TestBOMOneMessage: a config that starts with a BOM is refused, in the
 // words of the agent's own fact (the words doctor uses too): Claude Code

@@ -19,6 +19,10 @@
 //     read-only mode with a timeout.
 //   - A check fails only when the agent will not do what the install promises;
 //     facts that change behaviour but are not faults are information.
-//   - Payloads are embedded in the binary; nothing outside the home, the
-//     agent's own files and the managed settings file is read.
+//   - Every fact about an agent comes from its adapter (adapters.Facts):
+//     doctor does the I/O (reading files, live fires, asking binaries) and
+//     applies the facts' pure checks to what it read.
+//   - Payloads are embedded in the binary (adapters/payloads); nothing
+//     outside the home, the agent's own files and the system files its
+//     facts name is read.
 package doctor

@@ -3,7 +3,6 @@ package doctor
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,22 +16,9 @@ import (
 	"github.com/hookinstall/hookinstall/writer"
 )
 
-// TestPayloads: every embedded payload is one line of valid JSON, and every
-// event of every script-based agent has one, so the live fire never skips.
+// TestPayloads: every event of every agent has a recorded payload, so the
+// live fire never skips (adapters checks that each is one line of JSON).
 func TestPayloads(t *testing.T) {
-	err := fs.WalkDir(payloadFS, "payloads", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, _ := payloadFS.ReadFile(p)
-		if !json.Valid(b) || strings.Count(string(b), "\n") != 1 || !strings.HasSuffix(string(b), "\n") {
-			t.Errorf("%s: not one line of valid JSON", p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, a := range adapters.All() {
 		tg := target(t, a.Name(), t.TempDir())
 		if f := a.Facts(tg); f.Plugin != nil {

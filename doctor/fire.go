@@ -3,7 +3,6 @@ package doctor
 import (
 	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"os"
@@ -16,20 +15,12 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-//go:embed payloads/*.json
-var payloadFS embed.FS
-
 // payload returns the recorded payload name ("claude.Stop") or nil.
-func payload(name string) []byte {
-	b, err := payloadFS.ReadFile("payloads/" + name + ".json")
-	if err != nil {
-		return nil
-	}
-	return b
-}
+func payload(name string) []byte { return adapters.Payload(name) }
 
 // A fireCase is one run of one script.
 type fireCase struct {
