@@ -250,7 +250,7 @@ func (in *Installer) cloneBase(id string) (string, error) {
 			return name, nil
 		}
 	}
-	return "", tag(fmt.Errorf("unknown agent %q (known: %s), and no clone agent of that id is installed under %s", id, strings.Join(adapters.Names(), ", "), in.home), ErrUnknownAgent)
+	return "", tag(fmt.Errorf("unknown agent %q (known: %s)", id, strings.Join(adapters.Names(), ", ")), ErrUnknownAgent)
 }
 
 func (in *Installer) now() func() time.Time {

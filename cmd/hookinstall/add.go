@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/writer"
+	"github.com/hookinstall/hookinstall"
 )
 
 type addOptions struct {
@@ -19,7 +18,7 @@ type addOptions struct {
 	Trust  bool
 }
 
-func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
+func newAddCmd(g *globalOptions) *cobra.Command {
 	o := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "add AGENT...|--all",
@@ -27,12 +26,9 @@ func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
 		Example: `  hookinstall add claude
   hookinstall add --all --dry-run
   hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
-			if runF != nil {
-				return runF(o)
-			}
-			return runAdd(o)
+			return runAdd(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.All, "all", false, "every agent detected on this machine (codex only when named)")
@@ -42,52 +38,42 @@ func newAddCmd(g *globalOptions, runF func(*addOptions) error) *cobra.Command {
 	return cmd
 }
 
-func runAdd(o *addOptions) error {
-	w := o.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
-	ts, err := o.targets(o.Agents, o.All, func(t adapters.Target) bool {
-		return !t.Adapter.ByNameOnly() && w.Detected(t)
-	})
+func runAdd(ctx context.Context, o *addOptions) error {
+	in, err := o.installer()
 	if err != nil {
 		return err
 	}
-	if len(ts) == 0 {
+	sel, err := o.selectAgents(in, o.Agents, o.All)
+	if err != nil {
+		return err
+	}
+	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Base: sel.base}
+	var results []*hookinstall.Result
+	if sel.all {
+		var err error
+		if results, err = in.InstallAll(ctx, opts); results == nil && err != nil {
+			return err // no agent could be picked
+		}
+	} else {
+		for _, a := range sel.agents {
+			r, _ := in.Install(ctx, a, opts)
+			results = append(results, r)
+		}
+	}
+	if len(results) == 0 {
 		if o.JSON {
-			return o.printReports("add", o.DryRun, nil)
+			return o.printResults(in, "add", o.DryRun, nil)
 		}
 		fmt.Fprintln(o.IO.Out, "no agents detected; nothing installed")
 		return nil
 	}
-	var reports []writer.Report
-	for _, t := range ts {
-		if o.Trust {
-			if err := o.checkTrustVersion(t); err != nil {
-				reports = append(reports, writer.Report{Agent: t.ID, Config: t.Adapter.Config(t), Status: "error", Err: err})
-				continue
-			}
-		}
-		reports = append(reports, w.Add(context.Background(), t))
-	}
-	err = o.printReports("add", o.DryRun, reports)
-	if !o.JSON && !o.DryRun {
-		for _, r := range reports {
-			if r.Err == nil && r.Status == "installed" && !o.Trust {
-				if hint := trustHint(r.Agent, ts); hint != "" {
-					fmt.Fprintln(o.IO.Out, hint)
-				}
+	err = o.printResults(in, "add", o.DryRun, results)
+	if !o.JSON {
+		for _, r := range results {
+			if r.Hint != "" {
+				fmt.Fprintln(o.IO.Out, r.Hint)
 			}
 		}
 	}
 	return err
-}
-
-// trustHint tells the user what an agent needs before our hooks run.
-func trustHint(agent string, ts []adapters.Target) string {
-	for _, t := range ts {
-		if t.ID == agent {
-			if th, ok := t.Adapter.(adapters.TrustHinter); ok {
-				return th.TrustHint(t)
-			}
-		}
-	}
-	return ""
 }

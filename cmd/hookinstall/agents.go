@@ -1,71 +1,77 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
-	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/writer"
 )
 
 type agentsOptions struct {
 	*globalOptions
 }
 
-func newAgentsCmd(g *globalOptions, runF func(*agentsOptions) error) *cobra.Command {
+func newAgentsCmd(g *globalOptions) *cobra.Command {
 	o := &agentsOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "agents",
 		Short: "List the agents hookinstall knows, where it writes, and what each reports",
 		Args:  cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(o)
-			}
 			return runAgents(o)
 		},
 	}
 }
 
 type jsonAgentInfo struct {
-	Agent      string               `json:"agent"`
-	Config     string               `json:"config"`
-	HooksDir   string               `json:"hooks_dir"`
-	Shared     bool                 `json:"shared"`
-	Detected   bool                 `json:"detected"`
-	ByNameOnly bool                 `json:"by_name_only"`
-	Events     []adapters.EventInfo `json:"events"`
+	Agent      string      `json:"agent"`
+	Config     string      `json:"config"`
+	HooksDir   string      `json:"hooks_dir"`
+	Shared     bool        `json:"shared"`
+	Detected   bool        `json:"detected"`
+	ByNameOnly bool        `json:"by_name_only"`
+	Events     []jsonEvent `json:"events"`
+}
+
+// jsonEvent keeps the keys the agents document has always had.
+type jsonEvent struct {
+	Event string `json:"Event"`
+	State string `json:"State"`
+	Note  string `json:"Note"`
 }
 
 func runAgents(o *agentsOptions) error {
-	w := o.writer(writer.Options{})
-	ts, err := o.targets(nil, true, nil)
+	in, err := o.installer()
+	if err != nil {
+		return err
+	}
+	if o.AgentID != "" || o.Base != "" {
+		if _, err := o.selectAgents(in, nil, true); err != nil {
+			return err
+		}
+	}
+	agents, err := in.Agents()
 	if err != nil {
 		return err
 	}
 	var infos []jsonAgentInfo
-	for _, t := range ts {
-		infos = append(infos, jsonAgentInfo{
-			Agent: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
-			Detected: w.Detected(t), ByNameOnly: t.Adapter.ByNameOnly(), Events: t.Adapter.Events(),
-		})
+	for _, a := range agents {
+		i := jsonAgentInfo{Agent: a.Name, Config: a.Config, HooksDir: a.HooksDir, Shared: a.Shared, Detected: a.Detected, ByNameOnly: a.ByNameOnly}
+		for _, e := range a.Events {
+			i.Events = append(i.Events, jsonEvent{Event: e.Name, State: string(e.State), Note: e.Note})
+		}
+		infos = append(infos, i)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(map[string]any{"schema": jsonSchema, "command": "agents", "agents": infos})
+		return jsonEncoder(o.IO.Out).Encode(map[string]any{"schema": jsonSchema, "command": "agents", "agents": infos})
 	}
 	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tDETECTED\tCONFIG\tEVENTS")
 	for _, i := range infos {
 		var evs []string
 		for _, e := range i.Events {
-			evs = append(evs, e.Event+"→"+string(e.State))
+			evs = append(evs, e.Event+"→"+e.State)
 		}
 		det := "no"
 		if i.Detected {

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/doctor"
+	"github.com/hookinstall/hookinstall"
 )
 
 type doctorOptions struct {
@@ -20,7 +18,7 @@ type doctorOptions struct {
 	FireTimeout time.Duration
 }
 
-func newDoctorCmd(g *globalOptions, runF func(*doctorOptions) error) *cobra.Command {
+func newDoctorCmd(g *globalOptions) *cobra.Command {
 	o := &doctorOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "doctor [AGENT...]",
@@ -34,12 +32,9 @@ recorded payload against a pty it opens and compares the bytes that arrive
 with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
 		Example: `  hookinstall doctor
   hookinstall doctor claude --json`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
-			if runF != nil {
-				return runF(o)
-			}
-			return runDoctor(o)
+			return runDoctor(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.NoFire, "no-fire", false, "do not run the installed scripts")
@@ -50,69 +45,79 @@ with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
 
 // jsonDoctor is the one document doctor --json prints (docs/doctor.md).
 type jsonDoctor struct {
-	Schema    int            `json:"schema"`
-	Command   string         `json:"command"`
-	Namespace string         `json:"namespace"`
-	Home      string         `json:"home"`
-	OK        bool           `json:"ok"`
-	ExitCode  int            `json:"exit_code"`
-	Millis    float64        `json:"ms"`
-	Agents    []doctor.Agent `json:"agents"`
+	Schema    int               `json:"schema"`
+	Command   string            `json:"command"`
+	Namespace string            `json:"namespace"`
+	Home      string            `json:"home"`
+	OK        bool              `json:"ok"`
+	ExitCode  int               `json:"exit_code"`
+	Millis    float64           `json:"ms"`
+	Agents    []jsonDoctorAgent `json:"agents"`
 }
 
-// checkTargets are the targets doctor and status check. With --home they
-// read no system files: the home may be a Docker target's, whose /etc is
-// not ours to read.
-func (g *globalOptions) checkTargets(names []string) ([]adapters.Target, error) {
-	ts, err := g.targets(names, len(names) == 0 && g.AgentID == "", nil)
-	if g.Home != "" {
-		for i := range ts {
-			ts[i].SystemRoot = ""
-		}
-	}
-	return ts, err
+type jsonDoctorAgent struct {
+	Agent     string      `json:"agent"`
+	Status    string      `json:"status"`
+	OK        bool        `json:"ok"`
+	Config    string      `json:"config"`
+	HooksDir  string      `json:"hooks_dir"`
+	Installed bool        `json:"installed"`
+	Detected  bool        `json:"detected"`
+	Checks    []jsonCheck `json:"checks"`
 }
 
-// newDoctor builds the checker for a run; status uses it without firing.
-func (g *globalOptions) newDoctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
-	o := doctor.Options{Getenv: g.Getenv, LookPath: lookPath(g.Getenv), Fire: fire, Ask: ask, FireTimeout: fireTimeout}
-	if g.Home == "" {
-		if wd, err := os.Getwd(); err == nil {
-			o.Cwd = wd
-		}
-	}
-	return doctor.New(o)
+type jsonCheck struct {
+	ID      string   `json:"id"`
+	Result  string   `json:"result"`
+	File    string   `json:"file,omitempty"`
+	Verdict string   `json:"verdict"`
+	Hint    string   `json:"hint,omitempty"`
+	Millis  *float64 `json:"ms,omitempty"`
 }
 
-func runDoctor(o *doctorOptions) error {
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func runDoctor(ctx context.Context, o *doctorOptions) error {
 	start := time.Now()
 	if o.FireTimeout <= 0 {
 		return usageError{fmt.Errorf("--fire-timeout must be positive")}
 	}
-	d := o.newDoctor(!o.NoFire, !o.NoAsk, o.FireTimeout)
-	ts, err := o.checkTargets(o.Agents)
+	in, err := o.installer()
 	if err != nil {
 		return err
 	}
-	agents := []doctor.Agent{}
+	sel, err := o.everyAgent(in, o.Agents)
+	if err != nil {
+		return err
+	}
+	agents := []jsonDoctorAgent{}
 	code := exitOK
-	for _, t := range ts {
-		a := d.Agent(t)
-		if !a.OK {
+	for _, name := range sel.agents {
+		r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: o.NoAsk, FireTimeout: o.FireTimeout})
+		if err != nil {
+			return err
+		}
+		if !r.OK {
 			code = exitFail
+		}
+		a := jsonDoctorAgent{Agent: r.Agent, Status: string(r.Status), OK: r.OK, Config: r.Config, HooksDir: r.HooksDir,
+			Installed: r.Installed, Detected: r.Detected, Checks: []jsonCheck{}}
+		for _, c := range r.Checks {
+			jc := jsonCheck{ID: c.ID, Result: string(c.Result), File: c.File, Verdict: c.Verdict, Hint: c.Hint}
+			if c.Took != 0 {
+				ms := millis(c.Took)
+				jc.Millis = &ms
+			}
+			a.Checks = append(a.Checks, jc)
 		}
 		agents = append(agents, a)
 	}
 	if o.JSON {
-		ao, _ := o.adapterOptions()
-		doc := jsonDoctor{Schema: jsonSchema, Command: "doctor", Namespace: ao.NS, Home: ao.Home, OK: code == exitOK,
-			ExitCode: code, Millis: float64(time.Since(start).Microseconds()) / 1000, Agents: agents}
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(doc)
+		_ = jsonEncoder(o.IO.Out).Encode(jsonDoctor{Schema: jsonSchema, Command: "doctor", Namespace: in.Namespace(), Home: in.Home(),
+			OK: code == exitOK, ExitCode: code, Millis: millis(time.Since(start)), Agents: agents})
 	} else {
-		printDoctor(o, ts, agents)
+		printDoctor(o, agents)
 	}
 	if code != exitOK {
 		return exitError{code}
@@ -120,20 +125,20 @@ func runDoctor(o *doctorOptions) error {
 	return nil
 }
 
-var resultWords = map[doctor.Result]string{doctor.Pass: "ok  ", doctor.Fail: "FAIL", doctor.Info: "info", doctor.Skip: "skip"}
+var resultWords = map[string]string{"pass": "ok  ", "fail": "FAIL", "info": "info", "skip": "skip"}
 
-func printDoctor(o *doctorOptions, ts []adapters.Target, agents []doctor.Agent) {
+func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	w := o.IO.Out
 	failed, checks := 0, 0
 	for _, a := range agents {
 		fmt.Fprintf(w, "%s: %s (%s)\n", a.Agent, a.Status, a.Config)
 		for _, c := range a.Checks {
 			checks++
-			if c.Result == doctor.Fail {
+			if c.Result == string(hookinstall.CheckFail) {
 				failed++
 			}
 			fmt.Fprintf(w, "  %s %s %s: %s\n", resultWords[c.Result], a.Agent, c.ID, c.Verdict)
-			if c.Hint != "" && c.Result != doctor.Pass {
+			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) {
 				fmt.Fprintf(w, "       hint: %s\n", c.Hint)
 			}
 		}

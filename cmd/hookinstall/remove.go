@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/writer"
+	"github.com/hookinstall/hookinstall"
 )
 
 type removeOptions struct {
@@ -18,19 +17,16 @@ type removeOptions struct {
 	Force  bool
 }
 
-func newRemoveCmd(g *globalOptions, runF func(*removeOptions) error) *cobra.Command {
+func newRemoveCmd(g *globalOptions) *cobra.Command {
 	o := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "remove AGENT...|--all",
 		Short: "Remove the state hooks, giving the user's files back byte for byte",
 		Example: `  hookinstall remove claude
   hookinstall remove --all --dry-run`,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
-			if runF != nil {
-				return runF(o)
-			}
-			return runRemove(o)
+			return runRemove(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.All, "all", false, "every agent with our manifest or entries")
@@ -39,24 +35,34 @@ func newRemoveCmd(g *globalOptions, runF func(*removeOptions) error) *cobra.Comm
 	return cmd
 }
 
-func runRemove(o *removeOptions) error {
-	w := o.writer(writer.Options{DryRun: o.DryRun, Force: o.Force})
-	ts, err := o.targets(o.Agents, o.All, w.Installed)
+func runRemove(ctx context.Context, o *removeOptions) error {
+	in, err := o.installer()
 	if err != nil {
 		return err
 	}
-	if len(ts) == 0 {
+	sel, err := o.selectAgents(in, o.Agents, o.All)
+	if err != nil {
+		return err
+	}
+	opts := hookinstall.RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: sel.base}
+	var results []*hookinstall.Result
+	if sel.all {
+		var err error
+		if results, err = in.RemoveAll(ctx, opts); results == nil && err != nil {
+			return err // no agent could be picked
+		}
+	} else {
+		for _, a := range sel.agents {
+			r, _ := in.Remove(ctx, a, opts)
+			results = append(results, r)
+		}
+	}
+	if len(results) == 0 {
 		if o.JSON {
-			return o.printReports("remove", o.DryRun, nil)
+			return o.printResults(in, "remove", o.DryRun, nil)
 		}
 		fmt.Fprintln(o.IO.Out, "no installs found; nothing removed")
 		return nil
 	}
-	var reports []writer.Report
-	for _, t := range ts {
-		reports = append(reports, w.Remove(context.Background(), t))
-	}
-	return o.printReports("remove", o.DryRun, reports)
+	return o.printResults(in, "remove", o.DryRun, results)
 }
-
-var _ = adapters.Names

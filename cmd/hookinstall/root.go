@@ -1,29 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/manifest"
-	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/writer"
+	"github.com/hookinstall/hookinstall"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
-
-// testOnlyNow replaces the clock in tests, so manifests are stable.
-var testOnlyNow = time.Now
 
 // Exit codes.
 const (
@@ -36,9 +27,8 @@ const (
 // jsonSchema is the version of the --json output.
 const jsonSchema = 1
 
-// IO holds the streams of one run.
+// IO holds the output streams of one run.
 type IO struct {
-	In       io.Reader
 	Out, Err io.Writer
 }
 
@@ -63,13 +53,13 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	g := &globalOptions{IO: IO{In: stdin, Out: stdout, Err: stderr}, Getenv: getenv}
+	g := &globalOptions{IO: IO{Out: stdout, Err: stderr}, Getenv: getenv}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(context.Background())
 	if err == nil {
 		return exitOK
 	}
@@ -112,178 +102,138 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 	pf.BoolVar(&g.JSON, "json", false, "print one JSON document (for hosts)")
 	pf.StringVar(&g.AgentID, "agent-id", "", "a clone agent's own id (with --base on add)")
 	pf.StringVar(&g.Base, "base", "", "the agent whose config shape and events a clone uses")
-	root.AddCommand(newAddCmd(g, nil), newRemoveCmd(g, nil), newStatusCmd(g, nil), newDoctorCmd(g, nil), newAgentsCmd(g, nil))
+	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g))
 	return root
 }
 
-// resolveEnv fills in the namespace and home, and checks the flags.
-// testOnlySystemRoot replaces "/" as the root of the agents' system files
-// (/etc/...) in tests; "" is the machine's own.
-var testOnlySystemRoot string
-
-func (g *globalOptions) adapterOptions() (adapters.Options, error) {
-	ns := g.NS
-	if ns == "" {
-		ns = g.Getenv("HOOKINSTALL_NAMESPACE")
-	}
-	if ns == "" {
-		ns = "hookinstall"
-	}
-	if err := scripts.ValidNamespace(ns); err != nil {
-		return adapters.Options{}, usageError{err}
-	}
-	o := adapters.Options{NS: ns, SystemRoot: testOnlySystemRoot}
-	if g.Home != "" {
-		abs, err := filepath.Abs(g.Home)
-		if err != nil {
-			return o, err
-		}
-		o.Home = abs
-	} else {
-		o.Home = g.Getenv("HOME")
-		o.Getenv = g.Getenv
-		if o.Home == "" || !filepath.IsAbs(o.Home) {
-			return o, usageError{errors.New("$HOME is not set to an absolute path; use --home")}
-		}
-	}
-	if g.AsHome != "" {
-		if g.Home == "" {
-			return o, usageError{errors.New("--as-home needs --home")}
-		}
-		if !filepath.IsAbs(g.AsHome) {
-			return o, usageError{fmt.Errorf("--as-home %q is not an absolute path", g.AsHome)}
-		}
-		o.AsHome = filepath.Clean(g.AsHome)
-	}
-	return o, nil
-}
-
-// writer returns a Writer for this run: o says what to do, the run where
-// (its environment, version and clock).
-func (g *globalOptions) writer(o writer.Options) *writer.Writer {
-	o.Version, o.Now, o.Getenv = version, testOnlyNow, g.Getenv
-	return writer.New(o)
-}
-
-// lookPath searches the run's own PATH, so tests control detection.
-func lookPath(getenv func(string) string) func(string) (string, error) {
-	return func(name string) (string, error) {
-		for _, dir := range filepath.SplitList(getenv("PATH")) {
-			if dir == "" {
-				continue
-			}
-			p := filepath.Join(dir, name)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-				return p, nil
-			}
-		}
-		return "", errors.New("not found")
-	}
-}
-
-// targets resolves the agents a command names. With all set, pick chooses.
-func (g *globalOptions) targets(names []string, all bool, pick func(adapters.Target) bool) ([]adapters.Target, error) {
-	o, err := g.adapterOptions()
-	if err != nil {
+// installer builds the library's Installer from the flags. Every default
+// and check ($HOOKINSTALL_NAMESPACE, $HOME, --as-home) is the library's; this
+// only words its errors as flags.
+func (g *globalOptions) installer() (*hookinstall.Installer, error) {
+	in, err := hookinstall.New(hookinstall.Options{Namespace: g.NS, Home: g.Home, AsHome: g.AsHome, Getenv: g.Getenv, Version: version})
+	var oe *hookinstall.OptionError
+	switch {
+	case err == nil:
+		return in, nil
+	case !errors.As(err, &oe):
 		return nil, err
+	case oe.Option == "Home":
+		return nil, usageError{fmt.Errorf("%v; use --home", oe.Err)}
+	case oe.Option == "AsHome" && g.Home == "":
+		return nil, usageError{errors.New("--as-home needs --home")}
+	case oe.Option == "AsHome":
+		return nil, usageError{fmt.Errorf("--as-home %q is not an absolute path", g.AsHome)}
 	}
+	return nil, usageError{err}
+}
+
+// A selection is what a command was asked to act on: every agent (all), a
+// clone (agents holds its id, base its base or ""), or named agents.
+type selection struct {
+	all    bool
+	agents []string
+	base   string
+}
+
+// selectAgents checks the agent names and flags of a command, and resolves
+// each agent named, so that nothing is written when one of them is wrong.
+func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, all bool) (selection, error) {
 	if g.AgentID != "" {
 		if len(names) > 0 || all {
-			return nil, usageError{errors.New("--agent-id names one clone agent: give no agent names and no --all")}
+			return selection{}, usageError{errors.New("--agent-id names one clone agent: give no agent names and no --all")}
 		}
-		base := g.Base
-		if base == "" {
-			base, err = findCloneBase(g.AgentID, o)
-			if err != nil {
-				return nil, err
+		if _, err := in.Agent(g.AgentID, g.Base); err != nil {
+			if errors.Is(err, hookinstall.ErrUnknownAgent) {
+				if g.Base == "" {
+					err = fmt.Errorf("no install of clone agent %q found under %s; name its --base", g.AgentID, in.Home())
+				}
+				return selection{}, usageError{err}
 			}
+			return selection{}, err
 		}
-		o.Base = base
-		o.Getenv = nil
-		t, err := adapters.Resolve(g.AgentID, o)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		return []adapters.Target{t}, nil
+		return selection{agents: []string{g.AgentID}, base: g.Base}, nil
 	}
 	if g.Base != "" {
-		return nil, usageError{errors.New("--base goes with --agent-id")}
+		return selection{}, usageError{errors.New("--base goes with --agent-id")}
 	}
 	if all && len(names) > 0 {
-		return nil, usageError{errors.New("give agent names or --all, not both")}
-	}
-	if !all && len(names) == 0 {
-		return nil, usageError{fmt.Errorf("name an agent (%s) or use --all", strings.Join(adapters.Names(), ", "))}
+		return selection{}, usageError{errors.New("give agent names or --all, not both")}
 	}
 	if all {
-		names = adapters.Names()
+		return selection{all: true}, nil
 	}
-	var ts []adapters.Target
+	if len(names) == 0 {
+		return selection{}, usageError{fmt.Errorf("name an agent (%s) or use --all", strings.Join(hookinstall.AgentNames(), ", "))}
+	}
+	var sel selection
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {
 			continue
 		}
 		seen[n] = true
-		t, err := adapters.Resolve(n, o)
-		if err != nil {
-			if _, ok := adapters.Lookup(n); !ok {
-				return nil, usageError{err}
+		if _, err := in.Agent(n, ""); err != nil {
+			if errors.Is(err, hookinstall.ErrUnknownAgent) {
+				return selection{}, usageError{err}
 			}
-			return nil, err
+			return selection{}, err
 		}
-		if all && pick != nil && !pick(t) {
-			continue
-		}
-		ts = append(ts, t)
+		sel.agents = append(sel.agents, n)
 	}
-	return ts, nil
+	return sel, nil
 }
 
-// findCloneBase finds which agent a clone was made from, by its manifest.
-func findCloneBase(id string, o adapters.Options) (string, error) {
-	for _, name := range adapters.Names() {
-		o.Base = name
-		t, err := adapters.Resolve(id, o)
-		if err != nil {
-			continue
-		}
-		// Clones of different bases can share a dir name (.ID), so the
-		// manifest's own record of the base decides.
-		raw, err := os.ReadFile(filepath.Join(t.HooksDir(), manifest.FileName))
-		if err != nil {
-			continue
-		}
-		if m, err := manifest.Load(raw); err == nil && m.Agent == id && m.Base == name {
-			return name, nil
-		}
+// everyAgent is the selection of status and doctor with no names: every
+// agent known, or the clone --agent-id names.
+func (g *globalOptions) everyAgent(in *hookinstall.Installer, names []string) (selection, error) {
+	if len(names) == 0 && g.AgentID == "" {
+		names = hookinstall.AgentNames()
 	}
-	return "", usageError{fmt.Errorf("no install of clone agent %q found under %s; name its --base", id, o.Home)}
+	return g.selectAgents(in, names, false)
+}
+
+// jsonEncoder is the encoder of every --json document.
+func jsonEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // jsonReport is the one document --json prints for add and remove.
 type jsonReport struct {
-	Schema    int         `json:"schema"`
-	Command   string      `json:"command"`
-	Namespace string      `json:"namespace"`
-	Home      string      `json:"home"`
-	DryRun    bool        `json:"dry_run"`
-	ExitCode  int         `json:"exit_code"`
-	Agents    []jsonAgent `json:"agents"`
+	Schema    int          `json:"schema"`
+	Command   string       `json:"command"`
+	Namespace string       `json:"namespace"`
+	Home      string       `json:"home"`
+	DryRun    bool         `json:"dry_run"`
+	ExitCode  int          `json:"exit_code"`
+	Agents    []jsonResult `json:"agents"`
 }
 
-type jsonAgent struct {
-	writer.Report
-	Error string `json:"error,omitempty"`
+type jsonResult struct {
+	Agent   string       `json:"agent"`
+	Status  string       `json:"status"`
+	Config  string       `json:"config"`
+	Changes []jsonChange `json:"changes"`
+	Notes   []string     `json:"notes,omitempty"`
+	Error   string       `json:"error,omitempty"`
 }
 
-func exitCode(reports []writer.Report) int {
+type jsonChange struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Action string `json:"action"`
+	Diff   string `json:"diff,omitempty"`
+}
+
+func exitCode(results []*hookinstall.Result) int {
 	code := exitOK
-	for _, r := range reports {
+	for _, r := range results {
 		if r.Err == nil {
 			continue
 		}
-		if writer.Off(r.Err) {
+		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
 			if code == exitOK {
 				code = exitOff
 			}
@@ -294,29 +244,25 @@ func exitCode(reports []writer.Report) int {
 	return code
 }
 
-// printReports prints what add or remove did, and returns the exit code.
-func (g *globalOptions) printReports(command string, dryRun bool, reports []writer.Report) error {
-	code := exitCode(reports)
+// printResults prints what add or remove did, and returns the exit code.
+func (g *globalOptions) printResults(in *hookinstall.Installer, command string, dryRun bool, results []*hookinstall.Result) error {
+	code := exitCode(results)
 	if g.JSON {
-		o, _ := g.adapterOptions()
-		doc := jsonReport{Schema: jsonSchema, Command: command, Namespace: o.NS, Home: o.Home, DryRun: dryRun, ExitCode: code, Agents: []jsonAgent{}}
-		for _, r := range reports {
-			a := jsonAgent{Report: r}
-			if a.Changes == nil {
-				a.Changes = []writer.Change{}
+		doc := jsonReport{Schema: jsonSchema, Command: command, Namespace: in.Namespace(), Home: in.Home(), DryRun: dryRun, ExitCode: code, Agents: []jsonResult{}}
+		for _, r := range results {
+			a := jsonResult{Agent: r.Agent, Status: string(r.Outcome), Config: r.Config, Changes: []jsonChange{}, Notes: r.Notes}
+			for _, c := range r.Changes {
+				a.Changes = append(a.Changes, jsonChange{Path: c.Path, Kind: c.Kind, Action: c.Action, Diff: c.Diff})
 			}
 			if r.Err != nil {
 				a.Error = r.Err.Error()
 			}
 			doc.Agents = append(doc.Agents, a)
 		}
-		enc := json.NewEncoder(g.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(doc)
+		_ = jsonEncoder(g.IO.Out).Encode(doc)
 	} else {
-		for _, r := range reports {
-			g.printReport(r)
+		for _, r := range results {
+			g.printResult(r)
 		}
 	}
 	if code != exitOK {
@@ -325,23 +271,23 @@ func (g *globalOptions) printReports(command string, dryRun bool, reports []writ
 	return nil
 }
 
-var statusWords = map[string]string{
-	"installed":      "installed",
-	"unchanged":      "already installed; nothing changed",
-	"would-install":  "would install (dry run; nothing written)",
-	"removed":        "removed",
-	"partly-removed": "removed, except entries edited by hand",
-	"would-remove":   "would remove (dry run; nothing written)",
-	"not-installed":  "not installed; nothing to remove",
-	"disabled":       "hooks are switched off; nothing installed",
-	"error":          "failed",
+var outcomeWords = map[hookinstall.Outcome]string{
+	hookinstall.OutcomeInstalled:     "installed",
+	hookinstall.OutcomeUnchanged:     "already installed; nothing changed",
+	hookinstall.OutcomeWouldInstall:  "would install (dry run; nothing written)",
+	hookinstall.OutcomeRemoved:       "removed",
+	hookinstall.OutcomePartlyRemoved: "removed, except entries edited by hand",
+	hookinstall.OutcomeWouldRemove:   "would remove (dry run; nothing written)",
+	hookinstall.OutcomeNotInstalled:  "not installed; nothing to remove",
+	hookinstall.OutcomeDisabled:      "hooks are switched off; nothing installed",
+	hookinstall.OutcomeFailed:        "failed",
 }
 
-func (g *globalOptions) printReport(r writer.Report) {
+func (g *globalOptions) printResult(r *hookinstall.Result) {
 	w := g.IO.Out
 	if r.Err != nil {
 		fmt.Fprintf(g.IO.Err, "hookinstall: error: %v\n", r.Err)
-		if writer.Off(r.Err) {
+		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
 			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: an install would never fire, so nothing was written\n", r.Agent)
 		}
 		for _, n := range r.Notes {
@@ -349,13 +295,13 @@ func (g *globalOptions) printReport(r writer.Report) {
 		}
 		return
 	}
-	word := statusWords[r.Status]
+	word := outcomeWords[r.Outcome]
 	if word == "" {
-		word = r.Status
+		word = string(r.Outcome)
 	}
 	fmt.Fprintf(w, "%s: %s\n", r.Agent, word)
 	verbs := map[string]string{"create": "created ", "modify": "modified", "delete": "deleted "}
-	if r.Status == "would-install" || r.Status == "would-remove" {
+	if r.Outcome == hookinstall.OutcomeWouldInstall || r.Outcome == hookinstall.OutcomeWouldRemove {
 		verbs = map[string]string{"create": "would create", "modify": "would modify", "delete": "would delete"}
 	}
 	for _, c := range r.Changes {
@@ -369,13 +315,4 @@ func (g *globalOptions) printReport(r writer.Report) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(g.IO.Err, "hookinstall: warning: %s: %s\n", r.Agent, n)
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

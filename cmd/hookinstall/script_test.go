@@ -15,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
 
@@ -26,8 +27,8 @@ func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
-			testOnlyNow = fixedNow
-			testOnlySystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
+			testonly.Now = fixedNow
+			testonly.SystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
