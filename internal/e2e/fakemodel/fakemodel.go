@@ -9,7 +9,10 @@
 // Every answer is decided from the request body alone (no state):
 //
 //   - tools offered and no tool result yet: one shell tool call, `touch <Marker>`,
-//     shaped so that the agent has to ask the user before running it
+//     shaped so that the agent has to ask the user before running it (Chat
+//     Completions: no tool result since the last user message, so every prompt
+//     of a session is a turn of its own; a prompt holding SlowWord makes the
+//     command run on for SlowSeconds)
 //   - a tool result present: the final text, so the turn ends
 //   - no tools (title generation): a short title
 //
@@ -35,6 +38,14 @@ import (
 const (
 	FinalText = "All done: fake model finished the turn."
 	TitleText = "Hook test session"
+)
+
+// A Chat Completions prompt holding SlowWord gets a shell command that runs
+// on for SlowSeconds after it touches the marker, so a driver can interrupt
+// the agent while the tool runs.
+const (
+	SlowWord    = "slowly"
+	SlowSeconds = 60
 )
 
 // Config says what the server answers and how long it lives.
@@ -520,17 +531,26 @@ func chatDecide(body map[string]any, marker string) decision {
 			tools = append(tools, n)
 		}
 	}
-	has := false
+	// Only this turn counts: a tool result after the last user message. (A
+	// second prompt in the same session gets its own tool call.)
+	has, prompt := false, ""
 	for _, m := range list(body["messages"]) {
-		if str(obj(m)["role"]) == "tool" {
+		switch str(obj(m)["role"]) {
+		case "user":
+			has, prompt = false, chatText(obj(m)["content"])
+		case "tool":
 			has = true
 		}
 	}
 	if len(tools) > 0 && !has {
+		cmd := "touch " + marker
+		if strings.Contains(prompt, SlowWord) {
+			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
+		}
 		for _, n := range []string{"bash", "shell", "Bash"} {
 			if contains(tools, n) {
 				return decision{kind: "tool", name: n, tools: tools,
-					args: map[string]any{"command": "touch " + marker, "description": "Create hook test marker file"}}
+					args: map[string]any{"command": cmd, "description": "Create hook test marker file"}}
 			}
 		}
 	}
@@ -538,6 +558,19 @@ func chatDecide(body map[string]any, marker string) decision {
 		return text("title", tools, has)
 	}
 	return text("final", tools, has)
+}
+
+// chatText is the text of a chat message's content: a string, or an array of
+// {type:"text",text} parts.
+func chatText(c any) string {
+	if s, ok := c.(string); ok {
+		return s
+	}
+	var b strings.Builder
+	for _, p := range list(c) {
+		b.WriteString(str(obj(p)["text"]))
+	}
+	return b.String()
 }
 
 func chatChunks(body map[string]any, d decision, n int) []sseEvent {

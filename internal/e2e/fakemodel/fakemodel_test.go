@@ -93,6 +93,22 @@ func TestChatTurn(t *testing.T) {
 	}
 }
 
+// A second prompt in one session is a turn of its own; "slowly" makes the
+// command run on, so that a driver can interrupt it (Pi's interrupted state).
+func TestChatSecondPromptAndSlow(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	const tools = `"tools":[{"type":"function","function":{"name":"bash"}}]`
+	turn1 := `{"role":"user","content":"x"},{"role":"assistant","tool_calls":[]},{"role":"tool","content":"ok"},{"role":"assistant","content":"done"}`
+	_, out := post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model",`+tools+`,"messages":[`+turn1+`,{"role":"user","content":[{"type":"text","text":"again, slowly"}]}]}`)
+	if !strings.Contains(out, `"finish_reason":"tool_calls"`) || !strings.Contains(out, `touch m.txt`) || !strings.Contains(out, `sleep 60`) {
+		t.Fatalf("the second prompt got no slow bash call:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model",`+tools+`,"messages":[`+turn1+`,{"role":"user","content":"again"}]}`)
+	if !strings.Contains(out, `"finish_reason":"tool_calls"`) || strings.Contains(out, "sleep") {
+		t.Fatalf("the second prompt got no plain bash call:\n%s", out)
+	}
+}
+
 func TestStopsAfterMaxRequests(t *testing.T) {
 	s := start(t, Config{MaxRequests: 1})
 	post(t, s.URL+"/v1/models", ``)
