@@ -44,13 +44,29 @@ type Adapter interface {
 	OwnFile() bool
 	// Scripts are the hook scripts to install.
 	Scripts(t Target) ([]Script, error)
-	// SwitchFiles are other files whose content can switch hooks off.
+	// SwitchFiles are the files besides the config that its plans read:
+	// files whose content can switch hooks off, dead paths to warn about,
+	// the agent's trust records (see Reads).
 	SwitchFiles(t Target) []string
+	// PlanAdd plans an install: the edits of every file of Reads(t) it
+	// needs, from in (the files as read under the lock). It returns an
+	// *OffError when the agent's hooks are switched off, and refuses
+	// in.Trust with ErrTrustUnsupported, or ErrTrustVersion when the probed
+	// version is not the one its trust hash is exact for.
+	PlanAdd(t Target, in PlanInput) (Plan, error)
+	// PlanRemove plans taking our entries out of every file, using
+	// in.Restore where the writer offers an exact restore.
+	PlanRemove(t Target, in PlanInput) (Plan, error)
+	// VersionCommand is the command that prints the agent's version, which
+	// the writer runs (Probe) before a plan with PlanInput.Trust; nil for an
+	// agent whose trust records hookinstall does not write.
+	VersionCommand() []string
 	// Check returns an *OffError when the agent's hooks are switched off
 	// (an install would never fire), another error when the config cannot
 	// be used, and notes that the user should read.
 	Check(t Target, cur []byte, files map[string][]byte) (notes []string, err error)
-	// Add returns the config with our entries installed.
+	// Add returns the config with our entries installed: the config's
+	// edit that PlanAdd is built from.
 	Add(t Target, cur []byte, prev *Record, force bool) (Edit, error)
 	// Remove returns the config without our entries.
 	Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error)

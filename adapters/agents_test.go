@@ -370,22 +370,6 @@ func TestZerocodePositionalTrustNote(t *testing.T) {
 	}
 }
 
-func TestZerocodeTrustHint(t *testing.T) {
-	for _, agent := range []string{"zerocode", "codex"} {
-		tg := testTarget(t, agent, "/home/u")
-		th, ok := tg.Adapter.(TrustHinter)
-		if !ok || !strings.Contains(th.TrustHint(tg), "/hooks") || !strings.HasPrefix(th.TrustHint(tg), agent+": ") {
-			t.Errorf("%s: no trust hint", agent)
-		}
-	}
-	for _, agent := range []string{"claude", "grok", "antigravity", "opencode"} {
-		tg := testTarget(t, agent, "/home/u")
-		if _, ok := tg.Adapter.(TrustHinter); ok {
-			t.Errorf("%s has a trust hint", agent)
-		}
-	}
-}
-
 func TestGrokCompatNote(t *testing.T) {
 	tg := testTarget(t, "grok", "/home/u")
 	notes, err := tg.Adapter.Check(tg, nil, map[string][]byte{"/home/u/.grok/config.toml": []byte("[compat.claude]\nhooks = false\n")})

@@ -17,7 +17,7 @@ import (
 // named after the namespace. PreInvocation and Stop take handlers DIRECTLY
 // (wrapped in {matcher, hooks} groups they register with an empty command and
 // never run). Its hooks write to the host's pty.
-type antigravity struct{}
+type antigravity struct{ oneConfig }
 
 var antigravityEvents = []claudeEvent{
 	{"PreInvocation", scripts.Working, scripts.Always, ""},

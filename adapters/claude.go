@@ -15,6 +15,7 @@ import (
 // claudeStyle is the shape Claude Code defined and others copied:
 // hooks.<Event>[] = {"hooks":[{"type":"command","command":ABS,"timeout":5}]}.
 type claudeStyle struct {
+	oneConfig
 	name      string
 	events    []claudeEvent
 	transport scripts.Transport

@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -422,25 +423,21 @@ func hasLoneSurrogateEscape(text []byte) bool {
 	return false
 }
 
-// CodexHooksJSONPath returns the hooks.json path that Codex 0.171.0 puts into trust
-// keys. codexHomeEnv is $CODEX_HOME ("" when unset) and home is $HOME. Codex resolves a
-// set CODEX_HOME through symlinks, but for an unset one uses $HOME/.codex only
+// TrustKeyPath is the hooks.json path that Codex 0.171.0 (and ZeroCode, whose
+// engine is Codex's) puts into the trust keys of t's hooks, as the agent sees it.
+// realDir is t.Dir with its symlinks resolved ("" when that failed); the caller
+// resolves it, to keep this package free of file access. Codex resolves a
+// CODEX_HOME it is given through symlinks (a variable moved t.Dir, or t is a clone,
+// which runs with its own CODEX_HOME), but for an unset one uses $HOME/.codex only
 // lexically cleaned ("/./", "//", "x/..", a trailing "/"), symlinks kept, even when
-// ~/.codex itself is a symlink. The caller passes realpath, typically
-// filepath.EvalSymlinks, and clean, typically filepath.Clean; both are injected to
-// keep this package free of file access.
-func CodexHooksJSONPath(codexHomeEnv, home string, realpath func(string) (string, error), clean func(string) string) (string, error) {
-	if codexHomeEnv != "" {
-		dir, err := realpath(codexHomeEnv)
-		if err != nil {
-			return "", fmt.Errorf("codex trust: CODEX_HOME %s: %w", codexHomeEnv, err)
-		}
-		return clean(dir + "/hooks.json"), nil
+// ~/.codex itself is a symlink. This is the one place that rule lives: add --trust,
+// remove and doctor all use it.
+func TrustKeyPath(t Target, realDir string) string {
+	dir := t.Dir
+	if (t.DirFrom != "" || t.ID != t.Adapter.Name()) && realDir != "" {
+		dir = realDir
 	}
-	if home == "" {
-		return "", errors.New("codex trust: neither CODEX_HOME nor HOME is set")
-	}
-	return clean(home + "/.codex/hooks.json"), nil
+	return t.AsPath(filepath.Join(dir, filepath.Base(t.Adapter.Config(t))))
 }
 
 // CodexTrustTOML renders one trust entry the way Codex 0.171.0 writes it into

@@ -19,43 +19,66 @@ type TrustEntry struct {
 	Command string
 }
 
-// An Untruster can take trust records of our hooks out of the agent's own
-// file when they are removed (harmless where nothing matches).
-type Untruster interface {
-	// TrustFile is the file holding the agent's trust records, on disk.
-	TrustFile(t Target) string
-	// Untrust returns cur without any trust record of ours, keyed on
-	// keyPath (the hooks.json path the agent puts in its keys).
-	Untrust(t Target, cur []byte, keyPath string) ([]byte, error)
-}
-
-// A Truster also records the user's trust for our hooks, so they run with no
-// review dialog. Only agents whose trust hash is verified to be exact
-// implement it: codex.
-type Truster interface {
-	Untruster
-	// TrustVersion is the agent version the hash is verified for, and
-	// VersionArgs the command that prints the installed version.
-	TrustVersion() string
-	VersionArgs() []string
-	// TrustEntries lists the records for our handlers in hooksDoc (the
-	// hooks.json as written).
-	TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error)
-	// Trust returns cur with every entry trusted.
-	Trust(cur []byte, entries []TrustEntry) ([]byte, error)
-}
-
 // codex is the one zerocode-style agent whose trust hash hookinstall
-// reproduces exactly (Codex 0.171.0, codextrust.go).
+// reproduces exactly (Codex 0.171.0, codextrust.go), so the one whose add
+// can also record the user's trust for our hooks in config.toml: one more
+// file of the plan.
 type codex struct{ zerocodeStyle }
 
-func (z zerocodeStyle) TrustFile(t Target) string { return z.configTOML(t) }
+// VersionCommand prints the installed Codex's version: trust is written
+// only for CodexTrustVersion.
+func (codex) VersionCommand() []string { return []string{"codex", "--version"} }
 
-// TrustVersion is the one Codex release whose hash CodexTrustHash reproduces.
-func (codex) TrustVersion() string { return CodexTrustVersion }
+// PlanAdd installs into hooks.json and, with in.Trust, records trust for
+// our handlers in config.toml, once the probed version is the one whose
+// hash CodexTrustHash reproduces.
+func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if !in.Trust {
+		p, err := configAdd(t, in)
+		p.Next = c.trustHint(t)
+		return p, err
+	}
+	if err := c.checkVersion(in.Probe); err != nil {
+		return Plan{}, err
+	}
+	if t.AsHome != t.Home {
+		return Plan{}, errors.New("--trust cannot be used with --as-home: the trust key names the container's path, whose symlinks the host cannot resolve; trust the hooks in /hooks inside the container")
+	}
+	p, err := configAdd(t, in)
+	if err != nil {
+		return p, err
+	}
+	file := c.configTOML(t)
+	es, err := c.TrustEntries(t, p.Edits[0].Doc, TrustKeyPath(t, in.Probe.RealDir))
+	if err != nil {
+		return Plan{}, err
+	}
+	doc, err := c.Trust(in.Files[file], es)
+	if err != nil {
+		return Plan{}, &FileError{File: file, Err: err}
+	}
+	p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc}})
+	return p, nil
+}
 
-func (codex) VersionArgs() []string { return []string{"codex", "--version"} }
+// checkVersion accepts only the probed `codex --version` of the release
+// whose trust hash this package reproduces: a wrong hash silently leaves
+// the hooks skipped.
+func (c codex) checkVersion(pr Probe) error {
+	e := &TrustVersionError{Name: c.VersionCommand()[0], Binary: pr.Binary, Want: CodexTrustVersion, Err: pr.VersionErr}
+	if pr.Binary == "" || pr.VersionErr != nil {
+		return e
+	}
+	first, _, _ := strings.Cut(pr.VersionOut, "\n")
+	e.Said = strings.TrimSpace(first)
+	if f := strings.Fields(e.Said); len(f) == 0 || f[len(f)-1] != CodexTrustVersion {
+		return e
+	}
+	return nil
+}
 
+// TrustEntries lists the records for our handlers in hooksDoc (the
+// hooks.json as written), keyed on keyPath (TrustKeyPath).
 func (c codex) TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
 	root, err := ParseObject(hooksDoc)
 	if err != nil {
@@ -154,7 +177,7 @@ func tableSpan(cur []byte, key string) (start, end int, ok bool) {
 	return start, len(cur), ok
 }
 
-// Trust appends (or updates in place) a [hooks.state."key"] table per entry,
+// Trust returns cur with every entry trusted: it appends (or updates in place) a [hooks.state."key"] table per entry,
 // as Codex writes them. A re-run with the same entries is byte-identical.
 func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
 	state, err := trustState(cur)

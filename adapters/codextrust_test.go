@@ -3,9 +3,9 @@ package adapters
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -295,27 +295,20 @@ func TestCodexTrustTOML(t *testing.T) {
 	}
 }
 
-// TestCodexHooksJSONPath pins what app-server reported as the key's path for each way
+// TestTrustKeyPath pins what app-server reported as the key's path for each way
 // of pointing codex at /tmp/ct/paths/real/.codex (link -> real is a symlink).
-func TestCodexHooksJSONPath(t *testing.T) {
+func TestTrustKeyPath(t *testing.T) {
 	resolve := map[string]string{
-		"/tmp/ct/paths/link/.codex":         "/tmp/ct/paths/real/.codex",
-		"/tmp/ct/paths/real/.codex":         "/tmp/ct/paths/real/.codex",
-		"/tmp/ct/paths/real/.codex/":        "/tmp/ct/paths/real/.codex",
-		"/tmp/ct/paths/real//./.codex":      "/tmp/ct/paths/real/.codex",
-		"/tmp/ct/paths/real/../real/.codex": "/tmp/ct/paths/real/.codex",
-	}
-	realpath := func(p string) (string, error) {
-		if r, ok := resolve[p]; ok {
-			return r, nil
-		}
-		return "", errors.New("no such file or directory")
+		"/tmp/ct/paths/link/.codex": "/tmp/ct/paths/real/.codex",
+		"/tmp/ct/paths/real/.codex": "/tmp/ct/paths/real/.codex",
+		"/tmp/ct/paths/h2/.codex":   "/tmp/ct/paths/real/.codex", // ~/.codex a symlink
 	}
 	tests := []struct{ env, home, want string }{
 		{"/tmp/ct/paths/link/.codex", "/tmp/ct/paths/real", "/tmp/ct/paths/real/.codex/hooks.json"},
 		{"/tmp/ct/paths/real/.codex/", "/tmp/ct/paths/real", "/tmp/ct/paths/real/.codex/hooks.json"},
 		{"/tmp/ct/paths/real//./.codex", "/tmp/ct/paths/real", "/tmp/ct/paths/real/.codex/hooks.json"},
 		{"/tmp/ct/paths/real/../real/.codex", "/tmp/ct/paths/real", "/tmp/ct/paths/real/.codex/hooks.json"},
+		{"/tmp/ct/paths/h2/.codex", "/tmp/ct/paths/h2", "/tmp/ct/paths/real/.codex/hooks.json"}, // set to ~/.codex, a symlink: resolved
 		{"", "/tmp/ct/paths/real", "/tmp/ct/paths/real/.codex/hooks.json"},
 		{"", "/tmp/ct/paths/link", "/tmp/ct/paths/link/.codex/hooks.json"}, // symlinked HOME kept
 		{"", "/tmp/ct/paths/h2", "/tmp/ct/paths/h2/.codex/hooks.json"},     // ~/.codex a symlink: kept
@@ -324,13 +317,13 @@ func TestCodexHooksJSONPath(t *testing.T) {
 		{"", "/tmp/ct/paths/link/../real", "/tmp/ct/paths/real/.codex/hooks.json"},
 	}
 	for _, tt := range tests {
-		got, err := CodexHooksJSONPath(tt.env, tt.home, realpath, path.Clean)
-		if err != nil || got != tt.want {
-			t.Errorf("CodexHooksJSONPath(%q, %q) = %q, %v; observed %q", tt.env, tt.home, got, err, tt.want)
+		a, _ := Lookup("codex")
+		tg := Target{ID: "codex", Adapter: a, NS: "hookinstall", Home: tt.home, AsHome: tt.home}
+		tg.Dir, tg.DirFrom = a.Dir(tt.home, func(string) string { return tt.env })
+		tg.Dir = filepath.Clean(tg.Dir) // as Resolve does
+		if got := TrustKeyPath(tg, resolve[tg.Dir]); got != tt.want {
+			t.Errorf("CODEX_HOME=%q HOME=%q: TrustKeyPath = %q; observed %q", tt.env, tt.home, got, tt.want)
 		}
-	}
-	if _, err := CodexHooksJSONPath("/nonexistent", "/h", realpath, path.Clean); err == nil {
-		t.Error("missing CODEX_HOME: no error")
 	}
 }
 

@@ -115,6 +115,9 @@ type Record struct {
 	Entries map[string][]string // event -> compact JSON of each entry written
 	Created []string            // containers created: "hooks", "hooks/Stop"
 	PostSHA string              // sha256 of the file after the install
+	// CreatedFile says the install created the file: a remove that leaves
+	// an empty object in it deletes it.
+	CreatedFile bool
 }
 
 func (r *Record) wrote(event, raw string) bool {

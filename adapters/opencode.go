@@ -13,7 +13,7 @@ import (
 // opencode is opencode: a plugin of ours, ~/.config/opencode/plugins/<NS>.js,
 // an ES module that runs inside opencode and writes to the host's pty. It has
 // no hook scripts; the hooks dir holds only the manifest.
-type opencode struct{}
+type opencode struct{ oneConfig }
 
 func init() { register(opencode{}) }
 

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -77,15 +78,48 @@ func (z zerocodeStyle) SwitchFiles(t Target) []string {
 	return fs
 }
 
-// A TrustHinter is an agent that skips new hooks until the user trusts
-// them; its hint says how, and is printed after a successful add.
-type TrustHinter interface {
-	TrustHint(t Target) string
+// trustHint is the plan's Next: the agent skips new hooks until the user
+// trusts them. It names the agent id (a clone's own) and the program to
+// open.
+func (z zerocodeStyle) trustHint(t Target) string {
+	return fmt.Sprintf("%s skips new or changed hooks until you trust them: open /hooks in %s and trust the %s hooks", z.product, z.name, t.NS)
 }
 
-// TrustHint names the agent id (a clone's own) and the program to open.
-func (z zerocodeStyle) TrustHint(t Target) string {
-	return fmt.Sprintf("%s: %s skips new or changed hooks until you trust them: open /hooks in %s and trust the hookinstall hooks", t.ID, z.product, z.name)
+// PlanAdd installs into hooks.json, and says the user must trust the hooks.
+func (z zerocodeStyle) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if in.Trust {
+		return Plan{}, ErrTrustUnsupported
+	}
+	p, err := configAdd(t, in)
+	p.Next = z.trustHint(t)
+	return p, err
+}
+
+// PlanRemove takes our entries out of hooks.json and the trust records of
+// our hooks out of config.toml (harmless where there are none).
+func (z zerocodeStyle) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	p, err := configRemove(t, in)
+	if err != nil {
+		return p, err
+	}
+	file := z.configTOML(t)
+	if ed, ok := in.Restore[file]; ok {
+		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: ed})
+		return p, nil
+	}
+	cur, ok := in.Files[file]
+	if !ok {
+		return p, nil
+	}
+	doc, err := z.Untrust(t, cur, TrustKeyPath(t, in.Probe.RealDir))
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust records of our hooks, if any, are left in it", file, err))
+		return p, nil
+	}
+	if !bytes.Equal(doc, cur) {
+		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc}})
+	}
+	return p, nil
 }
 
 // Check refuses an install that would never fire: hooks switched off in

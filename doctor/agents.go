@@ -9,17 +9,11 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 )
 
-// hooksPath is the hooks.json path the agent puts into its trust keys: the
-// real path when its dir was moved by a variable, else the lexical one (what
-// Codex 0.171.0 does), as the agent sees it.
+// hooksPath is the hooks.json path the agent puts into its trust keys
+// (adapters.TrustKeyPath, the one rule add --trust uses too).
 func hooksPath(t adapters.Target) string {
-	def, _ := t.Adapter.Dir(t.Home, nil)
-	if filepath.Clean(def) != t.Dir {
-		if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
-			return filepath.Join(t.AsPath(real), "hooks.json")
-		}
-	}
-	return filepath.Clean(t.AsPath(t.Dir) + "/hooks.json")
+	real, _ := filepath.EvalSymlinks(t.Dir)
+	return adapters.TrustKeyPath(t, real)
 }
 
 // trustChecks reads the agent's own trust record for each handler of ours:

@@ -97,8 +97,11 @@ func resetHome(t *testing.T, home string, tg adapters.Target, c crashCase) {
 }
 
 // configBytes reads the config through any symlink; absent is "<absent>".
-func configBytes(t *testing.T, tg adapters.Target) string {
-	b, ok := readOrAbsent(t, tg.Adapter.Config(tg))
+func configBytes(t *testing.T, tg adapters.Target) string { return fileBytes(t, tg.Adapter.Config(tg)) }
+
+// fileBytes reads a file through any symlink; absent is "<absent>".
+func fileBytes(t *testing.T, path string) string {
+	b, ok := readOrAbsent(t, path)
 	if !ok {
 		return "<absent>"
 	}
@@ -106,10 +109,11 @@ func configBytes(t *testing.T, tg adapters.Target) string {
 }
 
 // checkManifest: the manifest is absent, or it loads and tells the truth
-// about what is on disk: the config is what the install wrote or the
-// original, every script it names that is present has its hash, and a backup
-// that is present holds the original.
-func checkManifest(t *testing.T, tg adapters.Target, orig string) {
+// about what is on disk: each file it records (the config, and with trust
+// config.toml) is what the install wrote or the original, every script it
+// names that is present has its hash, and a backup that is present holds
+// the original.
+func checkManifest(t *testing.T, tg adapters.Target, origs map[string]string) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -122,44 +126,53 @@ func checkManifest(t *testing.T, tg adapters.Target, orig string) {
 	if err != nil {
 		t.Fatalf("manifest does not load: %v\n%s", err, raw)
 	}
-	if m.Namespace != tg.NS || m.Agent != tg.ID || len(m.Files) != 1 {
+	if m.Namespace != tg.NS || m.Agent != tg.ID || len(m.Files) == 0 || len(m.Files) > len(origs) {
 		t.Fatalf("manifest names the wrong install:\n%s", raw)
 	}
-	f := m.Files[0]
+	for _, f := range m.Files {
+		path := filepath.Join(tg.Home, f.Path)
+		orig, ok := origs[path]
+		if !ok {
+			t.Fatalf("manifest records %s, not a file of the plan", f.Path)
+		}
+		cur := fileBytes(t, path)
+		if cur != orig && manifest.Sum([]byte(cur)) != f.PostSHA256 {
+			t.Fatalf("%s is neither the original nor what the manifest says was written:\n%s", f.Path, cur)
+		}
+		if f.Created != (orig == "<absent>") {
+			t.Fatalf("%s: manifest says created=%v; original absent=%v", f.Path, f.Created, orig == "<absent>")
+		}
+		if !f.Created {
+			b, ok := readOrAbsent(t, filepath.Join(tg.HooksDir(), f.Backup))
+			if ok && manifest.Sum([]byte(b)) != f.PreSHA256 || ok && b != orig {
+				t.Fatalf("%s: backup does not hold the original", f.Path)
+			}
+			if !ok && cur != orig {
+				t.Fatalf("%s holds our install but the backup is gone", f.Path)
+			}
+		}
+	}
 	cur := configBytes(t, tg)
-	if cur != orig && manifest.Sum([]byte(cur)) != f.PostSHA256 {
-		t.Fatalf("config is neither the original nor what the manifest says was written:\n%s", cur)
-	}
-	if f.Created != (orig == "<absent>") {
-		t.Fatalf("manifest says created=%v; original absent=%v", f.Created, orig == "<absent>")
-	}
-	if !f.Created {
-		b, ok := readOrAbsent(t, filepath.Join(tg.HooksDir(), f.Backup))
-		if ok && manifest.Sum([]byte(b)) != f.PreSHA256 || ok && b != orig {
-			t.Fatalf("backup does not hold the original")
-		}
-		if !ok && cur != orig {
-			t.Fatalf("config holds our install but the backup is gone")
-		}
-	}
 	for _, s := range m.Scripts {
 		b, ok := readOrAbsent(t, filepath.Join(tg.Home, s.Path))
 		if ok && manifest.Sum([]byte(b)) != s.SHA256 {
 			t.Fatalf("script %s does not match the manifest", s.Path)
 		}
-		if !ok && cur != orig {
+		if !ok && cur != origs[tg.Adapter.Config(tg)] {
 			t.Fatalf("config holds our entries but script %s is gone", s.Path)
 		}
 	}
 }
 
 // TestCrashSafety stops add and remove at every step of the writer (the
-// Fault hook fails the n-th step, for every n) and checks that the config
-// is byte for byte its before or its after, the manifest is consistent or
-// absent, no temp file is left, re-running the same command converges, and
-// a final remove gives back the original home exactly.
+// fault hook fails the n-th step, for every n) and checks that every file of
+// the plan is byte for byte its before or its after, the manifest is
+// consistent or absent, no temp file is left, re-running the same command
+// converges, and a final remove gives back the original home exactly.
+// "codex+trust" is add codex --trust: a plan of two files, hooks.json and
+// the trust records in config.toml, each with its own steps.
 func TestCrashSafety(t *testing.T) {
-	for _, agent := range []string{"claude", "zerocode", "codex", "antigravity"} {
+	for _, agent := range []string{"claude", "zerocode", "codex", "codex+trust", "antigravity"} {
 		for _, c := range crashCases {
 			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" {
 				continue // the same code paths as claude's; keeps the suite quick
@@ -169,99 +182,140 @@ func TestCrashSafety(t *testing.T) {
 	}
 }
 
-func crashSafety(t *testing.T, agent string, c crashCase) {
-	{
-		{
-			base := t.TempDir()
-			home := filepath.Join(base, "home")
-			tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The clean run: before and after.
-			resetHome(t, home, tg, c)
-			before := snapshot(t, base)
-			orig := configBytes(t, tg)
-			mustOK(t, newWriter(nil).Add(context.Background(), tg))
-			installed := snapshot(t, base)
-			added := configBytes(t, tg)
-			if added == orig {
-				t.Fatal("add changed nothing")
-			}
-			steps := map[string]int{}
-			for _, op := range []string{"add", "remove"} {
-				for n := 1; ; n++ {
-					resetHome(t, home, tg, c)
-					want, other := added, orig
-					if op == "remove" {
-						mustOK(t, newWriter(nil).Add(context.Background(), tg))
-						want, other = orig, added
-					}
-					fault, hit := faultAt(n)
-					w := newWriter(fault)
-					var r Report
-					if op == "add" {
-						r = w.Add(context.Background(), tg)
-					} else {
-						r = w.Remove(context.Background(), tg)
-					}
-					if *hit == "" {
-						mustOK(t, r)
-						break
-					}
-					steps[op+" "+*hit]++
-					if !errors.Is(r.Err, errFault) {
-						t.Fatalf("%s stopped at step %d (%s): got error %v, want the injected fault", op, n, *hit, r.Err)
-					}
-					cur := configBytes(t, tg)
-					if cur != want && cur != other {
-						t.Fatalf("%s stopped at %s: config is neither before nor after:\n%s", op, *hit, cur)
-					}
-					checkManifest(t, tg, orig)
-					checkNoTemp(t, base)
+// trustWriter is newWriter with Trust, and a codex --version that says
+// the version whose trust hash is exact.
+func trustWriter(fault func(string) error) *Writer {
+	return WithFault(New(Options{Now: fixedNow, Trust: true,
+		LookPath: func(string) (string, error) { return "/usr/bin/codex", nil },
+		Run: func(context.Context, string, ...string) ([]byte, error) {
+			return []byte("codex-cli " + adapters.CodexTrustVersion + "\n"), nil
+		}}), fault)
+}
 
-					// Re-running the same command converges.
-					if op == "add" {
-						mustOK(t, newWriter(nil).Add(context.Background(), tg))
-						if d := treesnap.Diff(installed, snapshot(t, base)); d != "" {
-							t.Fatalf("add stopped at %s, then add again: home is not as a clean add leaves it:\n%s", *hit, d)
-						}
-					} else {
-						mustOK(t, newWriter(nil).Remove(context.Background(), tg))
-						if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
-							t.Fatalf("remove stopped at %s, then remove again: home is not the original:\n%s", *hit, d)
-						}
-						// And an add after the failed remove, then remove.
-						resetHome(t, home, tg, c)
-						mustOK(t, newWriter(nil).Add(context.Background(), tg))
-						fault, _ := faultAt(n)
-						newWriter(fault).Remove(context.Background(), tg)
-						mustOK(t, newWriter(nil).Add(context.Background(), tg))
-					}
-					// A final remove gives back the original home.
-					mustOK(t, newWriter(nil).Remove(context.Background(), tg))
-					if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
-						t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
-					}
-				}
+func crashSafety(t *testing.T, agent string, c crashCase) {
+	trust := agent == "codex+trust"
+	newWriter := newWriter
+	if trust {
+		agent, newWriter = "codex", trustWriter
+	}
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{tg.Adapter.Config(tg)}
+	setup := c
+	if trust {
+		toml := filepath.Join(tg.Dir, "config.toml")
+		files = append(files, toml)
+		setup.setup = func(t *testing.T, home string, tg adapters.Target) {
+			c.setup(t, home, tg)
+			if c.name == "existing" {
+				writeFile(t, toml, "model = \"o3\"\n")
 			}
-			// Every named step was reached.
-			for _, s := range []string{"add after-backup", "add after-scripts", "add after-manifest", "add before-rename",
-				"add after-rename", "add script-temp", "add manifest-temp", "add config-temp",
-				"remove before-rename", "remove after-rename", "remove after-delete", "remove before-manifest", "remove config-temp"} {
-				if c.name != "existing" && c.name != "symlinked" && strings.Contains(s, "backup") {
-					continue
-				}
-				if steps[s] == 0 && !(c.name == "no-file" || c.name == "no-dir") {
-					t.Errorf("step %q never reached; steps seen: %v", s, steps)
-				}
-			}
-			if c.name == "existing" && steps["add backup-temp"] == 0 {
-				t.Errorf("step backup-temp never reached: %v", steps)
-			}
-			t.Logf("steps: %v", steps)
 		}
 	}
+	read := func() map[string]string {
+		m := map[string]string{}
+		for _, f := range files {
+			m[f] = fileBytes(t, f)
+		}
+		return m
+	}
+	// The clean run: before and after.
+	resetHome(t, home, tg, setup)
+	before := snapshot(t, base)
+	orig := read()
+	mustOK(t, newWriter(nil).Add(context.Background(), tg))
+	installed := snapshot(t, base)
+	added := read()
+	for _, f := range files {
+		if added[f] == orig[f] {
+			t.Fatalf("add changed nothing in %s", f)
+		}
+	}
+	steps := map[string]int{}
+	for _, op := range []string{"add", "remove"} {
+		for n := 1; ; n++ {
+			resetHome(t, home, tg, setup)
+			want, other := added, orig
+			if op == "remove" {
+				mustOK(t, newWriter(nil).Add(context.Background(), tg))
+				want, other = orig, added
+			}
+			fault, hit := faultAt(n)
+			w := newWriter(fault)
+			var r Report
+			if op == "add" {
+				r = w.Add(context.Background(), tg)
+			} else {
+				r = w.Remove(context.Background(), tg)
+			}
+			if *hit == "" {
+				mustOK(t, r)
+				break
+			}
+			steps[op+" "+*hit]++
+			if !errors.Is(r.Err, errFault) {
+				t.Fatalf("%s stopped at step %d (%s): got error %v, want the injected fault", op, n, *hit, r.Err)
+			}
+			for f, cur := range read() {
+				if cur != want[f] && cur != other[f] {
+					t.Fatalf("%s stopped at %s: %s is neither before nor after:\n%s", op, *hit, f, cur)
+				}
+			}
+			checkManifest(t, tg, orig)
+			checkNoTemp(t, base)
+
+			// Re-running the same command converges.
+			if op == "add" {
+				mustOK(t, newWriter(nil).Add(context.Background(), tg))
+				if d := treesnap.Diff(installed, snapshot(t, base)); d != "" {
+					t.Fatalf("add stopped at %s, then add again: home is not as a clean add leaves it:\n%s", *hit, d)
+				}
+			} else {
+				mustOK(t, newWriter(nil).Remove(context.Background(), tg))
+				if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
+					t.Fatalf("remove stopped at %s, then remove again: home is not the original:\n%s", *hit, d)
+				}
+				// And an add after the failed remove, then remove.
+				resetHome(t, home, tg, setup)
+				mustOK(t, newWriter(nil).Add(context.Background(), tg))
+				fault, _ := faultAt(n)
+				newWriter(fault).Remove(context.Background(), tg)
+				mustOK(t, newWriter(nil).Add(context.Background(), tg))
+			}
+			// A final remove gives back the original home.
+			mustOK(t, newWriter(nil).Remove(context.Background(), tg))
+			if d := treesnap.Diff(before, snapshot(t, base)); d != "" {
+				t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
+			}
+		}
+	}
+	// Every named step was reached: at every write of every file.
+	named := []string{"add after-backup", "add after-scripts", "add after-manifest", "add before-rename config",
+		"add after-rename config", "add script-temp", "add manifest-temp", "add config-temp",
+		"remove before-rename config", "remove after-rename config", "remove after-delete", "remove before-manifest", "remove config-temp"}
+	if trust {
+		named = append(named, "add before-rename trust", "add trust-temp", "add after-rename trust",
+			"remove before-rename trust", "remove after-rename trust")
+		if c.name == "existing" {
+			named = append(named, "remove trust-temp")
+		}
+	}
+	for _, s := range named {
+		if c.name != "existing" && c.name != "symlinked" && strings.Contains(s, "backup") {
+			continue
+		}
+		if steps[s] == 0 && !(c.name == "no-file" || c.name == "no-dir") {
+			t.Errorf("step %q never reached; steps seen: %v", s, steps)
+		}
+	}
+	if c.name == "existing" && steps["add backup-temp"] != len(files) {
+		t.Errorf("step backup-temp reached %d times, want once per file (%d): %v", steps["add backup-temp"], len(files), steps)
+	}
+	t.Logf("steps: %v", steps)
 }
 
 // tempName is how renameio names its temp files: "." + name + digits.

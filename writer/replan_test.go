@@ -25,41 +25,44 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := New(Options{})
-	p, err := w.planAdd(tg)
+	plan := func() (*txn, error) { return w.planAdd(tg, adapters.Probe{}) }
+	p, err := plan()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q, err := w.replan(tg, p, w.planAdd); err != nil || q != p {
+	if q, err := w.replan(p, plan); err != nil || q != p {
 		t.Fatalf("unchanged input: got a new plan (%v)", err)
 	}
 	// Claude rewrites its settings between our read and our lock.
 	if err := os.WriteFile(cfg, []byte("{\n  \"model\": \"sonnet\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	q, err := w.replan(tg, p, w.planAdd)
-	if err != nil || q == p || string(q.cfg.Data) == string(p.cfg.Data) {
+	q, err := w.replan(p, plan)
+	if err != nil || q == p || string(q.files[cfg].Data) == string(p.files[cfg].Data) {
 		t.Fatalf("changed config: the old plan was reused (%v)", err)
 	}
 	// A manifest appears (another run installed meanwhile).
 	if r := w.Add(context.Background(), tg); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	if err := os.WriteFile(cfg, q.cfg.Data, 0o644); err != nil {
+	if err := os.WriteFile(cfg, q.files[cfg].Data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := w.replan(tg, q, w.planAdd); err != nil || r == q {
+	if r, err := w.replan(q, plan); err != nil || r == q {
 		t.Fatalf("new manifest: the old plan was reused (%v)", err)
 	}
 }
 
-// Hashes of the config and of the planned edit are computed once per plan.
-func TestPlanSumOfRemembers(t *testing.T) {
-	p := &plan{cfg: fileState{Exists: true, Data: []byte("{}")}, edit: adapters.Edit{Doc: []byte(`{"a":1}`)}}
-	a, b := p.sumOf(p.cfg.Data), p.sumOf(p.edit.Doc)
-	if a == b || p.cfgSum != a || p.postSum != b {
-		t.Fatalf("sums not remembered: %q %q %+v", a, b, p)
+// Hashes of the files read and of the planned edits are computed once per
+// transaction.
+func TestTxnSumRemembers(t *testing.T) {
+	x := &txn{sums: map[sumKey]string{}}
+	cfg, doc := []byte("{}"), []byte(`{"a":1}`)
+	a, b := x.sum(cfg), x.sum(doc)
+	if a == b || len(x.sums) != 2 || x.sums[sumKey{&cfg[0], len(cfg)}] != a {
+		t.Fatalf("sums not remembered: %q %q %+v", a, b, x.sums)
 	}
-	if other := p.sumOf([]byte("{}")); other != a {
+	if other := x.sum([]byte("{}")); other != a {
 		t.Fatalf("the same bytes elsewhere hash differently: %q", other)
 	}
 }

@@ -1,0 +1,211 @@
+package adapters
+
+import (
+	"errors"
+	"fmt"
+)
+
+// A Role says what a file of a plan is to the agent.
+type Role string
+
+const (
+	// RoleConfig is the hook config that holds our entries.
+	RoleConfig Role = "config"
+	// RoleTrust is the agent's record of the user's trust in hooks
+	// (Codex's config.toml [hooks.state] tables).
+	RoleTrust Role = "trust"
+)
+
+// A Probe is what only I/O can tell a plan. The writer gathers it, before
+// it plans, so no caller can skip it.
+type Probe struct {
+	// VersionOut is what the agent's VersionCommand printed, asked only
+	// when PlanInput.Trust is set; VersionErr says why it could not be asked.
+	// Binary is the path of the binary run, "" when it is not on PATH.
+	Binary     string
+	VersionOut string
+	VersionErr error
+	// RealDir is the agent's config dir with its symlinks resolved, ""
+	// when it could not be resolved (it does not exist yet).
+	RealDir string
+}
+
+// A PlanInput is everything a plan is computed from: the files of Reads(t),
+// read under the lock, and what the manifest says about them.
+type PlanInput struct {
+	Files   map[string][]byte  // every file of Reads(t) that exists, by path
+	Records map[string]*Record // what the last install wrote into each file, by path
+	// Restore holds, by path, the edit that gives a file back exactly as
+	// it was before the install: its backup, or deletion of a file the
+	// install created. The writer offers it for each file that still holds
+	// exactly what the install wrote; a remove plan takes it as that
+	// file's edit, and looks no further into the file.
+	Restore map[string]Edit
+	Force   bool // replace or remove our entries even where edited by hand
+	Trust   bool // record the user's trust for our hooks (codex)
+	Probe   Probe
+}
+
+// A FileEdit is the planned new content of one file of a plan.
+type FileEdit struct {
+	Path string
+	Role Role
+	Edit
+}
+
+// A Plan is what an add or a remove does to one agent's files. The writer
+// applies it as one transaction: under one lock, with one manifest write,
+// each file backed up once and re-read just before it is replaced.
+type Plan struct {
+	Edits   []FileEdit // applied in this order; the config first
+	Scripts []Script   // add: the hook scripts to install
+	Notes   []string   // what the user should read
+	// Next says what the user must do before the hooks run (trust them in
+	// the agent), "" when nothing.
+	Next string
+}
+
+// Kept reports whether an entry of ours is still in a file after a remove
+// (edited by hand, so left alone): the scripts it runs must stay.
+func (p Plan) Kept() bool {
+	for _, e := range p.Edits {
+		if e.Kept {
+			return true
+		}
+	}
+	return false
+}
+
+// Reads lists every file t's plans read: the config first, then the others
+// the adapter names (switch files, dead paths, the trust file).
+func Reads(t Target) []string {
+	return append([]string{t.Adapter.Config(t)}, t.Adapter.SwitchFiles(t)...)
+}
+
+// ErrTrustUnsupported is the error of a trust request for an agent whose
+// trust records hookinstall does not write.
+var ErrTrustUnsupported = errors.New("--trust is not supported for this agent: trust its hooks in the agent")
+
+// A FileError is a plan's failure on one file other than the config.
+type FileError struct {
+	File string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// oneConfig is the planning of an agent whose hooks live in one config
+// file: its plans edit that file alone, through the target's adapter (so an
+// adapter that embeds it plans with its own Check, Add and Remove).
+type oneConfig struct{}
+
+// VersionCommand is nil: no plan needs to know the agent's version.
+func (oneConfig) VersionCommand() []string { return nil }
+
+// PlanAdd checks the config and the other files, and installs our entries.
+func (oneConfig) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if in.Trust {
+		return Plan{}, ErrTrustUnsupported
+	}
+	return configAdd(t, in)
+}
+
+// PlanRemove takes our entries out of the config.
+func (oneConfig) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	return configRemove(t, in)
+}
+
+// configAdd plans an install into t's config: the agent's Check (an
+// *OffError when its hooks are switched off), the config's edit and the
+// scripts.
+func configAdd(t Target, in PlanInput) (Plan, error) {
+	a := t.Adapter
+	path := a.Config(t)
+	cur, exists := in.Files[path]
+	if exists && IsBlank(cur) && !a.OwnFile() {
+		// Agents (Claude Code) rewrite their config in place, truncating
+		// it first: an empty file is most likely one caught mid-write, and
+		// replacing it would throw away everything the agent is writing.
+		return Plan{}, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run add again, and if it stays empty put {} in it or delete it")
+	}
+	notes, err := a.Check(t, cur, in.Files)
+	if err != nil {
+		return Plan{}, err
+	}
+	ed, err := a.Add(t, cur, in.Records[path], in.Force)
+	if err != nil {
+		return Plan{}, err
+	}
+	ss, err := a.Scripts(t)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{
+		Edits:   []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}},
+		Scripts: ss,
+		Notes:   append(notes, ed.Notes...),
+	}, nil
+}
+
+// configRemove plans taking our entries out of t's config: the exact
+// restore when the writer offers one, else only our entries, and a file
+// the install created that holds nothing else is deleted.
+func configRemove(t Target, in PlanInput) (Plan, error) {
+	a := t.Adapter
+	path := a.Config(t)
+	cur, exists := in.Files[path]
+	rec := in.Records[path]
+	if rec != nil && exists && IsBlank(cur) && !a.OwnFile() {
+		// As in add: most likely caught mid-write by the agent; finding
+		// nothing of ours in it and deleting our scripts would leave the
+		// agent's entries pointing at nothing.
+		return Plan{}, errors.New("is empty; an agent may be rewriting it right now (Claude Code writes it in place): run remove again, and if it stays empty put {} in it or delete it")
+	}
+	if ed, ok := in.Restore[path]; ok {
+		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}}, nil
+	}
+	if !exists {
+		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: Edit{Delete: true}}}}, nil
+	}
+	// Hooks switched off: removal still works.
+	if _, err := a.Check(t, cur, in.Files); err != nil && !errors.As(err, new(*OffError)) {
+		return Plan{}, err
+	}
+	ed, err := a.Remove(t, cur, rec, in.Force)
+	if err != nil {
+		return Plan{}, err
+	}
+	if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && IsEmptyObject(ed.Doc) {
+		ed = Edit{Delete: true, Notes: ed.Notes}
+	}
+	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil
+}
+
+// A TrustVersionError refuses a trust request: the agent's binary could not
+// be asked its version, or is another release than the one whose trust hash
+// hookinstall reproduces exactly (a wrong hash silently leaves the hooks
+// skipped). It matches ErrTrustVersion.
+type TrustVersionError struct {
+	Name   string // the program: "codex"
+	Binary string // its path on PATH; "" when it is not there
+	Said   string // the first line it printed; "" when it could not be asked
+	Want   string // the version the hash is exact for
+	Err    error  // why it could not be asked
+}
+
+// ErrTrustVersion is what every *TrustVersionError is (errors.Is).
+var ErrTrustVersion = errors.New("trust hashes are exact only for one agent version")
+
+func (e *TrustVersionError) Error() string {
+	switch {
+	case e.Binary == "":
+		return fmt.Sprintf("--trust needs %s on PATH to check its version (trust hashes are exact for %s only); trust the hooks in /hooks instead", e.Name, e.Want)
+	case e.Err != nil:
+		return fmt.Sprintf("--trust: %s --version failed: %v; nothing written: trust the hooks in /hooks instead", e.Binary, e.Err)
+	}
+	return fmt.Sprintf("--trust: %s says %q, but hookinstall computes trust hashes exactly only for %s; nothing written: trust the hooks in /hooks instead", e.Binary, e.Said, e.Want)
+}
+
+func (e *TrustVersionError) Is(target error) bool { return target == ErrTrustVersion }
+func (e *TrustVersionError) Unwrap() error        { return e.Err }

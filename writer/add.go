@@ -1,0 +1,187 @@
+package writer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// Add installs t's hooks: its adapter's plan (with Options.Trust, also the
+// user's trust for them in the agent's own file, once the agent's binary
+// says it is the version whose trust hash is exact), applied as one
+// transaction under t's lock, which waiting for honours ctx.
+func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
+	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	pr := w.probe(ctx, t, w.o.Trust)
+	plan := func() (*txn, error) { return w.planAdd(t, pr) }
+	x, err := plan()
+	if err != nil {
+		return r.failed(err)
+	}
+	r.Notes = append(append(r.Notes, x.notes...), x.plan.Notes...)
+	if w.o.DryRun {
+		r.Changes = w.addChanges(x, true)
+		r.Status = "would-install"
+		if len(r.Changes) == 0 {
+			r.Status = "unchanged"
+		}
+		return r
+	}
+	if len(w.addChanges(x, false)) == 0 && len(w.strays(t)) == 0 {
+		r.Status = "unchanged"
+		return r
+	}
+	err = w.locked(ctx, t, func(created []string) error {
+		prev := x
+		return retryRaced(t, r.Config, func() error {
+			y, err := w.replan(prev, plan)
+			prev = nil
+			if err != nil {
+				return err
+			}
+			x = y
+			r.Notes = append(append([]string(nil), y.notes...), y.plan.Notes...)
+			r.Changes = w.addChanges(y, false)
+			if len(r.Changes) == 0 {
+				return nil
+			}
+			return w.applyAdd(y, created)
+		})
+	})
+	if err != nil {
+		return r.failed(err)
+	}
+	r.Status = "installed"
+	if len(r.Changes) == 0 {
+		r.Status = "unchanged"
+	} else {
+		r.Next = x.plan.Next
+	}
+	return r
+}
+
+// planAdd reads t's files and asks its adapter for the plan of an install.
+func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe) (*txn, error) {
+	x, err := w.load(t)
+	if err != nil {
+		return nil, err
+	}
+	x.plan, err = t.Adapter.PlanAdd(t, w.input(x, pr, w.o.Trust, nil))
+	if err != nil {
+		return nil, w.fail(t, t.Adapter.Config(t), err)
+	}
+	if err := w.checkPlan(x); err != nil {
+		return nil, err
+	}
+	if err := x.checkHooksDir(); err != nil {
+		return nil, w.fail(t, "", err)
+	}
+	return x, nil
+}
+
+// addChanges lists what an add would write; empty means nothing to do.
+func (w *Writer) addChanges(x *txn, withDiff bool) []Change {
+	cs := w.editChanges(x, withDiff)
+	for _, b := range w.backups(x) {
+		bpath := filepath.Join(x.hooksDir, b.name)
+		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
+			cs = append(cs, Change{Path: bpath, Kind: "backup", Action: "create"})
+		}
+	}
+	for _, s := range x.plan.Scripts {
+		path := filepath.Join(x.hooksDir, s.Name)
+		if !scriptCurrent(path, s.Content) {
+			action := "create"
+			if _, err := os.Lstat(path); err == nil {
+				action = "modify"
+			}
+			cs = append(cs, Change{Path: path, Kind: "script", Action: action})
+		}
+	}
+	if !sameInstall(x.man, w.manifestFor(x, nil)) {
+		action := "create"
+		if x.man != nil {
+			action = "modify"
+		}
+		cs = append(cs, Change{Path: filepath.Join(x.hooksDir, manifest.FileName), Kind: "manifest", Action: action})
+	}
+	return cs
+}
+
+func scriptCurrent(path string, want []byte) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o755 {
+		return false
+	}
+	got, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(got, want)
+}
+
+// applyAdd writes one planned add: a backup of each file it first changes,
+// the scripts, the manifest (once, recording every file), then each file
+// (re-read just before its rename).
+func (w *Writer) applyAdd(x *txn, created []string) error {
+	t := x.t
+	written := func(file string, err error) error {
+		return &Error{Agent: t.ID, File: file, Err: err, Written: true}
+	}
+	// Backup once: never overwrite a backup that is already there.
+	for _, b := range w.backups(x) {
+		bpath := filepath.Join(x.hooksDir, b.name)
+		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
+			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
+				return written(bpath, err)
+			}
+			if err := writeAtomic(bpath, x.files[b.path].Data, 0o600, true, nil, w.step("backup-temp")); err != nil {
+				return written(bpath, err)
+			}
+		}
+	}
+	if err := w.at("after-backup"); err != nil {
+		return err
+	}
+	for _, s := range x.plan.Scripts {
+		path := filepath.Join(x.hooksDir, s.Name)
+		if scriptCurrent(path, s.Content) {
+			continue
+		}
+		if err := writeAtomic(path, s.Content, 0o755, true, nil, w.step("script-temp")); err != nil {
+			return written(path, err)
+		}
+	}
+	if err := w.at("after-scripts"); err != nil {
+		return err
+	}
+	var dirs []string
+	for _, e := range x.plan.Edits {
+		if st := x.files[e.Path]; changes(e, st) && !e.Delete {
+			ds, err := mkdirs(filepath.Dir(st.Real))
+			if err != nil {
+				return written(filepath.Dir(st.Real), err)
+			}
+			dirs = append(dirs, ds...)
+		}
+	}
+	if len(dirs) > 0 {
+		// Durable before the manifest, as for the hooks dir's (see locked).
+		if _, err := w.pendingDirs(t, filepath.Join(x.hooksDir, "lock"), append(append([]string(nil), created...), dirs...)); err != nil {
+			return written(filepath.Join(x.hooksDir, "lock"), err)
+		}
+	}
+	m := w.manifestFor(x, append(created, dirs...))
+	if !sameInstall(x.man, m) {
+		if err := writeAtomic(filepath.Join(x.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil, w.step("manifest-temp")); err != nil {
+			return written(filepath.Join(x.hooksDir, manifest.FileName), err)
+		}
+	}
+	if err := w.at("after-manifest"); err != nil {
+		return err
+	}
+	return w.replace(x)
+}

@@ -1,0 +1,147 @@
+package writer
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// lockRetry is how often a run waiting for another's lock tries again.
+const lockRetry = 10 * time.Millisecond
+
+// lock waits for fl: blocking when ctx can never be done, else polling
+// until ctx is.
+func lock(ctx context.Context, fl *flock.Flock) (bool, error) {
+	if ctx.Done() == nil {
+		return true, fl.Lock()
+	}
+	return fl.TryLockContext(ctx, lockRetry)
+}
+
+// locked runs fn holding the lock of t's hooks dir, creating the dir (and
+// its parents) first. The lock file may be deleted by a remove that holds
+// it; a locker that finds its file gone starts over.
+func (w *Writer) locked(ctx context.Context, t adapters.Target, fn func(created []string) error) error {
+	dir := t.HooksDir()
+	for attempt := 0; attempt < 100; attempt++ {
+		created, err := mkdirs(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a parent removed by a concurrent remove: start over
+		} else if err != nil {
+			return &Error{Agent: t.ID, File: dir, Err: err}
+		}
+		if len(created) > 0 && created[len(created)-1] == dir {
+			if err := os.Chmod(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
+				continue // removed by a concurrent remove: start over
+			} else if err != nil {
+				return &Error{Agent: t.ID, File: dir, Err: err}
+			}
+		}
+		if err := checkPrivateDir(dir); errors.Is(err, fs.ErrNotExist) {
+			continue // removed by a concurrent remove: start over
+		} else if err != nil {
+			return &Error{Agent: t.ID, Err: err}
+		}
+		lockPath := filepath.Join(dir, "lock")
+		fl := flock.New(lockPath, flock.SetPermissions(0o600))
+		ok, err := lock(ctx, fl)
+		if err != nil || !ok {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err == nil {
+				err = errors.New("could not take the lock")
+			}
+			return &Error{Agent: t.ID, File: lockPath, Err: err}
+		}
+		held, err1 := fl.Stat()
+		onDisk, err2 := os.Stat(lockPath)
+		if err1 != nil || err2 != nil || !os.SameFile(held, onDisk) {
+			fl.Close()
+			continue
+		}
+		w.sweep(t)
+		created, err = w.pendingDirs(t, lockPath, created)
+		if err != nil {
+			fl.Close()
+			return &Error{Agent: t.ID, File: lockPath, Err: err, Written: true}
+		}
+		err = fn(created)
+		fl.Close()
+		return err
+	}
+	return &Error{Agent: t.ID, File: dir, Err: errors.New("could not take the lock")}
+}
+
+// strays lists the temp files a killed run of ours left behind.
+func (w *Writer) strays(t adapters.Target) []string {
+	names := map[string]bool{manifest.FileName: true}
+	for _, f := range adapters.Reads(t) {
+		names[filepath.Base(f)] = true // its backup's name
+	}
+	if ss, err := t.Adapter.Scripts(t); err == nil {
+		for _, s := range ss {
+			names[s.Name] = true
+		}
+	}
+	var temps []string
+	for _, f := range adapters.Reads(t) {
+		if real, err := resolve(f); err == nil && within(t.Home, real) {
+			temps = append(temps, configTemp(real, t.NS))
+		}
+	}
+	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
+}
+
+// sweep deletes them; the caller holds the lock.
+func (w *Writer) sweep(t adapters.Target) {
+	for _, f := range w.strays(t) {
+		_ = os.Remove(f)
+	}
+}
+
+// pendingDirs makes the folders a run created durable before anything else
+// is written: until the manifest records them, the lock file lists them (one
+// path relative to the home a line), so a run that dies before its manifest
+// exists leaves a record that the next run (add or remove) picks up, and a
+// final remove deletes them. It returns this run's created dirs plus those
+// still listed and present.
+func (w *Writer) pendingDirs(t adapters.Target, lockPath string, created []string) ([]string, error) {
+	var all []string
+	if b, err := os.ReadFile(lockPath); err == nil {
+		for _, r := range strings.Split(string(b), "\n") {
+			d := filepath.Join(t.Home, r)
+			if r == "" || filepath.IsAbs(r) || strings.HasPrefix(r, "..") {
+				continue
+			}
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() && !contains(all, d) {
+				all = append(all, d)
+			}
+		}
+	}
+	if len(created) == 0 {
+		return all, nil
+	}
+	for _, d := range created {
+		if !contains(all, d) {
+			all = append(all, d)
+		}
+	}
+	var b strings.Builder
+	for _, d := range all {
+		b.WriteString(w.rel(t, d) + "\n")
+	}
+	if err := os.WriteFile(lockPath, []byte(b.String()), 0o600); err != nil {
+		return nil, err
+	}
+	return all, syncDir(filepath.Dir(lockPath))
+}

@@ -1,0 +1,165 @@
+package writer
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// recorded reports whether the manifest of an add records e's file: the
+// config always; another file once an install changes it.
+func (w *Writer) recorded(x *txn, e adapters.FileEdit) bool {
+	return e.Role == adapters.RoleConfig || changes(e, x.files[e.Path]) || x.man.File(w.rel(x.t, e.Path)) != nil
+}
+
+// A backup is one file an add backs up before it first changes it.
+type backup struct {
+	path string // the file
+	name string // the backup, relative to the hooks dir
+}
+
+// backups lists the files of x's plan to back up: recorded, present, and
+// not yet in the manifest (backup once: a later add never takes another).
+func (w *Writer) backups(x *txn) []backup {
+	var bs []backup
+	for _, e := range x.plan.Edits {
+		if x.files[e.Path].Exists && w.recorded(x, e) && x.man.File(w.rel(x.t, e.Path)) == nil {
+			bs = append(bs, backup{e.Path, x.backupName(e.Path)})
+		}
+	}
+	return bs
+}
+
+// backupName is where path's backup goes: backup/<its name>, numbered when
+// another file the plans read has the same name.
+func (x *txn) backupName(path string) string {
+	base := filepath.Base(path)
+	n := 0
+	for _, p := range x.reads {
+		if p == path {
+			break
+		}
+		if filepath.Base(p) == base {
+			n++
+		}
+	}
+	name := filepath.Join("backup", base)
+	if n > 0 {
+		name += "." + strconv.Itoa(n)
+	}
+	return name
+}
+
+// manifestFor builds the manifest an add writes: one record per file of the
+// plan (see recorded), the records of other files kept, every script.
+func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
+	t := x.t
+	m := &manifest.Manifest{
+		Schema:      manifest.Schema,
+		ToolVersion: w.o.Version,
+		Namespace:   t.NS,
+		Agent:       t.ID,
+		Base:        t.Adapter.Name(),
+		AsHome:      t.AsHome,
+		InstalledAt: w.o.Now().UTC().Truncate(time.Second),
+	}
+	if x.man != nil {
+		m.CreatedDirs = append(m.CreatedDirs, x.man.CreatedDirs...)
+	}
+	for _, d := range createdDirs {
+		r := w.rel(t, d)
+		// The home itself (a --home that did not exist yet) is never ours
+		// to delete.
+		if r == "." || strings.HasPrefix(r, "..") {
+			continue
+		}
+		if d != x.hooksDir && !contains(m.CreatedDirs, r) {
+			m.CreatedDirs = append(m.CreatedDirs, r)
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range x.plan.Edits {
+		if !w.recorded(x, e) {
+			continue
+		}
+		st := x.files[e.Path]
+		rel := w.rel(t, e.Path)
+		seen[rel] = true
+		f := manifest.File{Path: rel, PostSHA256: x.sum(e.Doc), Entries: e.Entries, Containers: e.Created}
+		if old := x.man.File(rel); old != nil {
+			f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
+			if x.sum(st.Data) != old.PostSHA256 {
+				// Someone else changed the file since we wrote it, so the
+				// backup (or absence) no longer describes what is in it
+				// besides ours. Keep the old post hash: removal is exact
+				// only while the file is byte for byte what we wrote from
+				// the backup, and surgical otherwise.
+				f.PostSHA256 = old.PostSHA256
+			}
+		} else if st.Exists {
+			f.PreSHA256, f.Backup = x.sum(st.Data), x.backupName(e.Path)
+		} else {
+			f.Created = true
+		}
+		m.Files = append(m.Files, f)
+	}
+	if x.man != nil {
+		for _, other := range x.man.Files {
+			if !seen[other.Path] {
+				m.Files = append(m.Files, other)
+			}
+		}
+	}
+	for _, s := range x.plan.Scripts {
+		m.Scripts = append(m.Scripts, manifest.Script{Path: w.rel(t, filepath.Join(x.hooksDir, s.Name)), SHA256: manifest.Sum(s.Content)})
+	}
+	return m
+}
+
+// sameInstall reports whether a manifest already says what m says (all but
+// the install time and tool version).
+func sameInstall(a, b *manifest.Manifest) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	x, y := *a, *b
+	x.InstalledAt, y.InstalledAt = time.Time{}, time.Time{}
+	x.ToolVersion, y.ToolVersion = "", ""
+	return bytes.Equal(x.Marshal(), y.Marshal())
+}
+
+// readBackup returns the backup a manifest record names, when it lies inside
+// the hooks dir (a manifest is not trusted to name other files) and holds the
+// bytes the record says.
+func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
+	path := filepath.Join(hooksDir, rec.Backup)
+	if rec.Backup == "" || !within(hooksDir, path) {
+		return nil, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || manifest.Sum(b) != rec.PreSHA256 {
+		return nil, false
+	}
+	return b, true
+}
+
+// within reports whether p lies strictly inside dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,242 @@
+package writer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// A txn is one agent's transaction: what its files held when read, and its
+// adapter's plan for them.
+type txn struct {
+	t        adapters.Target
+	hooksDir string
+	reads    []string             // adapters.Reads(t): the config first
+	files    map[string]fileState // what each of reads held, by path
+	realDir  string               // t.Dir with its symlinks resolved, "" if none
+	man      *manifest.Manifest
+	manRaw   []byte
+	plan     adapters.Plan
+	notes    []string          // the writer's own (a manifest it ignored)
+	pending  []string          // dirs an earlier run created, listed in the lock file
+	sums     map[sumKey]string // manifest.Sum of buffers already hashed
+}
+
+type sumKey struct {
+	p *byte
+	n int
+}
+
+// sum is manifest.Sum, remembered per buffer: on a large config, hashing it
+// (and the planned edit) again at each step costs more than the edit.
+func (x *txn) sum(b []byte) string {
+	if len(b) == 0 {
+		return manifest.Sum(b)
+	}
+	k := sumKey{&b[0], len(b)}
+	if s, ok := x.sums[k]; ok {
+		return s
+	}
+	s := manifest.Sum(b)
+	x.sums[k] = s
+	return s
+}
+
+// changes reports whether edit e changes the file st.
+func changes(e adapters.FileEdit, st fileState) bool {
+	if e.Delete {
+		return st.Exists
+	}
+	return !st.Exists || !bytes.Equal(e.Doc, st.Data)
+}
+
+// load reads every file t's plans read, and its manifest.
+func (w *Writer) load(t adapters.Target) (*txn, error) {
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}}
+	for _, f := range x.reads {
+		st, err := readFile(f, adapters.MaxDocSize)
+		if err != nil {
+			return nil, w.fail(t, f, err)
+		}
+		x.files[f] = st
+	}
+	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
+		x.realDir = real
+	}
+	manPath := filepath.Join(x.hooksDir, manifest.FileName)
+	if raw, err := os.ReadFile(manPath); err == nil {
+		m, err := manifest.Load(raw)
+		if err != nil {
+			x.notes = append(x.notes, fmt.Sprintf("%s: %v; ignoring it", manPath, err))
+		} else {
+			x.man, x.manRaw = m, raw
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, w.fail(t, manPath, err)
+	}
+	return x, nil
+}
+
+// input is what x read, as an adapter's plan takes it.
+func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string]adapters.Edit) adapters.PlanInput {
+	pr.RealDir = x.realDir
+	in := adapters.PlanInput{Files: map[string][]byte{}, Records: map[string]*adapters.Record{}, Restore: restore,
+		Force: w.o.Force, Trust: trust, Probe: pr}
+	for path, st := range x.files {
+		if st.Exists {
+			in.Files[path] = st.Data
+		}
+		if f := x.man.File(w.rel(x.t, path)); f != nil {
+			in.Records[path] = &adapters.Record{Entries: f.Entries, Created: f.Containers, PostSHA: f.PostSHA256, CreatedFile: f.Created}
+		}
+	}
+	return in
+}
+
+// checkPlan refuses a plan that edits a file it did not read, or a
+// read-only file (a store path a home manager links to).
+func (w *Writer) checkPlan(x *txn) error {
+	for _, e := range x.plan.Edits {
+		st, ok := x.files[e.Path]
+		if !ok {
+			return w.fail(x.t, e.Path, errors.New("is not one of the files the agent's plans read (adapters.Reads)"))
+		}
+		if st.Exists && st.Mode&0o222 == 0 && changes(e, st) {
+			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the hooks at its source", st.Mode, st.Real))
+		}
+	}
+	return nil
+}
+
+// probe asks what only I/O can tell t's plans: with trust, the version of
+// the agent's binary (found and run on the caller's PATH).
+func (w *Writer) probe(ctx context.Context, t adapters.Target, trust bool) adapters.Probe {
+	var pr adapters.Probe
+	argv := t.Adapter.VersionCommand()
+	if !trust || len(argv) == 0 {
+		return pr
+	}
+	path, err := w.o.LookPath(argv[0])
+	if err != nil {
+		pr.VersionErr = err
+		return pr
+	}
+	pr.Binary = path
+	out, err := w.o.Run(ctx, path, argv[1:]...)
+	pr.VersionOut, pr.VersionErr = string(out), err
+	return pr
+}
+
+// replan is plan() under the lock, given the transaction planned before
+// taking it: when none of the files it read has changed since, it still
+// holds and is returned as it is. Planning (validating and editing the
+// config) is most of the work on a large config; reading it again is not.
+func (w *Writer) replan(prev *txn, plan func() (*txn, error)) (*txn, error) {
+	if prev != nil && w.unchanged(prev) {
+		if err := prev.checkHooksDir(); err != nil {
+			return nil, w.fail(prev.t, "", err)
+		}
+		return prev, nil
+	}
+	return plan()
+}
+
+// unchanged reports whether every file x was planned from, and the
+// manifest, still hold the same bytes.
+func (w *Writer) unchanged(x *txn) bool {
+	for _, f := range x.reads {
+		was := x.files[f]
+		now, same, err := sameFile(f, was, adapters.MaxDocSize)
+		if err != nil || !same || now.Real != was.Real || now.Mode != was.Mode || now.UID != was.UID || now.GID != was.GID {
+			return false
+		}
+	}
+	if real, err := filepath.EvalSymlinks(x.t.Dir); (err == nil) != (x.realDir != "") || real != x.realDir {
+		return false
+	}
+	raw, err := os.ReadFile(filepath.Join(x.hooksDir, manifest.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return x.man == nil && x.manRaw == nil
+	}
+	return err == nil && x.man != nil && bytes.Equal(raw, x.manRaw)
+}
+
+// checkHooksDir refuses an existing hooks dir that is not private to us.
+func (x *txn) checkHooksDir() error {
+	// A concurrent remove may delete the dir at any moment: gone is fine.
+	if err := checkPrivateDir(x.hooksDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// replace writes each file the plan changes, in order. The agents do not
+// take our lock, so each file is re-read just before its rename, and when
+// one changed since it was read the whole plan is made again (errRaced).
+func (w *Writer) replace(x *txn) error {
+	for _, e := range x.plan.Edits {
+		st := x.files[e.Path]
+		if !changes(e, st) {
+			continue
+		}
+		role := string(e.Role)
+		_, same, err := sameFile(e.Path, st, adapters.MaxDocSize)
+		if err != nil {
+			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
+		}
+		if !same {
+			return errRaced
+		}
+		if err := w.at("before-rename " + role); err != nil {
+			return err
+		}
+		if e.Delete {
+			err = removeFile(st.Real)
+		} else {
+			perm := fs.FileMode(0o644)
+			if e.Role == adapters.RoleTrust {
+				perm = 0o600
+			}
+			err = writeConfigAtomic(st.Real, x.t.NS, e.Doc, perm, &st, w.step(role+"-temp"))
+		}
+		if err != nil {
+			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
+		}
+		if err := w.at("after-rename " + role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// editChanges lists the changes of x's edits, with a unified diff each when asked.
+func (w *Writer) editChanges(x *txn, withDiff bool) []Change {
+	var cs []Change
+	for _, e := range x.plan.Edits {
+		st := x.files[e.Path]
+		if !changes(e, st) {
+			continue
+		}
+		c := Change{Path: e.Path, Kind: string(e.Role), Action: "modify"}
+		switch {
+		case e.Delete:
+			c.Action = "delete"
+		case !st.Exists:
+			c.Action = "create"
+		}
+		if withDiff {
+			c.Diff = string(diff.Diff(e.Path, st.Data, e.Path, e.Doc))
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}

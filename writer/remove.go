@@ -1,0 +1,241 @@
+package writer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// Remove takes t's hooks out of every file its adapter's plan names, and
+// deletes our scripts, backups and manifest, as one transaction under t's
+// lock, which waiting for honours ctx.
+func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
+	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	plan := func() (*txn, error) { return w.planRemove(t) }
+	x, err := plan()
+	if err != nil {
+		return r.failed(err)
+	}
+	r.Notes = append(append(r.Notes, x.notes...), x.plan.Notes...)
+	_, dirErr := os.Lstat(x.hooksDir)
+	if len(w.removeChanges(x, false)) == 0 && errors.Is(dirErr, fs.ErrNotExist) {
+		r.Status = "not-installed"
+		return r
+	}
+	if w.o.DryRun {
+		r.Changes = w.removeChanges(x, true)
+		r.Status = "would-remove"
+		return r
+	}
+	if dirErr == nil {
+		if err := x.checkHooksDir(); err != nil {
+			return r.failed(w.fail(t, "", err))
+		}
+	}
+	err = w.locked(ctx, t, func(pending []string) error {
+		prev := x
+		return retryRaced(t, r.Config, func() error {
+			y, err := w.replan(prev, plan)
+			prev = nil
+			if err != nil {
+				return err
+			}
+			x = y
+			y.pending = pending
+			r.Notes = append(append([]string(nil), y.notes...), y.plan.Notes...)
+			r.Changes = w.removeChanges(y, false)
+			return w.applyRemove(y)
+		})
+	})
+	if err != nil {
+		return r.failed(err)
+	}
+	r.Status = "removed"
+	if x.plan.Kept() || len(r.Notes) > 0 && w.hasOurs(t) {
+		r.Status = "partly-removed"
+	}
+	return r
+}
+
+// planRemove reads t's files and asks its adapter for the plan of a
+// removal, offering the exact restore of each file that still holds exactly
+// what the install wrote.
+func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
+	x, err := w.load(t)
+	if err != nil {
+		return nil, err
+	}
+	x.plan, err = t.Adapter.PlanRemove(t, w.input(x, adapters.Probe{}, false, w.restores(x)))
+	if err != nil {
+		return nil, w.fail(t, t.Adapter.Config(t), err)
+	}
+	if err := w.checkPlan(x); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// restores are the exact restores of x's files: each file that holds byte
+// for byte what the last install wrote gets its backup back, or is deleted
+// when the install created it.
+func (w *Writer) restores(x *txn) map[string]adapters.Edit {
+	m := map[string]adapters.Edit{}
+	for _, path := range x.reads {
+		st := x.files[path]
+		rec := x.man.File(w.rel(x.t, path))
+		if rec == nil || !st.Exists || x.sum(st.Data) != rec.PostSHA256 {
+			continue
+		}
+		if rec.Created {
+			m[path] = adapters.Edit{Delete: true}
+		} else if b, ok := readBackup(x.hooksDir, rec); ok {
+			m[path] = adapters.Edit{Doc: b}
+		}
+	}
+	return m
+}
+
+// ownedFiles lists the files in the hooks dir that a remove deletes.
+func (x *txn) ownedFiles() []string {
+	var fs []string
+	seen := map[string]bool{}
+	add := func(path string) {
+		if !seen[path] {
+			seen[path] = true
+			fs = append(fs, path)
+		}
+	}
+	scripts, _ := x.t.Adapter.Scripts(x.t)
+	for _, s := range scripts {
+		add(filepath.Join(x.hooksDir, s.Name))
+	}
+	if x.man != nil {
+		// Only what lies inside the hooks dir: a manifest (edited, or
+		// from elsewhere) never makes remove delete a file of the user's.
+		for _, s := range x.man.Scripts {
+			if f := filepath.Join(x.t.Home, s.Path); within(x.hooksDir, f) {
+				add(f)
+			}
+		}
+		for _, f := range x.man.Files {
+			if f.Backup != "" && within(x.hooksDir, filepath.Join(x.hooksDir, f.Backup)) {
+				add(filepath.Join(x.hooksDir, f.Backup))
+			}
+		}
+	}
+	for _, path := range x.reads {
+		add(filepath.Join(x.hooksDir, x.backupName(path)))
+	}
+	add(filepath.Join(x.hooksDir, manifest.FileName))
+	sort.Strings(fs)
+	return fs
+}
+
+// removeChanges lists what a remove would change; empty means nothing.
+func (w *Writer) removeChanges(x *txn, withDiff bool) []Change {
+	cs := w.editChanges(x, withDiff)
+	if x.plan.Kept() {
+		return cs
+	}
+	for _, f := range x.ownedFiles() {
+		if _, err := os.Lstat(f); err == nil {
+			kind := "script"
+			switch {
+			case strings.HasSuffix(f, manifest.FileName):
+				kind = "manifest"
+			case strings.Contains(f, string(filepath.Separator)+"backup"+string(filepath.Separator)):
+				kind = "backup"
+			}
+			cs = append(cs, Change{Path: f, Kind: kind, Action: "delete"})
+		}
+	}
+	return cs
+}
+
+// hasOurs reports whether t's config still holds an entry of ours.
+func (w *Writer) hasOurs(t adapters.Target) bool {
+	st, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
+	if err != nil || !st.Exists {
+		return false
+	}
+	ed, err := t.Adapter.Remove(t, st.Data, nil, true)
+	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, st.Data))
+}
+
+// applyRemove writes one planned removal: each file (re-read just before
+// its rename), then, unless an entry of ours was kept, the manifest,
+// scripts and backups, the lock file, and the folders the install created.
+func (w *Writer) applyRemove(x *txn) error {
+	t := x.t
+	if err := w.replace(x); err != nil {
+		return err
+	}
+	if x.plan.Kept() {
+		// Our hand-edited entries still point at the scripts: keep them,
+		// and the manifest that says what they are.
+		return nil
+	}
+	// The manifest goes first: a run that stops part way leaves no
+	// manifest naming a backup or script that is gone (an add after it
+	// would trust that record and take no backup). What is left is found
+	// again by name; the lock file still lists the folders we created.
+	if err := w.at("before-manifest"); err != nil {
+		return err
+	}
+	if err := removeFile(filepath.Join(x.hooksDir, manifest.FileName)); err != nil {
+		return &Error{Agent: t.ID, File: filepath.Join(x.hooksDir, manifest.FileName), Err: err, Written: true}
+	}
+	for _, f := range x.ownedFiles() {
+		if strings.HasSuffix(f, manifest.FileName) {
+			continue
+		}
+		if err := removeFile(f); err != nil {
+			return &Error{Agent: t.ID, File: f, Err: err, Written: true}
+		}
+		if err := w.at("after-delete"); err != nil {
+			return err
+		}
+	}
+	_ = os.Remove(filepath.Join(x.hooksDir, "backup"))
+	// Delete the lock while holding it; lockers check its inode.
+	_ = os.Remove(filepath.Join(x.hooksDir, "lock"))
+	_ = os.Remove(x.hooksDir)
+	// Folders the install created, innermost first, when empty. Only
+	// folders on the way to ours or to a file of the plan: a manifest
+	// never makes remove delete another (empty) folder of the user's.
+	var dirs []string
+	if x.man != nil {
+		for _, d := range x.man.CreatedDirs {
+			dirs = append(dirs, filepath.Join(t.Home, d))
+		}
+	}
+	dirs = append(dirs, x.pending...)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if d := dirs[i]; within(t.Home, d) && x.leadsToOurs(d) {
+			_ = os.Remove(d)
+		}
+	}
+	return nil
+}
+
+// leadsToOurs reports whether folder d holds the hooks dir or a file of the
+// plan.
+func (x *txn) leadsToOurs(d string) bool {
+	if within(d, x.hooksDir) {
+		return true
+	}
+	for _, e := range x.plan.Edits {
+		if within(d, e.Path) {
+			return true
+		}
+	}
+	return false
+}
