@@ -19,7 +19,7 @@ var (
 	// (asked of its own program) is not the one whose trust records
 	// hookinstall computes exactly, or whose program could not be asked:
 	// nothing was written.
-	ErrTrustVersion = errors.New("unsupported agent version for trust")
+	ErrTrustVersion = adapters.ErrTrustVersion
 	// ErrUnknownAgent says that a name is no agent hookinstall knows, nor
 	// a valid clone of one.
 	ErrUnknownAgent = errors.New("unknown agent")

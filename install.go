@@ -3,10 +3,6 @@ package hookinstall
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os/exec"
-	"strings"
-	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/writer"
@@ -174,17 +170,13 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	if err := ctxErr(ctx); err != nil {
 		return fail(err)
 	}
-	if o.Trust {
-		if err := in.checkTrustVersion(ctx, t); err != nil {
-			return fail(err)
-		}
-	}
+	// With Trust, the writer asks the agent's program for its version
+	// first (ErrTrustVersion): no caller of the writer can skip it.
 	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
-	r := result(w.Add(ctx, t))
-	if r.Err == nil && r.Outcome == OutcomeInstalled && !o.Trust && !o.DryRun {
-		if th, ok := t.Adapter.(adapters.TrustHinter); ok {
-			r.Hint = th.TrustHint(t)
-		}
+	rep := w.Add(ctx, t)
+	r := result(rep)
+	if rep.Next != "" {
+		r.Hint = t.ID + ": " + rep.Next
 	}
 	return r
 }
@@ -203,36 +195,4 @@ func result(rep writer.Report) *Result {
 		r.Changes = append(r.Changes, Change{Path: c.Path, Kind: c.Kind, Action: c.Action, Diff: c.Diff})
 	}
 	return r
-}
-
-// trustTimeout bounds the run of an agent's program that says its version.
-const trustTimeout = 15 * time.Second
-
-// checkTrustVersion asks the agent's program for its version: trust
-// records are written only for the release whose hash hookinstall
-// reproduces exactly, since a wrong hash silently leaves the hooks skipped.
-func (in *Installer) checkTrustVersion(ctx context.Context, t adapters.Target) error {
-	tr, ok := t.Adapter.(adapters.Truster)
-	if !ok {
-		return fmt.Errorf("%s: --trust is not supported for this agent; trust its hooks in the agent", t.ID)
-	}
-	args := tr.VersionArgs()
-	path, err := in.lookPath(args[0])
-	if err != nil {
-		return tag(fmt.Errorf("%s: --trust needs %s on PATH to check its version (trust hashes are exact for %s only); trust the hooks in /hooks instead", t.ID, args[0], tr.TrustVersion()), ErrTrustVersion)
-	}
-	ctx, cancel := context.WithTimeout(ctx, trustTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args[1:]...)
-	cmd.Env = append(cmd.Environ(), "PATH="+in.getenv("PATH"), "HOME="+in.getenv("HOME"))
-	out, err := cmd.Output()
-	if err != nil {
-		return tag(fmt.Errorf("%s: --trust: %s %s failed: %v", t.ID, path, strings.Join(args[1:], " "), err), ErrTrustVersion)
-	}
-	first := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
-	fields := strings.Fields(first)
-	if len(fields) == 0 || fields[len(fields)-1] != tr.TrustVersion() {
-		return tag(fmt.Errorf("%s: --trust: %s says %q, but hookinstall computes trust hashes exactly only for %s; nothing written: trust the hooks in /hooks instead", t.ID, path, first, tr.TrustVersion()), ErrTrustVersion)
-	}
-	return nil
 }
