@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 
@@ -70,7 +71,9 @@ func ExampleInstaller_Env() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, kv := range in.Env("tab-7", "/dev/pts/3") {
+	cmd := exec.Command("claude")
+	cmd.Env = append(os.Environ(), in.Env("tab-7", "/dev/pts/3")...)
+	for _, kv := range cmd.Env[len(cmd.Env)-2:] {
 		fmt.Println(kv)
 	}
 	// Output:
