@@ -22,11 +22,15 @@ import (
 func allSpecs() []Spec {
 	var specs []Spec
 	for _, tr := range []Transport{Stdout, PTY} {
-		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt} {
+		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals} {
 			for _, guard := range []bool{false, true} {
 				for _, st := range States() {
-					specs = append(specs, Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
-						Transport: tr, Rule: rule, GrokGuard: guard})
+					s := Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
+						Transport: tr, Rule: rule, GrokGuard: guard}
+					if rule == FieldEquals {
+						s.Field, s.Value = "notification_type", "permission_prompt"
+					}
+					specs = append(specs, s)
 				}
 			}
 		}
@@ -276,8 +280,8 @@ func TestPTYScriptsNeverCreateOrWriteElsewhere(t *testing.T) {
 		}
 		t.Skip("SKIPPING: dash is not installed")
 	}
-	payloads := []string{"", `{"background_tasks":[{"id":1}],"notificationType":"permission_prompt"}`,
-		`{"notificationType":"$(touch pwned)","background_tasks":"; touch pwned2"}` + "\n`touch pwned3`\n*"}
+	payloads := []string{"", `{"background_tasks":[{"id":1}],"notificationType":"permission_prompt","notification_type":"permission_prompt"}`,
+		`{"notificationType":"$(touch pwned)","notification_type":"$(touch pwned4)","background_tasks":"; touch pwned2"}` + "\n`touch pwned3`\n*"}
 	for _, spec := range allSpecs() {
 		if spec.Transport != PTY {
 			continue

@@ -89,6 +89,10 @@ const (
 	// PermissionPrompt reports Spec.State only when the payload's
 	// notificationType is "permission_prompt", and nothing otherwise.
 	PermissionPrompt
+	// FieldEquals reports Spec.State only when the payload's top-level
+	// string Spec.Field is Spec.Value, and nothing otherwise (Copilot's and
+	// Qwen's notification_type "permission_prompt", Gemini's "ToolPermission").
+	FieldEquals
 )
 
 // A Spec says what one generated hook script does.
@@ -100,7 +104,13 @@ type Spec struct {
 	Transport Transport
 	Rule      Rule
 	GrokGuard bool // exit silently when GROK_HOOK_EVENT is set (Grok runs Claude's hooks)
+	// Field and Value are what FieldEquals matches: letters, digits and
+	// underscores only, since the script compares them as shell words.
+	Field, Value string
 }
+
+// wordPattern is what a FieldEquals key or value may hold.
+var wordPattern = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 //go:embed templates/hook.sh.tmpl
 var templates embed.FS
@@ -161,8 +171,14 @@ func Render(spec Spec) ([]byte, error) {
 		if spec.State != Working {
 			d.States = append(d.States, stateLine{string(spec.State), spec.State.Body()})
 		}
-	case PermissionPrompt:
+	case PermissionPrompt, FieldEquals:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
+		if spec.Rule == FieldEquals {
+			if !wordPattern.MatchString(spec.Field) || !wordPattern.MatchString(spec.Value) {
+				return nil, fmt.Errorf("scripts: field %q and value %q must match %s", spec.Field, spec.Value, wordPattern)
+			}
+			d.MatchKey, d.MatchValue = spec.Field, spec.Value
+		}
 		d.Then, d.Else = string(spec.State), "none"
 		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
 	}

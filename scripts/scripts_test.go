@@ -163,3 +163,19 @@ func TestFileName(t *testing.T) {
 		}
 	}
 }
+
+// A FieldEquals key or value is compared as a shell word: anything but
+// letters, digits and underscores is refused, not rendered.
+func TestFieldEqualsRefusesNonWords(t *testing.T) {
+	for _, fv := range [][2]string{{"", "x"}, {"x", ""}, {"a b", "x"}, {"x", "a'b"}, {"x", "$(id)"}, {"a-b", "x"}} {
+		s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: fv[0], Value: fv[1]}
+		if _, err := Render(s); err == nil {
+			t.Errorf("field %q value %q rendered", fv[0], fv[1])
+		}
+	}
+	s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"}
+	b, err := Render(s)
+	if err != nil || !bytes.Contains(b, []byte(`if [ "$1" = notification_type ]`)) || !bytes.Contains(b, []byte(`[ "$3" != permission_prompt ]`)) {
+		t.Fatalf("render: %v\n%s", err, b)
+	}
+}
