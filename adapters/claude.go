@@ -119,9 +119,22 @@ func (claude) Dir(home string, getenv func(string) string) (string, string) {
 
 func (claude) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
-func (claude) SwitchFiles(Target) []string { return nil }
+// SwitchFiles is the machine's managed settings, which can switch every
+// user hook off (none for a Docker target).
+func (claude) SwitchFiles(t Target) []string { return nonEmpty(SystemPath(t, claudeManaged)) }
 
-func (c claude) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	if managed := SystemPath(t, claudeManaged); managed != "" {
+		if b, ok := files[managed]; ok && gjson.ValidBytes(b) {
+			root := gjson.ParseBytes(b)
+			if root.Get("disableAllHooks").Type == gjson.True {
+				return nil, &OffError{File: managed, Key: "disableAllHooks", Reason: "is true in the managed settings, so Claude Code runs no hooks at all; ask whoever manages this machine (a user setting cannot override it)"}
+			}
+			if root.Get("allowManagedHooksOnly").Type == gjson.True {
+				return nil, &OffError{File: managed, Key: "allowManagedHooksOnly", Reason: "is true, so Claude Code runs only managed hooks, never ours; ask whoever manages this machine"}
+			}
+		}
+	}
 	if IsBlank(cur) {
 		return nil, nil
 	}

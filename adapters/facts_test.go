@@ -95,3 +95,31 @@ func TestSystemRoot(t *testing.T) {
 		t.Errorf("claude's system files %q", got)
 	}
 }
+
+// TestClaudeManagedSwitches: add refuses where the managed settings keep
+// our hooks from running, as doctor fails there.
+func TestClaudeManagedSwitches(t *testing.T) {
+	sys := t.TempDir()
+	tg, err := Resolve("claude", Options{NS: "hookinstall", Home: t.TempDir(), SystemRoot: sys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	managed := sys + "/etc/claude-code/managed-settings.json"
+	if sw := tg.Adapter.SwitchFiles(tg); len(sw) != 1 || sw[0] != managed {
+		t.Fatalf("switch files %q", sw)
+	}
+	for body, key := range map[string]string{
+		`{"disableAllHooks": true}`:        "disableAllHooks",
+		`{"allowManagedHooksOnly": true}`:  "allowManagedHooksOnly",
+		`{"allowManagedHooksOnly": false}`: "",
+	} {
+		_, err := tg.Adapter.Check(tg, []byte("{}"), map[string][]byte{managed: []byte(body)})
+		var off *OffError
+		switch {
+		case key == "" && err != nil:
+			t.Errorf("%s: %v", body, err)
+		case key != "" && (!errors.As(err, &off) || off.Key != key || off.File != managed):
+			t.Errorf("%s: %v, want an OffError for %s in %s", body, err, key, managed)
+		}
+	}
+}
