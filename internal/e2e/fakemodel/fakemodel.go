@@ -4,7 +4,10 @@
 //
 //   - the Anthropic Messages API (POST .../v1/messages, SSE or JSON): Claude Code
 //   - the OpenAI Responses API (POST .../responses, SSE): Codex
-//   - the OpenAI Chat Completions API (POST .../chat/completions, SSE or JSON): opencode
+//   - the OpenAI Chat Completions API (POST .../chat/completions, SSE or JSON): opencode,
+//     Qwen Code
+//   - the Gemini API (POST .../models/MODEL:streamGenerateContent?alt=sse, SSE, and
+//     :generateContent, JSON; :countTokens): Gemini CLI through GOOGLE_GEMINI_BASE_URL
 //
 // Every answer is decided from the request body alone (no state):
 //
@@ -62,7 +65,7 @@ type Request struct {
 	Time       time.Time       `json:"time"`
 	Method     string          `json:"method"`
 	Path       string          `json:"path"`
-	API        string          `json:"api"`   // anthropic, responses, chat, models, other
+	API        string          `json:"api"`   // anthropic, responses, chat, gemini, models, other
 	Reply      string          `json:"reply"` // tool:NAME, text:final, text:title, count_tokens, 404
 	Model      string          `json:"model,omitempty"`
 	Tools      []string        `json:"tools,omitempty"`
@@ -199,6 +202,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.ParseError = err.Error()
 	}
 	switch {
+	case strings.HasSuffix(p, ":countTokens"):
+		rec.API, rec.Reply = "gemini", "count_tokens"
+		s.record(rec)
+		writeJSON(w, map[string]any{"totalTokens": 42})
+	case strings.HasSuffix(p, ":streamGenerateContent"), strings.HasSuffix(p, ":generateContent"):
+		rec.API = "gemini"
+		d := geminiDecide(body, s.cfg.Marker)
+		s.fill(&rec, body, d)
+		rec.Model = geminiModel(p)
+		rec.Stream = strings.HasSuffix(p, ":streamGenerateContent")
+		s.record(rec)
+		if rec.Stream {
+			writeSSE(w, []sseEvent{{"", geminiJSON(d, rec.Model)}}, false, false)
+		} else {
+			writeJSON(w, geminiJSON(d, rec.Model))
+		}
 	case strings.HasSuffix(p, "/messages/count_tokens"):
 		rec.API, rec.Reply = "anthropic", "count_tokens"
 		s.record(rec)
@@ -547,7 +566,8 @@ func chatDecide(body map[string]any, marker string) decision {
 		if strings.Contains(prompt, SlowWord) {
 			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
 		}
-		for _, n := range []string{"bash", "shell", "Bash"} {
+		// run_shell_command: Qwen Code's shell tool
+		for _, n := range []string{"bash", "shell", "Bash", "run_shell_command"} {
 			if contains(tools, n) {
 				return decision{kind: "tool", name: n, tools: tools,
 					args: map[string]any{"command": cmd, "description": "Create hook test marker file"}}
@@ -621,4 +641,106 @@ func chatJSON(body map[string]any, d decision, n int) map[string]any {
 		"created": time.Now().Unix(), "model": model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": fin}},
 		"usage":   map[string]any{"prompt_tokens": 12, "completion_tokens": 20, "total_tokens": 32}}
+}
+
+// ---------------------------------------------------------------- Gemini
+
+// geminiModel is MODEL in .../models/MODEL:method.
+func geminiModel(path string) string {
+	m := path[strings.LastIndex(path, "/")+1:]
+	if i := strings.IndexByte(m, ':'); i >= 0 {
+		m = m[:i]
+	}
+	return m
+}
+
+func geminiDecide(body map[string]any, marker string) decision {
+	var tools []string
+	for _, t := range list(body["tools"]) {
+		for _, f := range list(obj(t)["functionDeclarations"]) {
+			if n := str(obj(f)["name"]); n != "" {
+				tools = append(tools, n)
+			}
+		}
+	}
+	has := false
+	for _, c := range list(body["contents"]) {
+		for _, p := range list(obj(c)["parts"]) {
+			if obj(p)["functionResponse"] != nil {
+				has = true
+			}
+		}
+	}
+	if len(tools) > 0 && !has && contains(tools, "run_shell_command") {
+		return decision{kind: "tool", name: "run_shell_command", tools: tools,
+			args: map[string]any{"command": "touch " + marker, "description": "Create hook test marker file"}}
+	}
+	if len(tools) == 0 {
+		// Gemini CLI's helper calls (the model router's classifier, the
+		// next-speaker check) ask for JSON in a schema: answer a value of it.
+		gc := obj(body["generationConfig"])
+		schema := obj(gc["responseJsonSchema"])
+		if schema == nil {
+			schema = obj(gc["responseSchema"])
+		}
+		if str(gc["responseMimeType"]) == "application/json" && schema != nil {
+			b, _ := json.Marshal(fromSchema(schema))
+			d := text("json", tools, has)
+			d.text = string(b)
+			return d
+		}
+		return text("title", tools, has)
+	}
+	return text("final", tools, has)
+}
+
+// fromSchema makes the smallest value a JSON schema (JSON Schema or the
+// Gemini API's upper-case OpenAPI subset) accepts: every property filled, the
+// minimum of a number, an enum's "user" where it has one (Gemini CLI's
+// next-speaker check: the user speaks next, the turn ends), else its first.
+func fromSchema(s map[string]any) any {
+	if e := list(s["enum"]); len(e) > 0 {
+		for _, v := range e {
+			if v == "user" {
+				return v
+			}
+		}
+		return e[0]
+	}
+	switch strings.ToLower(str(s["type"])) {
+	case "object":
+		o := map[string]any{}
+		for k, v := range obj(s["properties"]) {
+			o[k] = fromSchema(obj(v))
+		}
+		return o
+	case "array":
+		return []any{}
+	case "number", "integer":
+		if m, ok := s["minimum"].(float64); ok {
+			return m
+		}
+		return 1
+	case "boolean":
+		return false
+	default:
+		return "fake"
+	}
+}
+
+// geminiJSON is one GenerateContentResponse: the whole answer in one candidate
+// (a stream of one chunk).
+func geminiJSON(d decision, model string) map[string]any {
+	var part map[string]any
+	if d.kind == "tool" {
+		part = map[string]any{"functionCall": map[string]any{"name": d.name, "args": d.args}}
+	} else {
+		part = map[string]any{"text": d.text}
+	}
+	return map[string]any{
+		"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+			"content": map[string]any{"role": "model", "parts": []any{part}}}},
+		"usageMetadata": map[string]any{"promptTokenCount": 12, "candidatesTokenCount": 20, "totalTokenCount": 32},
+		"modelVersion":  model,
+	}
 }

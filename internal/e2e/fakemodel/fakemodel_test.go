@@ -109,6 +109,58 @@ func TestChatSecondPromptAndSlow(t *testing.T) {
 	}
 }
 
+// Qwen Code's shell tool is run_shell_command.
+func TestChatRunShellCommand(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	_, out := post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model","stream":true,"tools":[{"type":"function","function":{"name":"read_file"}},{"type":"function","function":{"name":"run_shell_command"}}],"messages":[{"role":"user","content":"x"}]}`)
+	if !strings.Contains(out, `"name":"run_shell_command"`) || !strings.Contains(out, `touch m.txt`) {
+		t.Fatalf("no run_shell_command call:\n%s", out)
+	}
+}
+
+// Gemini CLI: a function call for run_shell_command, the final text once a
+// functionResponse is in the contents, and a value of the asked schema for
+// its JSON helper calls.
+func TestGeminiTurn(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	tools := `"tools":[{"functionDeclarations":[{"name":"read_file"},{"name":"run_shell_command"}]}]`
+	_, out := post(t, s.URL+"/v1beta/models/gemini-x:streamGenerateContent?alt=sse",
+		`{"contents":[{"role":"user","parts":[{"text":"x"}]}],`+tools+`}`)
+	want := `data: {"candidates":[{"content":{"parts":[{"functionCall":{"args":{"command":"touch m.txt","description":"Create hook test marker file"},"name":"run_shell_command"}}],"role":"model"},"finishReason":"STOP","index":0}]`
+	if !strings.HasPrefix(out, want) {
+		t.Fatalf("no run_shell_command call:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1beta/models/gemini-x:streamGenerateContent?alt=sse",
+		`{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{}}}]}],`+tools+`}`)
+	if !strings.Contains(out, `"text":"`+FinalText+`"`) {
+		t.Fatalf("no final text:\n%s", out)
+	}
+	_, out = post(t, s.URL+"/v1beta/models/gemini-lite:generateContent",
+		`{"contents":[{"role":"user","parts":[{"text":"route"}]}],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"object","properties":{"complexity_reasoning":{"type":"string"},"complexity_score":{"type":"number","minimum":1,"maximum":100},"next_speaker":{"type":"string","enum":["model","user"]}}}}}`)
+	var m struct {
+		Candidates []struct {
+			Content struct{ Parts []struct{ Text string } }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Candidates) != 1 || len(m.Candidates[0].Content.Parts) != 1 {
+		t.Fatalf("not one candidate with one part: %v\n%s", err, out)
+	}
+	if got, want := m.Candidates[0].Content.Parts[0].Text, `{"complexity_reasoning":"fake","complexity_score":1,"next_speaker":"user"}`; got != want {
+		t.Fatalf("JSON answer = %s, want %s", got, want)
+	}
+	_, out = post(t, s.URL+"/v1beta/models/gemini-x:countTokens", `{}`)
+	if strings.TrimSpace(out) != `{"totalTokens":42}` {
+		t.Fatalf("countTokens = %s", out)
+	}
+	var replies []string
+	for _, q := range s.Requests() {
+		replies = append(replies, q.API+":"+q.Reply+":"+q.Model)
+	}
+	if got := strings.Join(replies, " "); got != "gemini:tool:run_shell_command:gemini-x gemini:text:final:gemini-x gemini:text:json:gemini-lite gemini:count_tokens:" {
+		t.Fatalf("requests = %s", got)
+	}
+}
+
 func TestStopsAfterMaxRequests(t *testing.T) {
 	s := start(t, Config{MaxRequests: 1})
 	post(t, s.URL+"/v1/models", ``)
