@@ -28,6 +28,10 @@ type Facts struct {
 	// EventsUnderNS: the event map sits under our namespace key
 	// (Antigravity's named hook sets), not under "hooks".
 	EventsUnderNS bool
+	// ReadConfig, when set, reads a config in a form of the agent's own,
+	// as the agent parses it (see Read); nil reads a JSON object whose
+	// event map sits at EventsKey.
+	ReadConfig func(t Target, cfg File) ([]Finding, *EventMap)
 	// StrictRoot is every top-level key the agent accepts in its config;
 	// any other makes it reject the whole file. nil allows any key.
 	StrictRoot []string

@@ -20,7 +20,7 @@ func hooksPath(t adapters.Target) string {
 // [hooks.state."<hooks.json>:<event_snake>:<group>:<handler>"] trusted_hash
 // in the facts' trust file, and compares it with the hash of the handler as
 // it is now (Codex 0.171.0's algorithm, adapters.CodexTrustHashJSON).
-func (r *run) trustChecks(f adapters.Facts, m *jsonMap) {
+func (r *run) trustChecks(f adapters.Facts, m *adapters.EventMap) {
 	if m == nil {
 		return
 	}
@@ -39,7 +39,7 @@ func (r *run) trustChecks(f adapters.Facts, m *jsonMap) {
 		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (exact for %s %s only)", r.t.ID, f.Product, f.Trust.Version)
 	}
 	algo := f.Trust.Algo
-	for _, o := range m.ours {
+	for _, o := range m.Ours {
 		hs := o.Elem.Get("hooks")
 		if !hs.IsArray() {
 			continue

@@ -23,61 +23,6 @@ var controlFields = map[string]bool{
 	"reason": true, "blocking": true, "background": true,
 }
 
-// An occurrence is one element of an event array that holds a command of
-// ours.
-type occurrence struct {
-	Event    string
-	Index    int          // position in the event array
-	Elem     gjson.Result // the element: a group, or a handler where taken directly
-	Commands []string     // our commands in it
-	Mixed    bool         // it also holds handlers that are not ours
-}
-
-// A jsonMap is the event map of a JSON config, found and parsed the way the
-// agent reads it.
-type jsonMap struct {
-	root   gjson.Result
-	events gjson.Result // the object of event arrays
-	where  string       // "hooks", or `"hookinstall"` for antigravity
-	ours   []occurrence
-}
-
-// duplicateKey returns a key that appears twice in obj, or "".
-func duplicateKey(obj gjson.Result) string {
-	seen := map[string]bool{}
-	for _, m := range adapters.Members(obj) {
-		if seen[m.Key] {
-			return m.Key
-		}
-		seen[m.Key] = true
-	}
-	return ""
-}
-
-// findOurs lists the elements of every event array that hold a command
-// under prefix.
-func findOurs(events gjson.Result, prefix string) []occurrence {
-	var os []occurrence
-	for _, ev := range adapters.Members(events) {
-		if !ev.Val.IsArray() {
-			continue
-		}
-		for i, e := range adapters.Elements(ev.Val) {
-			var ours []string
-			all := adapters.Commands(e)
-			for _, c := range all {
-				if strings.HasPrefix(c, prefix) {
-					ours = append(ours, c)
-				}
-			}
-			if len(ours) > 0 {
-				os = append(os, occurrence{Event: ev.Key, Index: i, Elem: e, Commands: ours, Mixed: len(ours) != len(all)})
-			}
-		}
-	}
-	return os
-}
-
 // decode parses JSON text into plain Go values for comparison.
 func decode(raw string) any {
 	var v any
@@ -155,9 +100,9 @@ func compact(raw string) string {
 	return b.String()
 }
 
-// configJSON runs config.parse and the entries.* checks on a JSON config
-// whose event map sits at path (a sequence of keys from the root).
-func (r *run) configJSON(p *jsonProfile) *jsonMap {
+// configJSON runs config.parse (the agent's facts read the config as the
+// agent parses it) and the entries.* checks on its event map.
+func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 	cfg := r.cfg
 	file := cfg.Path
 	switch {
@@ -168,59 +113,20 @@ func (r *run) configJSON(p *jsonProfile) *jsonMap {
 		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
 		return nil
 	}
-	data := cfg.Data
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		if !p.f.ReadsBOM {
-			r.fail("config.parse", file, file+" "+p.f.BOMVerdict(), adapters.BOMHint)
-			return nil
-		}
-		r.info("config.bom", file, file+" "+p.f.BOMVerdict(), adapters.BOMHint)
-		data = data[3:]
+	fs, m := p.f.Read(r.t, cfg)
+	for _, f := range fs {
+		r.add(checkOf(f))
 	}
-	root, err := adapters.ParseObject(data)
-	if err != nil {
-		r.fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, p.f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")
+	if m == nil {
 		return nil
 	}
-	if k := duplicateKey(root); k != "" {
-		r.fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")
-		return nil
-	}
-	for _, m := range adapters.Members(root) {
-		if !p.f.Accepts(m.Key) {
-			r.fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, p.f.Product, p.f.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))
-			return nil
-		}
-	}
-	m := &jsonMap{root: root, where: p.key(r.t)}
-	m.events = root.Get(gjson.Escape(p.key(r.t)))
-	if m.events.Exists() && !m.events.IsObject() {
-		r.fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.where, p.f.Product), "make it an object of event arrays")
-		return nil
-	}
-	if k := duplicateKey(m.events); k != "" {
-		r.fail("config.parse", file, fmt.Sprintf("%s: %q appears twice in %q; agents disagree on which copy wins", file, k, m.where), "merge the two copies into one")
-		return nil
-	}
-	r.pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, p.f.Product, p.parseNote()))
-	m.ours = findOurs(m.events, r.t.Prefix())
 	r.entryChecks(p, m)
 	return m
 }
 
-func (p *jsonProfile) parseNote() string {
-	if p.f.StrictRoot != nil {
-		return "strict JSON, no BOM, top level only " + p.f.StrictRootList()
-	}
-	if p.f.ReadsBOM {
-		return "strict JSON"
-	}
-	return "strict JSON, no BOM"
-}
-
 // entryChecks runs entries.present, entries.shape, entries.unique and
 // entries.async.
-func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
+func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	file := r.cfg.Path
 	want, events, err := p.wantEntries(r.t)
 	if err != nil {
@@ -233,13 +139,13 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 			scriptOf[ev] = cs[0]
 		}
 	}
-	at := func(o occurrence) string { return fmt.Sprintf("%s.%s[%d]", m.where, o.Event, o.Index) }
+	at := func(o adapters.Occurrence) string { return fmt.Sprintf("%s.%s[%d]", m.Where, o.Event, o.Index) }
 
 	// entries.present: our command under each event, at the exact path.
 	var missing []string
 	for _, ev := range events {
 		found := false
-		for _, o := range m.ours {
+		for _, o := range m.Ours {
 			if o.Event == ev && contains(o.Commands, scriptOf[ev]) {
 				found = true
 			}
@@ -249,21 +155,21 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 		}
 	}
 	switch {
-	case len(missing) == len(events) && len(m.ours) == 0:
+	case len(missing) == len(events) && len(m.Ours) == 0:
 		why := ""
 		if p.f.RewritesStale {
 			why = fmt.Sprintf(" (%s has been seen to write back a stale copy of its settings that drops %q)", p.f.Product, "hooks")
 		}
 		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are gone%s, so %s runs none of our hooks", file, why, p.f.Product), r.addHint())
 	case len(missing) > 0:
-		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.where, missing), p.f.Product), r.addHint())
+		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.Where, missing), p.f.Product), r.addHint())
 	default:
-		r.pass("entries.present", file, fmt.Sprintf("%s: our entries are under %s", file, quoteList(m.where, events)))
+		r.pass("entries.present", file, fmt.Sprintf("%s: our entries are under %s", file, quoteList(m.Where, events)))
 	}
 
 	// entries.shape: each element of ours under a real event, as written.
 	bad := 0
-	for _, o := range m.ours {
+	for _, o := range m.Ours {
 		w, ok := want[o.Event]
 		if !ok {
 			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
@@ -285,13 +191,13 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 			bad++
 		}
 	}
-	if bad == 0 && len(m.ours) > 0 {
+	if bad == 0 && len(m.Ours) > 0 {
 		r.pass("entries.shape", file, fmt.Sprintf("%s: every entry of ours is in the shape %s runs", file, p.f.Product))
 	}
 
 	// entries.unique: each of our commands registered once.
 	count := map[string][]string{}
-	for _, o := range m.ours {
+	for _, o := range m.Ours {
 		for _, c := range o.Commands {
 			count[c] = append(count[c], at(o))
 		}
@@ -304,13 +210,13 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 			dups++
 		}
 	}
-	if dups == 0 && len(m.ours) > 0 {
+	if dups == 0 && len(m.Ours) > 0 {
 		r.pass("entries.unique", file, fmt.Sprintf("%s: each hook of ours is registered exactly once", file))
 	}
 
 	// entries.async: no async and no control field.
 	ctl := 0
-	for _, o := range m.ours {
+	for _, o := range m.Ours {
 		if _, found := stripControl(decode(o.Elem.Raw)); len(found) > 0 {
 			why := "we observe, never gate"
 			if contains(found, "async") {
@@ -320,7 +226,7 @@ func (r *run) entryChecks(p *jsonProfile, m *jsonMap) {
 			ctl++
 		}
 	}
-	if ctl == 0 && len(m.ours) > 0 {
+	if ctl == 0 && len(m.Ours) > 0 {
 		r.pass("entries.async", file, fmt.Sprintf("%s: no entry of ours is async or sets a control field", file))
 	}
 }

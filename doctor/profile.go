@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 
@@ -48,7 +47,7 @@ type jsonProfile struct {
 	f       adapters.Facts
 	adapter adapters.Adapter
 
-	m *jsonMap
+	m *adapters.EventMap
 }
 
 func (p *jsonProfile) key(t adapters.Target) string { return p.f.EventsKey(t) }
@@ -94,16 +93,7 @@ func (p *jsonProfile) sortEvents(events []string) {
 	sort.SliceStable(events, func(i, j int) bool { return order[events[i]] < order[events[j]] })
 }
 
-func (p *jsonProfile) hasOurs(r *run) bool {
-	if !r.cfg.Exists {
-		return false
-	}
-	data := bytes.TrimPrefix(r.cfg.Data, []byte("\xef\xbb\xbf"))
-	if !gjson.ValidBytes(data) {
-		return bytes.Contains(data, []byte(r.t.Prefix()))
-	}
-	return len(findOurs(gjson.ParseBytes(data).Get(gjson.Escape(p.key(r.t))), r.t.Prefix())) > 0
-}
+func (p *jsonProfile) hasOurs(r *run) bool { return p.f.Holds(r.t, r.cfg) }
 
 func (p *jsonProfile) config(r *run) { p.m = r.configJSON(p) }
 

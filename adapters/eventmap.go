@@ -1,0 +1,136 @@
+package adapters
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// An EventMap is an agent's config as the agent reads it, for doctor: where
+// its event map is and each element of it that holds a command of ours.
+type EventMap struct {
+	Where string // the event map's key, for messages: "hooks"
+	Ours  []Occurrence
+}
+
+// An Occurrence is one element of an event array that holds a command of
+// ours.
+type Occurrence struct {
+	Event    string
+	Index    int          // position in the event array
+	Elem     gjson.Result // the element: a group, or a handler where taken directly
+	Commands []string     // our commands in it
+	Mixed    bool         // it also holds handlers that are not ours
+}
+
+// ReadConfig reads the agent's config (it exists and was read) the way the
+// agent parses it: the config.parse and config.bom findings and, when the
+// agent reads hooks from it, its event map. Facts.ReadConfig gives an
+// agent's own reader; without one, the config is a JSON object whose event
+// map sits at EventsKey.
+func (f Facts) Read(t Target, cfg File) ([]Finding, *EventMap) {
+	if f.ReadConfig != nil {
+		return f.ReadConfig(t, cfg)
+	}
+	return f.readJSONMap(t, cfg)
+}
+
+// Holds reports whether the config holds anything of ours, read as the
+// agent reads it or, where it cannot, by our prefix anywhere in it.
+func (f Facts) Holds(t Target, cfg File) bool {
+	if !cfg.Exists {
+		return false
+	}
+	if f.ReadConfig != nil {
+		if _, m := f.ReadConfig(t, cfg); m != nil {
+			return len(m.Ours) > 0
+		}
+		return bytes.Contains(cfg.Data, []byte(t.Prefix()))
+	}
+	data := bytes.TrimPrefix(cfg.Data, []byte("\xef\xbb\xbf"))
+	if !gjson.ValidBytes(data) {
+		return bytes.Contains(data, []byte(t.Prefix()))
+	}
+	return len(FindOurs(gjson.ParseBytes(data).Get(gjson.Escape(f.EventsKey(t))), t.Prefix())) > 0
+}
+
+func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
+	file := cfg.Path
+	data := cfg.Data
+	var fs []Finding
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		if !f.ReadsBOM {
+			return append(fs, fail("config.parse", file, file+" "+f.BOMVerdict(), BOMHint)), nil
+		}
+		fs = append(fs, info("config.bom", file, file+" "+f.BOMVerdict(), BOMHint))
+		data = data[3:]
+	}
+	root, err := ParseObject(data)
+	if err != nil {
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil
+	}
+	if k := duplicateKey(root); k != "" {
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")), nil
+	}
+	for _, m := range members(root) {
+		if !f.Accepts(m.Key) {
+			return append(fs, fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, f.Product, f.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))), nil
+		}
+	}
+	m := &EventMap{Where: f.EventsKey(t)}
+	events := root.Get(gjson.Escape(m.Where))
+	if events.Exists() && !events.IsObject() {
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.Where, f.Product), "make it an object of event arrays")), nil
+	}
+	if k := duplicateKey(events); k != "" {
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %q appears twice in %q; agents disagree on which copy wins", file, k, m.Where), "merge the two copies into one")), nil
+	}
+	note := "strict JSON, no BOM"
+	switch {
+	case f.StrictRoot != nil:
+		note = "strict JSON, no BOM, top level only " + f.StrictRootList()
+	case f.ReadsBOM:
+		note = "strict JSON"
+	}
+	fs = append(fs, pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, f.Product, note)))
+	m.Ours = FindOurs(events, t.Prefix())
+	return fs, m
+}
+
+// duplicateKey returns a key that appears twice in obj, or "".
+func duplicateKey(obj gjson.Result) string {
+	seen := map[string]bool{}
+	for _, m := range members(obj) {
+		if seen[m.Key] {
+			return m.Key
+		}
+		seen[m.Key] = true
+	}
+	return ""
+}
+
+// FindOurs lists the elements of every event array in events that hold a
+// command under prefix.
+func FindOurs(events gjson.Result, prefix string) []Occurrence {
+	var os []Occurrence
+	for _, ev := range members(events) {
+		if !ev.Val.IsArray() {
+			continue
+		}
+		for i, e := range elements(ev.Val) {
+			var ours []string
+			all := commands(e)
+			for _, c := range all {
+				if strings.HasPrefix(c, prefix) {
+					ours = append(ours, c)
+				}
+			}
+			if len(ours) > 0 {
+				os = append(os, Occurrence{Event: ev.Key, Index: i, Elem: e, Commands: ours, Mixed: len(ours) != len(all)})
+			}
+		}
+	}
+	return os
+}
