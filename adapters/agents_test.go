@@ -444,3 +444,47 @@ func TestOpencodeOwnership(t *testing.T) {
 		t.Fatalf("plugin/ twin: notes %q", notes)
 	}
 }
+
+// TestCodexInterrupt: codex reports interrupted through Codex's Interrupt
+// event, whose handler asks for 3 s (Codex clamps larger values and warns at
+// every start); zerocode has no such event (seed 000 does not list it).
+func TestCodexInterrupt(t *testing.T) {
+	states := func(agent string) map[string]scripts.State {
+		m := map[string]scripts.State{}
+		for _, e := range testTarget(t, agent, "/home/u").Adapter.Events() {
+			m[e.Event] = e.State
+		}
+		return m
+	}
+	want := map[string]scripts.State{"UserPromptSubmit": scripts.Working, "PermissionRequest": scripts.Attention, "Stop": scripts.Done}
+	if got := states("zerocode"); !reflect.DeepEqual(got, want) {
+		t.Errorf("zerocode events %v, want %v", got, want)
+	}
+	want["Interrupt"] = scripts.Interrupted
+	if got := states("codex"); !reflect.DeepEqual(got, want) {
+		t.Errorf("codex events %v, want %v", got, want)
+	}
+	tg := testTarget(t, "codex", "/home/u")
+	ed, err := tg.Adapter.Add(tg, nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string
+				Timeout int
+			}
+		}
+	}
+	if err := json.Unmarshal(ed.Doc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for ev, wantT := range map[string]int{"UserPromptSubmit": HookTimeout, "PermissionRequest": HookTimeout, "Stop": HookTimeout, "Interrupt": 3} {
+		gs := doc.Hooks[ev]
+		if len(gs) != 1 || len(gs[0].Hooks) != 1 || gs[0].Hooks[0].Timeout != wantT ||
+			gs[0].Hooks[0].Command != tg.ScriptPath(scripts.FileName(ev)) {
+			t.Errorf("codex %s: %+v, want one handler with timeout %d", ev, gs, wantT)
+		}
+	}
+}

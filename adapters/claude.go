@@ -20,6 +20,9 @@ type claudeStyle struct {
 	events    []claudeEvent
 	transport scripts.Transport
 	grokGuard bool
+	// timeouts are per-event handler timeouts in seconds, where the agent
+	// needs another than HookTimeout.
+	timeouts map[string]int
 }
 
 type claudeEvent struct {
@@ -57,7 +60,11 @@ func (c claudeStyle) Scripts(t Target) ([]Script, error) {
 
 // Handler is the handler object we write for one event.
 func (c claudeStyle) handler(t Target, event string) Obj {
-	return Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", HookTimeout}}
+	timeout := HookTimeout
+	if s, ok := c.timeouts[event]; ok {
+		timeout = s
+	}
+	return Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", timeout}}
 }
 
 func (c claudeStyle) want(t Target) []EventEntry {

@@ -17,8 +17,8 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 3 {
-		t.Fatalf("%d entries, want 3: %+v", len(es), es)
+	if len(es) != 4 {
+		t.Fatalf("%d entries, want 4: %+v", len(es), es)
 	}
 	// Ours sits after the user's Stop group: group index 1.
 	var stopKey string

@@ -84,6 +84,7 @@ var ptyHookCases = []hookCase{
 	{"codex", "UserPromptSubmit", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi","turn_id":"t"}`, scripts.Working, nil},
 	{"codex", "PermissionRequest", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x","description":"why"}}`, scripts.Attention, nil},
 	{"codex", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done"}`, scripts.Done, nil},
+	{"codex", "Interrupt", `{"session_id":"01a22de3-d308-7c21-a6f9-3191b58407a3","turn_id":"01a22de4-15e9-7451-b293-d13cc03d17e4","transcript_path":"/tmp/h/.codex/sessions/2026/11/30/rollout.jsonl","cwd":"/tmp/w","hook_event_name":"Interrupt","model":"fake-model","permission_mode":"default"}`, scripts.Interrupted, nil},
 }
 
 // TestPTYScriptsWriteExactOSC runs every script of every agent that writes to

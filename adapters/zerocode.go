@@ -35,13 +35,25 @@ var zerocodeEvents = []claudeEvent{
 	{"Stop", scripts.Done, scripts.Always, ""},
 }
 
+// codexHookEvents are ZeroCode's events plus Codex's Interrupt, which Codex
+// 0.171.0 fires on Esc or Ctrl-C mid-turn and on Esc at the approval prompt,
+// with no Stop after (measured, docs/agents.md). ZeroCode is not given it:
+// seed 000, its hooks reference, does not list the event, and no ZeroCode
+// binary can be had to ask.
+var codexHookEvents = append(append([]claudeEvent(nil), zerocodeEvents...),
+	claudeEvent{"Interrupt", scripts.Interrupted, scripts.Always, ""})
+
+// codexTimeouts: Codex clamps an Interrupt hook's timeout to 3 s and warns
+// about a larger one at every start (measured), so ours asks for 3.
+var codexTimeouts = map[string]int{"Interrupt": codexShortMaxTimeout}
+
 func init() {
 	register(zerocodeStyle{
 		claudeStyle: claudeStyle{name: "zerocode", events: zerocodeEvents, transport: scripts.PTY},
 		product:     "ZeroCode", dirName: ".zerotwo", alias: "zerocode_hooks",
 	})
 	register(codex{zerocodeStyle{
-		claudeStyle: claudeStyle{name: "codex", events: zerocodeEvents, transport: scripts.PTY},
+		claudeStyle: claudeStyle{name: "codex", events: codexHookEvents, transport: scripts.PTY, timeouts: codexTimeouts},
 		product:     "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
 		byName: true, sysRequirements: "/etc/codex/requirements.toml",
 	}})
