@@ -153,7 +153,7 @@ enabled = false
 `, r.srv.URL, js(r.work)), 0o644)
 	r.writeFile(".codex/hooks.json", fmt.Sprintf("{\n  \"hooks\": %s\n}\n",
 		recorderHooks(r, "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
-			"PostToolUse", "Stop")), 0o644)
+			"PostToolUse", "Stop", "Interrupt")), 0o644)
 	r.env = []string{"CODEX_HOME=" + filepath.Join(r.home, ".codex"), "FAKE_MODEL_API_KEY=fake-key-123"}
 	// --no-daemon: otherwise the TUI starts a background app-server that outlives it
 	r.args = []string{"--no-daemon"}
@@ -161,8 +161,9 @@ enabled = false
 
 // codexDrive answers the startup hook review with "trust" (2. Trust all and
 // continue) or "skip" (3. Continue without trusting); hooks says whether our hooks
-// are expected to run.
-func codexDrive(choice string, hooks bool) func(r *run) {
+// are expected to run. answer is the key for the approval prompt: "y" approves,
+// "Escape" declines it, which interrupts the turn (Codex fires Interrupt, no Stop).
+func codexDrive(choice string, hooks bool, answer string) func(r *run) {
 	return func(r *run) {
 		// The composer is drawn before the hook review dialog: wait for the dialog or
 		// for the fully loaded footer, then give a late dialog a moment.
@@ -202,6 +203,16 @@ func codexDrive(choice string, hooks bool) func(r *run) {
 		r.snap("permission")
 		if hooks {
 			r.waitOSC(hasState("attention"), 8*time.Second)
+		}
+		if answer == "Escape" {
+			r.approve(`Would you like to run the following command`, "Escape") // 3. No, and tell Codex what to do differently (esc)
+			if hooks && !r.waitOSC(hasState("interrupted"), 10*time.Second) {
+				r.note("no interrupted OSC within 10s of the Escape")
+			}
+			r.waitScreen(`Conversation interrupted`, 5*time.Second)
+			r.snap("interrupted")
+			r.quit("C-c", "C-c")
+			return
 		}
 		r.approve(`Would you like to run the following command`, "y") // 1. Yes, proceed (y)
 		r.waitTurnEnd(hooks, 60*time.Second, 10*time.Second)
@@ -288,12 +299,12 @@ func TestCodex(t *testing.T) {
 	t.Run("trusted", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex", agent: "codex", who: "codex (hooks trusted in the review dialog)",
 			form: "verbatim", hooks: true, marker: "codex-marker.txt",
-			fixture: codexFixture, drive: codexDrive("trust", true), removeMayEdit: codexUntrust})
+			fixture: codexFixture, drive: codexDrive("trust", true, "y"), removeMayEdit: codexUntrust})
 	})
 	t.Run("untrusted", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex-untrusted", agent: "codex", who: "codex (hooks NOT trusted)",
 			form: "verbatim", hooks: false, marker: "codex-marker.txt",
-			fixture: codexFixture, drive: codexDrive("skip", false)})
+			fixture: codexFixture, drive: codexDrive("skip", false, "y")})
 	})
 	// add codex --trust records our hooks' trust itself: they run although the user
 	// answers the review dialog (raised by the user's own new hooks) with "continue
@@ -301,7 +312,15 @@ func TestCodex(t *testing.T) {
 	t.Run("add-trust", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex-add-trust", agent: "codex", who: "codex (add --trust, dialog skipped)",
 			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
-			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true), removeMayEdit: codexUntrust})
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "y"), removeMayEdit: codexUntrust})
+	})
+	// Escape on the approval prompt aborts the turn: Codex fires Interrupt and no Stop,
+	// so the pty gets working, attention, interrupted, and nothing after.
+	t.Run("interrupt", func(t *testing.T) {
+		runCase(t, agentCase{name: "codex-interrupt", agent: "codex", who: "codex (Escape at the approval prompt)",
+			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
+			expect: []string{"working", "attention", "interrupted"}, declined: true,
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "Escape"), removeMayEdit: codexUntrust})
 	})
 }
 

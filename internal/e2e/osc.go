@@ -217,3 +217,40 @@ func CheckTurn(who string, all []OSC, ns, form string) []string {
 	}
 	return probs
 }
+
+// CheckStates checks that the OSC sequences in namespace ns are exactly want, state
+// by state in order, each in the documented wire form (BEL-terminated, wrapped as
+// form says), and returns one line per problem naming who. It is for turns other
+// than CheckTurn's (an interrupted one, an agent with no permission prompt).
+func CheckStates(who string, all []OSC, ns, form string, want []string) []string {
+	seq := OfNS(all, ns)
+	var probs []string
+	for i, o := range seq {
+		switch {
+		case o.State == "":
+			probs = append(probs, fmt.Sprintf("%s: OSC #%d has an unknown body %q (want one of the four documented bodies)", who, i+1, o.Body))
+		case !o.Exact():
+			probs = append(probs, fmt.Sprintf("%s: OSC #%d for state %s is not terminated by BEL as documented (%s)", who, i+1, o.State, o.Term))
+		}
+		if o.Form != form {
+			probs = append(probs, fmt.Sprintf("%s: OSC #%d for state %s arrived %s, want %s", who, i+1, o.State, o.Form, form))
+		}
+	}
+	got := States(seq)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		for i, w := range want {
+			if i >= len(got) {
+				probs = append(probs, fmt.Sprintf("%s: missing state %s (#%d of %s; %q never reached the pty)", who, w, i+1, strings.Join(want, ", "), stateBodies[w]))
+				continue
+			}
+			if got[i] != w {
+				probs = append(probs, fmt.Sprintf("%s: OSC #%d is %s, want %s (want the states %s in that order, got %s)", who, i+1, got[i], w, strings.Join(want, ", "), strings.Join(got, ", ")))
+				break
+			}
+		}
+		if len(got) > len(want) {
+			probs = append(probs, fmt.Sprintf("%s: %d OSC sequence(s) after the expected %s: %s", who, len(got)-len(want), strings.Join(want, ", "), strings.Join(got[len(want):], ", ")))
+		}
+	}
+	return probs
+}

@@ -107,3 +107,36 @@ func TestCheckTurn(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckStates(t *testing.T) {
+	want := []string{"working", "attention", "interrupted"}
+	cases := []struct {
+		name string
+		raw  []byte
+		form string
+		want []string // substrings, one per expected problem; none means pass
+	}{
+		{"ok", seq("verbatim", "working", "attention", "interrupted"), "verbatim", nil},
+		{"missing interrupted", seq("verbatim", "working", "attention"), "verbatim", []string{"missing state interrupted (#3 of working, attention, interrupted"}},
+		{"done instead", seq("verbatim", "working", "attention", "done"), "verbatim", []string{"OSC #3 is done, want interrupted"}},
+		{"extra done", seq("verbatim", "working", "attention", "interrupted", "done"), "verbatim", []string{"1 OSC sequence(s) after the expected working, attention, interrupted: done"}},
+		{"tmux wanted", seq("verbatim", "working", "attention", "interrupted"), "tmux", []string{
+			"OSC #1 for state working arrived verbatim, want tmux", "#2 for state attention arrived verbatim", "#3 for state interrupted arrived verbatim"}},
+		{"broken body", []byte(string(seq("verbatim", "working", "attention")) + "\x1b]777;notify;hookinstall;agent was interruptex\x07"), "verbatim", []string{
+			"OSC #3 has an unknown body", "OSC #3 is ?, want interrupted"}},
+		{"nothing", nil, "verbatim", []string{"missing state working", "missing state attention", "missing state interrupted"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			probs := CheckStates("agentx", DecodeOSC(c.raw), "hookinstall", c.form, want)
+			if len(probs) != len(c.want) {
+				t.Fatalf("problems:\n%s\nwant %d matching %q", strings.Join(probs, "\n"), len(c.want), c.want)
+			}
+			for i, w := range c.want {
+				if !strings.Contains(probs[i], w) || !strings.HasPrefix(probs[i], "agentx: ") {
+					t.Errorf("problem %d = %q, want it to contain %q", i, probs[i], w)
+				}
+			}
+		})
+	}
+}

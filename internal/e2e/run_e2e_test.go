@@ -503,8 +503,14 @@ type agentCase struct {
 	// agent wrote during the run (codex's trust records for our hooks)
 	removeMayEdit removeEdit
 	marker        string // file the model's shell command creates in the work dir
-	fixture       func(r *run)
-	drive         func(r *run)
+	// expect, when set, is the exact sequence of states our OSC must put on the pty,
+	// in place of the approved turn CheckTurn knows (working, attention, done)
+	expect []string
+	// declined: the drive answers the permission prompt with no, so the tool must not
+	// run (the marker must be absent)
+	declined bool
+	fixture  func(r *run)
+	drive    func(r *run)
 }
 
 func runCase(t *testing.T, c agentCase) {
@@ -568,10 +574,16 @@ func runCase(t *testing.T, c agentCase) {
 	// the OSC sequences
 	all := r.osc()
 	if c.hooks {
-		for _, p := range CheckTurn(r.who, all, ns, c.form) {
-			r.problems = append(r.problems, p)
+		if c.expect != nil {
+			r.problems = append(r.problems, CheckStates(r.who, all, ns, c.form, c.expect)...)
+		} else {
+			r.problems = append(r.problems, CheckTurn(r.who, all, ns, c.form)...)
 		}
-		if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil {
+		_, err := os.Stat(filepath.Join(r.work, c.marker))
+		switch {
+		case c.declined && err == nil:
+			r.problem("the tool ran (%s exists) although the permission prompt was declined", c.marker)
+		case !c.declined && err != nil:
 			r.problem("the approved tool never ran (%s missing): the permission prompt was not approved", c.marker)
 		}
 		if ev := r.recorded(); c.userHooksSilent && len(ev) > 0 {
