@@ -70,7 +70,13 @@ func runCleanups() {
 
 func TestMain(m *testing.M) {
 	wd, _ := os.Getwd()
-	repoRoot = filepath.Dir(wd)
+	repoRoot = wd // the module root: the nearest folder up with a go.mod
+	for {
+		if _, err := os.Stat(filepath.Join(repoRoot, "go.mod")); err == nil || filepath.Dir(repoRoot) == repoRoot {
+			break
+		}
+		repoRoot = filepath.Dir(repoRoot)
+	}
 	runID = fmt.Sprintf("e2e-%d-%d", os.Getpid(), time.Now().Unix())
 	var err error
 	if artRoot, err = os.MkdirTemp("", "hookinstall-e2e-"); err != nil {

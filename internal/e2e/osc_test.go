@@ -123,7 +123,7 @@ func TestCheckStates(t *testing.T) {
 		{"tmux wanted", seq("verbatim", "working", "attention", "interrupted"), "tmux", []string{
 			"OSC #1 for state working arrived verbatim, want tmux", "#2 for state attention arrived verbatim", "#3 for state interrupted arrived verbatim"}},
 		{"broken body", []byte(string(seq("verbatim", "working", "attention")) + "\x1b]777;notify;hookinstall;agent was interruptex\x07"), "verbatim", []string{
-			"OSC #3 has an unknown body", "OSC #3 is ?, want interrupted"}},
+			"OSC #3 has an unknown body", "missing state interrupted (#3 of"}},
 		{"nothing", nil, "verbatim", []string{"missing state working", "missing state attention", "missing state interrupted"}},
 	}
 	for _, c := range cases {
