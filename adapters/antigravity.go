@@ -140,6 +140,9 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 	ed := Edit{Entries: map[string][]string{t.NS: {Compact(want)}}}
 	if prev != nil {
 		ed.Created = append(ed.Created, prev.Created...)
+		for p, ws := range prev.Emptied {
+			ed.noteEmpty(p, ws)
+		}
 	}
 	if IsBlank(cur) {
 		ed.Doc = []byte(render(Obj{{t.NS, want}}, DefaultFormat, "", false) + DefaultFormat.Newline)
@@ -153,6 +156,7 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 	f := DetectFormat(cur, root)
 	switch {
 	case !ok:
+		ed.noteEmptied(cur, "", root)
 		ed.Doc = appendChild(cur, root, &t.NS, want, f)
 		ed.Created = addUnique(ed.Created, t.NS)
 	case SameJSON(set.Val.Raw, want):
@@ -184,7 +188,7 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 	case kind == foreign:
 		// Not ours: a set of the user's that happens to bear our name.
 	case force || kind == oursPure && (prev.wrote(t.NS, set.Val.Raw) || SameJSON(set.Val.Raw, a.set(t))):
-		ed.Doc = deleteMember(cur, root, t.NS)
+		ed.Doc = mapEdit{Prev: prev}.deleteMember(cur, root, t.NS, "")
 	default:
 		ed.Kept = true
 		ed.Notes = append(ed.Notes, fmt.Sprintf("hook set %q was edited by hand; left in place (--force removes it)", t.NS))

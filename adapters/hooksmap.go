@@ -115,6 +115,9 @@ type Record struct {
 	Entries map[string][]string // event -> compact JSON of each entry written
 	Created []string            // containers created: "hooks", "hooks/Stop"
 	PostSHA string              // sha256 of the file after the install
+	// Emptied are the user's containers that were empty before the
+	// install, with the white space inside them, by path ("" is the root).
+	Emptied map[string]string
 	// CreatedFile says the install created the file: a remove that leaves
 	// an empty object in it deletes it.
 	CreatedFile bool
@@ -150,6 +153,7 @@ type Edit struct {
 	Delete  bool                // remove the file
 	Entries map[string][]string // entries now installed, for the manifest
 	Created []string            // containers created, for the manifest
+	Emptied map[string]string   // user's empty containers filled, for the manifest (Record.Emptied)
 	Notes   []string            // things the user must hear (hand-edited entries left alone)
 	Kept    bool                // some entry of ours is still in the file after a remove
 }
@@ -318,6 +322,9 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 	}
 	if m.Prev != nil {
 		ed.Created = append(ed.Created, m.Prev.Created...)
+		for p, ws := range m.Prev.Emptied {
+			ed.noteEmpty(p, ws)
+		}
 	}
 	if IsBlank(doc) {
 		f := DefaultFormat
@@ -336,6 +343,7 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 		return ed, err
 	}
 	if !ok {
+		ed.noteEmptied(doc, "", root)
 		ed.Doc = appendChild(doc, root, &m.Key, hooksObj(m.Want), f)
 		ed.Created = addUnique(ed.Created, m.Key)
 		for _, w := range m.Want {
@@ -369,6 +377,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 	ev, ok := find(hooks.Val, w.Event)
 	if !ok {
 		ed.Created = addUnique(ed.Created, m.path(w.Event))
+		ed.noteEmptied(doc, m.Key, hooks.Val)
 		return m.apply(doc, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
 	}
 	// Keep the first canonical entry; upgrade an old one of ours in place;
@@ -434,9 +443,61 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 			hooks, _ = m.locate(doc)
 			ev, _ = find(hooks.Val, w.Event)
 		}
+		ed.noteEmptied(doc, m.path(w.Event), ev.Val)
 		doc = m.apply(doc, appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	return doc, nil
+}
+
+// noteEmptied records container c at path, when it is empty and holds white
+// space that appending to it drops: a removal that empties it again puts
+// that white space back.
+func (ed *Edit) noteEmptied(doc []byte, path string, c gjson.Result) {
+	if len(c.Raw) < 2 || (c.IsObject() && len(members(c)) > 0) || (c.IsArray() && len(elements(c)) > 0) {
+		return
+	}
+	if inner := c.Raw[1 : len(c.Raw)-1]; inner != "" {
+		ed.noteEmpty(path, inner)
+	}
+}
+
+func (ed *Edit) noteEmpty(path, ws string) {
+	if _, ok := ed.Emptied[path]; ok {
+		return
+	}
+	if ed.Emptied == nil {
+		ed.Emptied = map[string]string{}
+	}
+	ed.Emptied[path] = strings.Clone(ws)
+}
+
+// deleteEdit is deleteEdit(c, i), except that a container at path that the
+// install found empty gets back the white space it held then, once its
+// last child goes.
+func (m mapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
+	e := deleteEdit(c, i)
+	if ws, ok := m.Prev.emptied(path); ok && e.from == c.Index && e.to == end(c) {
+		return edit{c.Index + 1, end(c) - 1, ws}
+	}
+	return e
+}
+
+// deleteMember deletes key from obj at path (see deleteEdit).
+func (m mapEdit) deleteMember(doc []byte, obj gjson.Result, key, path string) []byte {
+	for i, mb := range members(obj) {
+		if mb.Key == key {
+			return m.deleteEdit(obj, i, path).apply(doc)
+		}
+	}
+	return doc
+}
+
+func (r *Record) emptied(path string) (string, bool) {
+	if r == nil {
+		return "", false
+	}
+	ws, ok := r.Emptied[path]
+	return ws, ok
 }
 
 // dropStale removes entries of ours under events we no longer install (an
@@ -543,7 +604,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 			for i, e := range elements(ev.Val) {
 				k := classify(e, m.Prefix)
 				if k == oursPure && (m.Prev.wrote(event, e.Raw) || isCanonical(m, event, e.Raw) || m.Force) {
-					doc = m.apply(doc, deleteEdit(ev.Val, i))
+					doc = m.apply(doc, m.deleteEdit(ev.Val, i, m.path(event)))
 					changed = true
 					break
 				}
@@ -569,7 +630,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 		hooks, _ := m.locate(doc)
 		ev, _ := find(hooks.Val, event)
 		if len(elements(ev.Val)) == 0 && m.Prev.created(m.path(event)) {
-			doc = deleteMember(doc, hooks.Val, event)
+			doc = m.deleteMember(doc, hooks.Val, event, m.Key)
 		}
 	}
 	// Report what is left of ours.
@@ -586,7 +647,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 		}
 	}
 	if len(members(hooks.Val)) == 0 && m.Prev.created(m.Key) {
-		doc = deleteMember(doc, rootOf(doc), m.Key)
+		doc = m.deleteMember(doc, rootOf(doc), m.Key, "")
 	}
 	return doc, nil
 }

@@ -54,6 +54,11 @@ type File struct {
 	// Containers are the objects and arrays the install created inside
 	// the file ("hooks", "hooks/Stop").
 	Containers []string `json:"containers,omitempty"`
+	// Emptied are the user's containers that were empty before the
+	// install put ours in, with the white space they held between their
+	// brackets, by path ("" is the root object): removal puts it back
+	// when it empties them again ("{\n  }" stays "{\n  }").
+	Emptied map[string]string `json:"emptied,omitempty"`
 }
 
 // A Script is one generated hook script.

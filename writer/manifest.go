@@ -91,7 +91,7 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 		st := x.files[e.Path]
 		rel := w.rel(t, e.Path)
 		seen[rel] = true
-		f := manifest.File{Path: rel, PostSHA256: x.sum(e.Doc), Entries: e.Entries, Containers: e.Created}
+		f := manifest.File{Path: rel, PostSHA256: x.sum(e.Doc), Entries: e.Entries, Containers: e.Created, Emptied: e.Emptied}
 		if old := x.man.File(rel); old != nil {
 			f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
 			if x.sum(st.Data) != old.PostSHA256 {

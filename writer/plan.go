@@ -96,7 +96,7 @@ func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string
 			in.Files[path] = st.Data
 		}
 		if f := x.man.File(w.rel(x.t, path)); f != nil {
-			in.Records[path] = &adapters.Record{Entries: f.Entries, Created: f.Containers, PostSHA: f.PostSHA256, CreatedFile: f.Created}
+			in.Records[path] = &adapters.Record{Entries: f.Entries, Created: f.Containers, Emptied: f.Emptied, PostSHA: f.PostSHA256, CreatedFile: f.Created}
 		}
 	}
 	return in
