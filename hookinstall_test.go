@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
@@ -268,5 +269,39 @@ func TestInstallAllPicks(t *testing.T) {
 		if a.Name == "claude" && !reflect.DeepEqual(a.States(), []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done}) {
 			t.Errorf("claude states %v", a.States())
 		}
+	}
+}
+
+// TestDoctorHonoursContext: a script that hangs is stopped when the
+// caller's context ends, long before doctor's own fire timeout.
+func TestDoctorHonoursContext(t *testing.T) {
+	home := t.TempDir()
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env("PATH", os.Getenv("PATH"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := in.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(home, ".claude", "hookinstall-hooks")
+	scripts, _ := filepath.Glob(filepath.Join(hooks, "*.sh"))
+	if len(scripts) == 0 {
+		t.Fatalf("no scripts in %s", hooks)
+	}
+	for _, s := range scripts {
+		if err := os.WriteFile(s, []byte("#!/bin/sh\nsleep 30\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = in.Doctor(ctx, "claude", hookinstall.DoctorOptions{NoAsk: true, FireTimeout: 20 * time.Second})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Doctor = %v, want the context's deadline", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("Doctor took %s after its context ended", took)
 	}
 }

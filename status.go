@@ -48,7 +48,7 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(false, false, 0).Agent(in.checked(t))
+	a := in.doctor(false, false, 0).AgentContext(ctx, in.checked(t))
 	return &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}, nil
 }
 
@@ -109,6 +109,7 @@ type DoctorOptions struct {
 // dead paths, double firing, trust. Unless told not to, it then runs each
 // installed script against a pty and compares the bytes that arrive with
 // the documented OSC, and asks the agent's program what it resolved.
+// Cancelling ctx stops what it runs, and Doctor then returns ctx's error.
 func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) (*Report, error) {
 	if err := ctxErr(ctx); err != nil {
 		return nil, err
@@ -120,7 +121,10 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).Agent(in.checked(t))
+	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).AgentContext(ctx, in.checked(t))
+	if err := ctx.Err(); err != nil {
+		return nil, err // what it ran was stopped: the checks say nothing
+	}
 	r := &Report{Agent: a.Agent, Status: Status(a.Status), OK: a.OK, Config: a.Config, HooksDir: a.HooksDir,
 		Installed: a.Installed, Detected: a.Detected, Checks: []Check{}}
 	for _, c := range a.Checks {

@@ -25,7 +25,7 @@ type askResult struct {
 // runAgent runs an agent's program at path with args, env added to a fixed
 // minimal environment, no stdin and a timeout.
 func (r *run) runAgent(path string, args []string, env []string) askResult {
-	ctx, cancel := context.WithTimeout(context.Background(), r.d.AskTimeout)
+	ctx, cancel := context.WithTimeout(r.ctx, r.d.AskTimeout)
 	defer cancel()
 	cmd := r.agentCmd(ctx, path, args, env)
 	var out bytes.Buffer
@@ -33,7 +33,9 @@ func (r *run) runAgent(path string, args []string, env []string) askResult {
 	start := time.Now()
 	err := cmd.Run()
 	res := askResult{Out: out.Bytes(), Dur: time.Since(start), Path: path}
-	if ctx.Err() != nil {
+	if r.ctx.Err() != nil {
+		res.Err = fmt.Errorf("stopped: %v", r.ctx.Err())
+	} else if ctx.Err() != nil {
 		res.Err = fmt.Errorf("did not answer within %s", r.d.AskTimeout)
 	} else if err != nil {
 		res.Err = err
@@ -116,7 +118,7 @@ func (r *run) ask(a *adapters.Ask) {
 // rpc runs a JSON-RPC server on stdio: it writes lines one by one, and
 // returns the raw reply whose id is want, within the ask timeout.
 func (r *run) rpc(path string, args, env, lines []string, want int) askResult {
-	ctx, cancel := context.WithTimeout(context.Background(), r.d.AskTimeout)
+	ctx, cancel := context.WithTimeout(r.ctx, r.d.AskTimeout)
 	defer cancel()
 	cmd := r.agentCmd(ctx, path, args, env)
 	res := askResult{Path: path}

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -132,6 +133,7 @@ func lookPath(path, name string) (string, error) {
 
 // A run is the state of checking one agent.
 type run struct {
+	ctx context.Context // the caller's: cancelling it stops what the run runs
 	d   *Doctor
 	t   adapters.Target
 	a   *Agent
@@ -207,9 +209,13 @@ func (r *run) addHint() string {
 }
 
 // Agent checks one agent.
-func (d *Doctor) Agent(t adapters.Target) Agent {
+func (d *Doctor) Agent(t adapters.Target) Agent { return d.AgentContext(context.Background(), t) }
+
+// AgentContext checks one agent; cancelling ctx stops the scripts and
+// programs it runs.
+func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	a := &Agent{Agent: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Checks: []Check{}}
-	r := &run{d: d, t: t, a: a}
+	r := &run{ctx: ctx, d: d, t: t, a: a}
 	r.cfg = readFile(a.Config)
 	manPath := filepath.Join(t.HooksDir(), manifest.FileName)
 	if mf := readFile(manPath); mf.Err != nil {

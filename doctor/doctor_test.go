@@ -70,11 +70,11 @@ func TestFireBytes(t *testing.T) {
 	d := New(Options{})
 	env := []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=t1"}
 	want := scripts.OSC("hookinstall", scripts.Done)
-	res := d.fire([]string{write("good.sh", string(good))}, []byte("{}"), env, "HOOKINSTALL_PTY", 5*time.Second)
+	res := d.fire(context.Background(), []string{write("good.sh", string(good))}, []byte("{}"), env, "HOOKINSTALL_PTY", 5*time.Second)
 	if res.Err != nil || res.Exit != 0 || string(res.PTY) != string(want) || len(res.Stdout) != 0 || len(res.Stderr) != 0 {
 		t.Fatalf("good script: %+v", res)
 	}
-	silent := d.fire([]string{write("good2.sh", string(good))}, []byte("{}"), env[:1], "HOOKINSTALL_PTY", 5*time.Second)
+	silent := d.fire(context.Background(), []string{write("good2.sh", string(good))}, []byte("{}"), env[:1], "HOOKINSTALL_PTY", 5*time.Second)
 	if len(silent.PTY) != 0 || len(silent.Stdout) != 0 {
 		t.Fatalf("without the task env the script wrote %q / %q", silent.PTY, silent.Stdout)
 	}
@@ -84,13 +84,13 @@ func TestFireBytes(t *testing.T) {
 		"stdout.sh":  "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007'\n",
 		"exit.sh":    "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007' >\"$HOOKINSTALL_PTY\"\nexit 2\n",
 	} {
-		res := d.fire([]string{write(name, body)}, nil, env, "HOOKINSTALL_PTY", 5*time.Second)
+		res := d.fire(context.Background(), []string{write(name, body)}, nil, env, "HOOKINSTALL_PTY", 5*time.Second)
 		ok := res.Err == nil && res.Exit == 0 && string(res.PTY) == string(want) && len(res.Stdout) == 0
 		if ok {
 			t.Errorf("%s passed: %+v", name, res)
 		}
 	}
-	slow := d.fire([]string{write("slow.sh", "#!/bin/sh\nsleep 10\n")}, nil, env, "HOOKINSTALL_PTY", 200*time.Millisecond)
+	slow := d.fire(context.Background(), []string{write("slow.sh", "#!/bin/sh\nsleep 10\n")}, nil, env, "HOOKINSTALL_PTY", 200*time.Millisecond)
 	if slow.Err == nil || slow.Dur > 3*time.Second {
 		t.Errorf("a hanging script was not stopped at the timeout: %+v", slow)
 	}

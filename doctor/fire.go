@@ -100,7 +100,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
 	}
 	env = append(env, c.Env...)
-	res := r.d.fire([]string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
+	res := r.d.fire(r.ctx, []string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
 	ms := msOf(res.Dur)
 	var wantOut, wantPTY []byte
 	if c.State != "" {
@@ -250,21 +250,21 @@ func (c *capture) finish() []byte {
 // fire runs argv once with payload on stdin and env (plus ptyVar naming a
 // fresh pty slave), in a new session with no controlling terminal, as agents
 // run hooks. It returns what arrived on stdout, stderr and the pty.
-func (d *Doctor) fire(argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
+func (d *Doctor) fire(ctx context.Context, argv []string, payload []byte, env []string, ptyVar string, timeout time.Duration) fireResult {
 	c, err := openCapture()
 	if err != nil {
 		return fireResult{Err: err}
 	}
-	res := run1(argv, payload, append(env, ptyVar+"="+c.Path), timeout)
+	res := run1(ctx, argv, payload, append(env, ptyVar+"="+c.Path), timeout)
 	res.PTY = c.finish()
 	return res
 }
 
 // run1 runs argv in its own session, killing the whole session at the
-// timeout.
-func run1(argv []string, stdin []byte, env []string, timeout time.Duration) fireResult {
+// timeout or when parent is cancelled.
+func run1(parent context.Context, argv []string, stdin []byte, env []string, timeout time.Duration) fireResult {
 	var res fireResult
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = env
@@ -281,6 +281,8 @@ func run1(argv []string, stdin []byte, env []string, timeout time.Duration) fire
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
 	var ee *exec.ExitError
 	switch {
+	case parent.Err() != nil:
+		res.Err = fmt.Errorf("stopped: %v", parent.Err())
 	case ctx.Err() != nil:
 		res.Err = fmt.Errorf("did not finish within %s (killed)", timeout)
 	case errors.As(err, &ee):

@@ -206,7 +206,7 @@ func (p pluginProfile) fire(r *run) {
 	}
 	stdin, _ := json.Marshal(job)
 	env := append([]string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}, renv...)
-	res := run1(argv, stdin, env, r.d.FireTimeout+5*time.Second)
+	res := run1(r.ctx, argv, stdin, env, r.d.FireTimeout+5*time.Second)
 	var out struct {
 		Exports []string `json:"exports"`
 		Threw   string   `json:"threw"`
