@@ -13,8 +13,8 @@ import (
 	"github.com/hookinstall/hookinstall"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// extraCommands are added by files built with tags (gendocs.go).
+var extraCommands []func(*globalOptions) *cobra.Command
 
 // Exit codes.
 const (
@@ -84,16 +84,25 @@ func isFlagError(err error) bool {
 }
 
 func newRootCmd(g *globalOptions) *cobra.Command {
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "hookinstall",
 		Short: "Install coding agents' state hooks for a terminal host, and remove them exactly",
 		Long: `hookinstall installs one tiny generated hook per state into each coding agent's
 global config, so the agent reports working, needs-you, done and interrupted to its
 terminal host as an OSC 777 sequence. remove gives the user's files back byte for byte.`,
-		Version:       version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showVersion {
+				return printVersion(g)
+			}
+			return cmd.Help()
+		},
 	}
+	// --version has no -v: -v is --verbose, as in gh, chezmoi and lefthook.
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version, commit, build date and Go version (as 'hookinstall version')")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.NS, "namespace", "", "namespace of everything written (default $HOOKINSTALL_NAMESPACE or \"hookinstall\")")
@@ -102,7 +111,10 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 	pf.BoolVar(&g.JSON, "json", false, "print one JSON document (for hosts)")
 	pf.StringVar(&g.AgentID, "agent-id", "", "a clone agent's own id (with --base on add)")
 	pf.StringVar(&g.Base, "base", "", "the agent whose config shape and events a clone uses")
-	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g))
+	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newVersionCmd(g))
+	for _, c := range extraCommands {
+		root.AddCommand(c(g))
+	}
 	return root
 }
 
@@ -110,7 +122,7 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 // and check ($HOOKINSTALL_NAMESPACE, $HOME, --as-home) is the library's; this
 // only words its errors as flags.
 func (g *globalOptions) installer() (*hookinstall.Installer, error) {
-	in, err := hookinstall.New(hookinstall.Options{Namespace: g.NS, Home: g.Home, AsHome: g.AsHome, Getenv: g.Getenv, Version: version})
+	in, err := hookinstall.New(hookinstall.Options{Namespace: g.NS, Home: g.Home, AsHome: g.AsHome, Getenv: g.Getenv, Version: buildVersion().String()})
 	var oe *hookinstall.OptionError
 	switch {
 	case err == nil:
