@@ -67,16 +67,11 @@ func New(o Options) (*Installer, error) {
 	if in.getenv == nil {
 		in.getenv = os.Getenv
 	}
-	in.ns = o.Namespace
-	if in.ns == "" {
-		in.ns = in.getenv(NamespaceEnv)
+	ns, err := ResolveNamespace(o.Namespace, in.getenv)
+	if err != nil {
+		return nil, err
 	}
-	if in.ns == "" {
-		in.ns = DefaultNamespace
-	}
-	if err := scripts.ValidNamespace(in.ns); err != nil {
-		return nil, &OptionError{Option: "Namespace", Err: err}
-	}
+	in.ns = ns
 	if o.Home != "" {
 		abs, err := filepath.Abs(o.Home)
 		if err != nil {
@@ -99,6 +94,26 @@ func New(o Options) (*Installer, error) {
 		in.asHome = filepath.Clean(o.AsHome)
 	}
 	return in, nil
+}
+
+// ResolveNamespace returns the namespace an Installer made with
+// Options{Namespace: ns, Getenv: getenv} uses: ns, else
+// $HOOKINSTALL_NAMESPACE, else DefaultNamespace. It returns an *OptionError
+// when that is not a valid namespace. getenv nil means os.Getenv.
+func ResolveNamespace(ns string, getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if ns == "" {
+		ns = getenv(NamespaceEnv)
+	}
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	if err := scripts.ValidNamespace(ns); err != nil {
+		return "", &OptionError{Option: "Namespace", Err: err}
+	}
+	return ns, nil
 }
 
 // Namespace is the namespace in use.

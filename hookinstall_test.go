@@ -234,6 +234,12 @@ func TestErrors(t *testing.T) {
 	if in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env(hookinstall.NamespaceEnv, "termic")}); err != nil || in.Namespace() != "termic" {
 		t.Errorf("$HOOKINSTALL_NAMESPACE: %v", err)
 	}
+	if ns, err := hookinstall.ResolveNamespace("", env()); ns != hookinstall.DefaultNamespace || err != nil {
+		t.Errorf("ResolveNamespace with nothing set = %q, %v", ns, err)
+	}
+	if ns, err := hookinstall.ResolveNamespace("my-host", env(hookinstall.NamespaceEnv, "termic")); ns != "my-host" || err != nil {
+		t.Errorf("ResolveNamespace(my-host) = %q, %v", ns, err)
+	}
 }
 
 // TestInstallAllPicks: InstallAll installs what is detected, never codex

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/scripts"
 )
 
 type emitOptions struct {
@@ -53,14 +52,8 @@ Run it in a tab of your terminal host to watch the host show the state.`,
 // namespace is the namespace of a command that needs no home: --namespace,
 // then $HOOKINSTALL_NAMESPACE, then the default.
 func (g *globalOptions) namespace() (string, error) {
-	ns := g.NS
-	if ns == "" {
-		ns = g.Getenv(hookinstall.NamespaceEnv)
-	}
-	if ns == "" {
-		ns = hookinstall.DefaultNamespace
-	}
-	if err := scripts.ValidNamespace(ns); err != nil {
+	ns, err := hookinstall.ResolveNamespace(g.NS, g.Getenv)
+	if err != nil {
 		return "", usageError{err}
 	}
 	return ns, nil
