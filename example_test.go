@@ -2,6 +2,7 @@ package hookinstall_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -101,4 +102,35 @@ func ExampleDecoder() {
 	// Output:
 	// attention false
 	// done true
+}
+
+// An install refuses a file it cannot parse, and a file whose agent has its
+// hooks switched off; the errors say which, and where.
+func ExampleFileError() {
+	home, err := os.MkdirTemp("", "home")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	_ = os.MkdirAll(filepath.Dir(settings), 0o755)
+	in, err := hookinstall.New(hookinstall.Options{Namespace: "myhost", Home: home})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	_ = os.WriteFile(settings, []byte("{\n  \"model\": \"opus\",\n}\n"), 0o644)
+	_, err = in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	var fe *hookinstall.FileError
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Agent, filepath.Base(fe.Path), "line", fe.Line, "written:", fe.Written)
+	}
+
+	_ = os.WriteFile(settings, []byte(`{"disableAllHooks": true}`), 0o644)
+	res, err := in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	fmt.Println(res.Outcome, errors.Is(err, hookinstall.ErrHooksOff))
+	// Output:
+	// claude settings.json line 3 written: false
+	// disabled true
 }
