@@ -26,9 +26,26 @@ test:
 update:
 	$(GO) test ./cmd/hookinstall -run TestScript -update
 
-lint:
+# gofmt, go.mod tidy, vet (with and without the e2e tag), a darwin build and
+# vet of every package, and staticcheck (pinned; go install fetches it
+# through the module proxy into bin/ on first use).
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)
+
+lint: $(STATICCHECK)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./...
+	GOOS=darwin $(GO) build ./...
+	GOOS=darwin $(GO) vet ./...
+	$(STATICCHECK) ./...
+	$(STATICCHECK) -tags e2e ./...
+	GOOS=darwin $(STATICCHECK) ./...
+
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin/staticcheck.tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv bin/staticcheck.tmp/staticcheck $@ && rmdir bin/staticcheck.tmp
 
 # Each shared-file writer, seeded from ../shared/corpus, for FUZZTIME each.
 # (make test runs every target's seed corpus.)

@@ -356,11 +356,11 @@ func DetectFormat(doc []byte, root gjson.Result) Format {
 	}
 	if len(ms) > 0 {
 		between := doc[ms[0].KeyStart:ms[0].Val.Index]
-		f.ColonSpace = bytes.IndexAny(between[bytes.LastIndexByte(between, '"'):], " \t") >= 0
+		f.ColonSpace = bytes.ContainsAny(between[bytes.LastIndexByte(between, '"'):], " \t")
 		f.CommaSpace = f.ColonSpace
 		if len(ms) > 1 {
 			gap := doc[ms[0].end():ms[1].KeyStart]
-			f.CommaSpace = bytes.IndexAny(gap, " \t\n") >= 0
+			f.CommaSpace = bytes.ContainsAny(gap, " \t\n")
 		}
 	}
 	return f

@@ -108,8 +108,6 @@ func (r *run) startServer(marker string) {
 	r.t.Cleanup(func() { srv.Close(); offWatchdog(r.name + "/server"); f.Close() })
 }
 
-func (r *run) port() string { return strconv.Itoa(r.srv.Addr.Port) }
-
 func (r *run) serverFinal() bool {
 	for _, q := range r.srv.Requests() {
 		if q.Reply == "text:final" {

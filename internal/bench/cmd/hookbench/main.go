@@ -180,7 +180,10 @@ func timed(c *exec.Cmd) (result, error) {
 	r := result{wall: time.Since(start)}
 	if c.ProcessState != nil {
 		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = ru.Maxrss * 1024
+			r.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+			if runtime.GOOS == "darwin" {
+				r.maxRSS = ru.Maxrss // bytes on darwin
+			}
 		}
 		r.code = c.ProcessState.ExitCode()
 		r.cpu = c.ProcessState.UserTime() + c.ProcessState.SystemTime()
@@ -221,31 +224,16 @@ func (r *report) machine() {
 			}
 		}
 	}
-	var u syscall.Utsname
-	kernel := "unknown"
-	if syscall.Uname(&u) == nil {
-		kernel = cstr(u.Release[:])
-	}
+	kernel := version("uname", "-sr") // portable: syscall.Uname is Linux-only
 	load := "unknown"
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		load = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
 	sh, _ := filepath.EvalSymlinks("/bin/sh")
 	r.info = append(r.info,
-		fmt.Sprintf("Machine: %d CPUs (`nproc`), %s, Linux %s, %s/%s; load average at start %s.", runtime.NumCPU(), cpu, kernel, runtime.GOOS, runtime.GOARCH, load),
+		fmt.Sprintf("Machine: %d CPUs (`nproc`), %s, %s, %s/%s; load average at start %s.", runtime.NumCPU(), cpu, kernel, runtime.GOOS, runtime.GOARCH, load),
 		fmt.Sprintf("Tools: %s; /bin/sh is %s; node %s; %s.", runtime.Version(), sh, version("node", "--version"), version("jq", "--version")),
 	)
-}
-
-func cstr(b []int8) string {
-	var s []byte
-	for _, c := range b {
-		if c == 0 {
-			break
-		}
-		s = append(s, byte(c))
-	}
-	return string(s)
 }
 
 func version(cmd string, args ...string) string {
