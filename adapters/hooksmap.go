@@ -700,15 +700,6 @@ func isCanonical(m mapEdit, event, raw string) bool {
 	return ok && SameJSON(raw, w)
 }
 
-func deleteMember(doc []byte, obj gjson.Result, key string) []byte {
-	for i, m := range members(obj) {
-		if m.Key == key {
-			return deleteChild(doc, obj, i)
-		}
-	}
-	return doc
-}
-
 func addUnique(list []string, s string) []string {
 	for _, x := range list {
 		if x == s {

@@ -573,13 +573,8 @@ func appendEdit(doc []byte, c gjson.Result, key *string, v any, f Format) edit {
 	return edit{lastEnd, lastEnd, "," + f.Newline + lead + text}
 }
 
-// deleteChild removes child i of container c. When it is the only child the
-// container is left empty as "{}" or "[]".
-func deleteChild(doc []byte, c gjson.Result, i int) []byte {
-	return deleteEdit(c, i).apply(doc)
-}
-
-// deleteEdit is the edit that deleteChild makes.
+// deleteEdit is the edit that removes child i of container c. When it is the
+// only child the container is left empty as "{}" or "[]".
 func deleteEdit(c gjson.Result, i int) edit {
 	type span struct{ start, end int }
 	var cs []span

@@ -195,10 +195,6 @@ func (r *run) fail(id, file, verdict, hint string) {
 	r.add(Check{ID: id, Result: Fail, File: file, Verdict: verdict, Hint: hint})
 }
 
-func (r *run) info(id, file, verdict, hint string) {
-	r.add(Check{ID: id, Result: Info, File: file, Verdict: verdict, Hint: hint})
-}
-
 func (r *run) skip(id, file, verdict string) {
 	r.add(Check{ID: id, Result: Skip, File: file, Verdict: verdict})
 }

@@ -50,8 +50,6 @@ type jsonProfile struct {
 	m *adapters.EventMap
 }
 
-func (p *jsonProfile) key(t adapters.Target) string { return p.f.EventsKey(t) }
-
 // wantEntries returns, per event, the element we write into its array (a
 // group, or a handler where the agent takes handlers directly), and the
 // events in the adapter's order.
