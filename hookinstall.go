@@ -147,6 +147,9 @@ type Agent struct {
 	// ByNameOnly reports an agent that InstallAll skips: its terminal
 	// already reports these states (Codex).
 	ByNameOnly bool
+	// Skip says why InstallAll skips the agent (not detected, or
+	// installed only by name), or is "" when InstallAll installs it.
+	Skip string
 	// Events are the agent's hook events and the state each reports.
 	Events []Event
 }
@@ -208,11 +211,29 @@ func (in *Installer) describe(t adapters.Target) Agent {
 	}
 	if t.ID != t.Adapter.Name() {
 		a.Base = t.Adapter.Name()
+	} else {
+		a.Skip = skipReason(t, a.Detected)
 	}
 	for _, e := range t.Adapter.Events() {
 		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note})
 	}
 	return a
+}
+
+// skipReason says why InstallAll skips t, or "" when it installs it: the
+// one rule of the --all selection.
+func skipReason(t adapters.Target, detected bool) string {
+	switch {
+	case t.Adapter.ByNameOnly():
+		return "installed only when named: its terminal reports these states already"
+	case !detected:
+		what := t.Dir
+		if bs := t.Adapter.Binaries(); len(bs) > 0 {
+			what += " and no " + strings.Join(bs, " or ") + " on PATH"
+		}
+		return "not detected: no " + what
+	}
+	return ""
 }
 
 func (in *Installer) options() adapters.Options {

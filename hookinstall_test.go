@@ -269,8 +269,14 @@ func TestInstallAllPicks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range as {
-		if a.Name == "codex" && (!a.Detected || !a.ByNameOnly) {
+		if a.Name == "codex" && (!a.Detected || !a.ByNameOnly || !strings.Contains(a.Skip, "only when named")) {
 			t.Errorf("codex: %+v", a)
+		}
+		if a.Name == "grok" && a.Skip != "not detected: no "+filepath.Join(home, ".grok")+" and no grok on PATH" {
+			t.Errorf("grok: Skip = %q", a.Skip)
+		}
+		if (a.Name == "claude") != (a.Skip == "") {
+			t.Errorf("%s: Skip = %q", a.Name, a.Skip)
 		}
 		if a.Name == "claude" && !reflect.DeepEqual(a.States(), []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done}) {
 			t.Errorf("claude states %v", a.States())

@@ -89,14 +89,15 @@ func (in *Installer) Install(ctx context.Context, agent string, o InstallOptions
 
 // InstallAll installs the hooks of every agent detected on this machine,
 // except those that install only by name (Agent.ByNameOnly), and returns
-// one Result per agent picked (none when none is detected). One agent's
+// one Result per agent picked (none when none is detected); Agents says
+// why each other agent was skipped (Agent.Skip). One agent's
 // failure does not stop the others; the error joins every agent's.
 func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Result, error) {
 	if o.Base != "" {
 		return nil, errors.New("hookinstall: InstallAll makes no clones (InstallOptions.Base is set)")
 	}
 	ts, err := in.pick(func(t adapters.Target) bool {
-		return !t.Adapter.ByNameOnly() && in.writer(writer.Options{}).Detected(t)
+		return skipReason(t, in.writer(writer.Options{}).Detected(t)) == ""
 	})
 	if err != nil {
 		return nil, err
