@@ -242,19 +242,6 @@ func nonEmpty(ps ...string) []string {
 	return out
 }
 
-// States lists what a's hooks report, once each, in event order.
-func States(a Adapter) []scripts.State {
-	var ss []scripts.State
-	seen := map[scripts.State]bool{}
-	for _, e := range a.Events() {
-		if !seen[e.State] {
-			seen[e.State] = true
-			ss = append(ss, e.State)
-		}
-	}
-	return ss
-}
-
 // BOMHint is how to fix a config that starts with a byte order mark.
 const BOMHint = "remove the first three bytes (EF BB BF) of the file"
 
