@@ -6,15 +6,6 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 )
 
-// A State is the one-word verdict on one agent, with the reasons.
-type State struct {
-	Agent   string   `json:"agent"`
-	Status  string   `json:"status"`
-	Config  string   `json:"config"`
-	Reasons []string `json:"reasons,omitempty"`
-	Err     error    `json:"-"`
-}
-
 // Detected reports whether the agent looks installed on this machine: its
 // config dir exists, or one of its programs is on PATH.
 func (w *Writer) Detected(t adapters.Target) bool {
