@@ -38,11 +38,11 @@ func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
 		p.Next = c.trustHint(t)
 		return p, err
 	}
-	if err := c.checkVersion(in.Probe); err != nil {
-		return Plan{}, err
-	}
 	if t.AsHome != t.Home {
 		return Plan{}, errors.New("--trust cannot be used with --as-home: the trust key names the container's path, whose symlinks the host cannot resolve; trust the hooks in /hooks inside the container")
+	}
+	if err := c.checkVersion(in.Probe); err != nil {
+		return Plan{}, err
 	}
 	p, err := configAdd(t, in)
 	if err != nil {

@@ -1,0 +1,74 @@
+package adapters
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Every agent plans its config first; zerocode and codex tell the user to
+// trust the hooks (Next), the others need nothing.
+func TestPlanAddEditsTheConfigAndSaysWhatIsNext(t *testing.T) {
+	for _, a := range All() {
+		tg := testTarget(t, a.Name(), "/home/u")
+		p, err := a.PlanAdd(tg, PlanInput{})
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name(), err)
+		}
+		if len(p.Edits) != 1 || p.Edits[0].Path != a.Config(tg) || p.Edits[0].Role != RoleConfig || p.Edits[0].Doc == nil {
+			t.Errorf("%s: edits %+v, want the config alone", a.Name(), p.Edits)
+		}
+		trusts := a.Name() == "zerocode" || a.Name() == "codex"
+		if trusts != strings.Contains(p.Next, "/hooks") {
+			t.Errorf("%s: Next = %q", a.Name(), p.Next)
+		}
+		if _, err := a.PlanAdd(tg, PlanInput{Trust: true}); a.Name() != "codex" && !errors.Is(err, ErrTrustUnsupported) {
+			t.Errorf("%s: trust asked: %v, want ErrTrustUnsupported", a.Name(), err)
+		}
+	}
+}
+
+// codex's trust is one more file of its plan, written only for the probed
+// version whose hash is exact.
+func TestCodexTrustPlan(t *testing.T) {
+	tg := testTarget(t, "codex", "/home/u")
+	toml := "/home/u/.codex/config.toml"
+	in := PlanInput{Trust: true, Files: map[string][]byte{toml: []byte("model = \"o3\"\n")}}
+	for _, pr := range []Probe{
+		{},
+		{Binary: "/bin/codex", VersionOut: "codex-cli 0.172.0\n"},
+		{Binary: "/bin/codex", VersionOut: "codex-cli " + CodexTrustVersion + "\n", VersionErr: errors.New("exit status 1")},
+	} {
+		in.Probe = pr
+		if _, err := tg.Adapter.PlanAdd(tg, in); !errors.Is(err, ErrTrustVersion) {
+			t.Errorf("probe %+v: %v, want ErrTrustVersion", pr, err)
+		}
+	}
+	in.Probe = Probe{Binary: "/bin/codex", VersionOut: "codex-cli " + CodexTrustVersion + "\n"}
+	p, err := tg.Adapter.PlanAdd(tg, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Edits) != 2 || p.Edits[1].Path != toml || p.Edits[1].Role != RoleTrust || p.Next != "" {
+		t.Fatalf("plan %+v", p)
+	}
+	if !bytes.HasPrefix(p.Edits[1].Doc, []byte("model = \"o3\"\n\n[hooks.state.\"/home/u/.codex/hooks.json:")) {
+		t.Errorf("trust records:\n%s", p.Edits[1].Doc)
+	}
+	// Remove takes them out again (zerocode alike), and takes an exact
+	// restore the writer offers as that file's edit.
+	in = PlanInput{Files: map[string][]byte{tg.Adapter.Config(tg): p.Edits[0].Doc, toml: p.Edits[1].Doc}}
+	rm, err := tg.Adapter.PlanRemove(tg, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rm.Edits) != 2 || string(rm.Edits[1].Doc) != "model = \"o3\"\n" {
+		t.Fatalf("remove plan %+v", rm.Edits)
+	}
+	in.Restore = map[string]Edit{toml: {Doc: []byte("backup")}}
+	rm, err = tg.Adapter.PlanRemove(tg, in)
+	if err != nil || len(rm.Edits) != 2 || string(rm.Edits[1].Doc) != "backup" {
+		t.Fatalf("remove plan with a restore: %+v, %v", rm.Edits, err)
+	}
+}
