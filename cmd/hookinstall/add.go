@@ -26,6 +26,7 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 		Example: `  hookinstall add claude
   hookinstall add --all --dry-run
   hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,
+		ValidArgsFunction: completeAgents,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
 			return runAdd(cmd.Context(), o)

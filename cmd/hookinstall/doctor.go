@@ -32,6 +32,7 @@ recorded payload against a pty it opens and compares the bytes that arrive
 with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
 		Example: `  hookinstall doctor
   hookinstall doctor claude --json`,
+		ValidArgsFunction: completeAgents,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
 			return runDoctor(cmd.Context(), o)

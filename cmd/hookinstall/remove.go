@@ -24,6 +24,7 @@ func newRemoveCmd(g *globalOptions) *cobra.Command {
 		Short: "Remove the state hooks, giving the user's files back byte for byte",
 		Example: `  hookinstall remove claude
   hookinstall remove --all --dry-run`,
+		ValidArgsFunction: g.completeInstalled,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
 			return runRemove(cmd.Context(), o)

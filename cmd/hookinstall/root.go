@@ -68,9 +68,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return ee.code
 	}
 	fmt.Fprintf(stderr, "hookinstall: error: %v\n", err)
+	var h hinted
+	if errors.As(err, &h) {
+		fmt.Fprintf(stderr, "hookinstall: hint: %s\n", h.hint)
+	}
 	var ue usageError
 	if errors.As(err, &ue) || isFlagError(err) {
-		fmt.Fprintf(stderr, "hookinstall: hint: run 'hookinstall --help' for usage\n")
+		if h.hint == "" {
+			fmt.Fprintf(stderr, "hookinstall: hint: run 'hookinstall --help' for usage\n")
+		}
 		return exitUsage
 	}
 	return exitFail
@@ -111,6 +117,12 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 	pf.BoolVar(&g.JSON, "json", false, "print one JSON document (for hosts)")
 	pf.StringVar(&g.AgentID, "agent-id", "", "a clone agent's own id (with --base on add)")
 	pf.StringVar(&g.Base, "base", "", "the agent whose config shape and events a clone uses")
+	_ = root.RegisterFlagCompletionFunc("namespace", g.completeNamespaces)
+	_ = root.RegisterFlagCompletionFunc("base", completeAgents)
+	_ = root.RegisterFlagCompletionFunc("agent-id", g.completeClones)
+	for _, f := range []string{"home", "as-home"} {
+		_ = root.MarkPersistentFlagDirname(f)
+	}
 	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newVersionCmd(g))
 	for _, c := range extraCommands {
 		root.AddCommand(c(g))
@@ -122,6 +134,9 @@ terminal host as an OSC 777 sequence. remove gives the user's files back byte fo
 // and check ($HOOKINSTALL_NAMESPACE, $HOME, --as-home) is the library's; this
 // only words its errors as flags.
 func (g *globalOptions) installer() (*hookinstall.Installer, error) {
+	if err := g.checkHomeFlags(); err != nil {
+		return nil, err
+	}
 	in, err := hookinstall.New(hookinstall.Options{Namespace: g.NS, Home: g.Home, AsHome: g.AsHome, Getenv: g.Getenv, Version: buildVersion().String()})
 	var oe *hookinstall.OptionError
 	switch {
@@ -180,13 +195,16 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 	var sel selection
 	seen := map[string]bool{}
 	for _, n := range names {
+		if a, ok := hookinstall.AgentName(n); ok {
+			n = a // "agy" is antigravity, "Claude" claude
+		}
 		if seen[n] {
 			continue
 		}
 		seen[n] = true
 		if _, err := in.Agent(n, ""); err != nil {
 			if errors.Is(err, hookinstall.ErrUnknownAgent) {
-				return selection{}, usageError{err}
+				return selection{}, unknownAgent(n, err)
 			}
 			return selection{}, err
 		}

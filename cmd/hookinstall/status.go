@@ -18,8 +18,9 @@ type statusOptions struct {
 func newStatusCmd(g *globalOptions) *cobra.Command {
 	o := &statusOptions{globalOptions: g}
 	return &cobra.Command{
-		Use:   "status [AGENT...]",
-		Short: "Say, per agent, in one word, whether our hooks will run: installed, drifted, disabled, untrusted, not-installed, not-detected or not-needed",
+		Use:               "status [AGENT...]",
+		Short:             "Say, per agent, in one word, whether our hooks will run: installed, drifted, disabled, untrusted, not-installed, not-detected or not-needed",
+		ValidArgsFunction: completeAgents,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
 			return runStatus(cmd.Context(), o)

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookinstall/hookinstall"
+)
+
+// A hinted error carries the hint run prints after it, instead of the
+// generic one.
+type hinted struct {
+	error
+	hint string
+}
+
+func (h hinted) Unwrap() error { return h.error }
+
+// checkHomeFlags refuses --home and --as-home values that would make
+// hookinstall write where nobody expects, before anything is read or
+// written: a ~ the shell did not expand (--home=~/x), a relative path
+// (which would land under the current directory), a home that does not
+// exist (a typo would otherwise grow a whole tree).
+func (g *globalOptions) checkHomeFlags() error {
+	for _, f := range []struct{ name, value string }{{"--home", g.Home}, {"--as-home", g.AsHome}} {
+		switch {
+		case f.value == "":
+		case strings.HasPrefix(f.value, "~"):
+			return usageError{hinted{fmt.Errorf("%s %q starts with ~, which the shell did not expand", f.name, f.value),
+				fmt.Sprintf("give an absolute path: %s \"$HOME%s\", or %s ~%s with a space instead of = so the shell expands it",
+					f.name, strings.TrimPrefix(f.value, "~"), f.name, strings.TrimPrefix(f.value, "~"))}}
+		case !filepath.IsAbs(f.value):
+			return usageError{hinted{fmt.Errorf("%s %q is not an absolute path", f.name, f.value),
+				"give an absolute path: hookinstall never writes under the current directory"}}
+		}
+	}
+	if g.Home == "" {
+		return nil
+	}
+	fi, err := os.Stat(g.Home)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return usageError{hinted{fmt.Errorf("--home %q does not exist", g.Home),
+			"check it for a typo, or create it first: hookinstall does not create a home"}}
+	case err != nil:
+		return usageError{fmt.Errorf("--home %q: %v", g.Home, err)}
+	case !fi.IsDir():
+		return usageError{fmt.Errorf("--home %q is not a directory", g.Home)}
+	}
+	return nil
+}
+
+// unknownAgent words an unknown agent name, with the names it may mean.
+func unknownAgent(name string, err error) error {
+	if s := suggestAgents(name); len(s) > 0 {
+		return usageError{hinted{err, fmt.Sprintf("did you mean %s?", strings.Join(s, " or "))}}
+	}
+	return usageError{hinted{err, "run 'hookinstall agents' for the agents this build knows"}}
+}
+
+// suggestAgents returns the agents a mistyped name may mean: those within
+// two edits of it, or that it starts.
+func suggestAgents(name string) []string {
+	n := strings.ToLower(name)
+	var out []string
+	for _, a := range hookinstall.AgentNames() {
+		if levenshtein(n, a) <= 2 || (len(n) >= 3 && strings.HasPrefix(a, n)) {
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Completion.
+
+// completeAgents completes agent names not yet on the command line.
+func completeAgents(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	return without(hookinstall.AgentNames(), args), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeInstalled completes the agents installed in the namespace in use.
+func (g *globalOptions) completeInstalled(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	in, err := g.installer()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	is, _ := in.Installs()
+	var names []string
+	for _, i := range is {
+		if i.Namespace == in.Namespace() && i.Base == "" {
+			names = append(names, i.Agent)
+		}
+	}
+	return without(names, args), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeNamespaces completes the namespaces that have an install.
+func (g *globalOptions) completeNamespaces(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+	h := *g
+	h.NS = "" // what is typed so far need not be a valid namespace yet
+	in, err := h.installer()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ns, _ := in.Namespaces()
+	return ns, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeClones completes the ids of the clones installed.
+func (g *globalOptions) completeClones(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+	in, err := g.installer()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	is, _ := in.Installs()
+	var ids []string
+	for _, i := range is {
+		if i.Base != "" && i.Namespace == in.Namespace() {
+			ids = append(ids, i.Agent)
+		}
+	}
+	return ids, cobra.ShellCompDirectiveNoFileComp
+}
+
+func without(names, given []string) []string {
+	var out []string
+	for _, n := range names {
+		found := false
+		for _, a := range given {
+			if a == n {
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (u usageError) Unwrap() error { return u.error }

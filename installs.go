@@ -1,0 +1,121 @@
+package hookinstall
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
+)
+
+// AgentName returns the agent a person's name for it means: one of
+// AgentNames in any case ("Claude"), or the name of the agent's own program
+// ("agy" is antigravity). ok is false when the name means no agent.
+func AgentName(name string) (agent string, ok bool) {
+	n := strings.ToLower(name)
+	if _, ok := adapters.Lookup(n); ok {
+		return n, true
+	}
+	for _, a := range adapters.All() {
+		for _, b := range a.Binaries() {
+			if b == n {
+				return a.Name(), true
+			}
+		}
+	}
+	return "", false
+}
+
+// An Install is one install found on disk, by its manifest: one agent (or
+// clone) in one namespace.
+type Install struct {
+	Namespace string // the namespace it was made in
+	Agent     string // the agent, or a clone's own id
+	Base      string // for a clone, the agent whose shape it uses
+	HooksDir  string // the install's hooks dir, on disk
+	Version   string // the version of the program that made it
+}
+
+// Installs lists every install under the Installer's home, whatever its
+// namespace, clones included, by the manifests in the agents' folders
+// (<agent dir>/<NS>-hooks/manifest.json), sorted by namespace, then agent.
+// It reads only those folders; a manifest it cannot read is skipped.
+func (in *Installer) Installs() ([]Install, error) {
+	var out []Install
+	seen := map[string]bool{}
+	add := func(dirGlob, agent, base string) {
+		ms, _ := filepath.Glob(filepath.Join(dirGlob, "*-hooks", manifest.FileName))
+		for _, p := range ms {
+			if seen[p] {
+				continue
+			}
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			m, err := manifest.Load(raw)
+			if err != nil || filepath.Base(filepath.Dir(p)) != m.Namespace+"-hooks" {
+				continue
+			}
+			switch {
+			case agent != "" && (m.Agent != agent || (m.Base != "" && m.Base != agent)):
+				continue
+			case agent == "" && (m.Base != base || m.Agent == base):
+				continue
+			}
+			seen[p] = true
+			i := Install{Namespace: m.Namespace, Agent: m.Agent, HooksDir: filepath.Dir(p), Version: m.ToolVersion}
+			if agent == "" {
+				i.Base = base
+			}
+			out = append(out, i)
+		}
+	}
+	o := in.options()
+	for _, name := range adapters.Names() {
+		t, err := adapters.Resolve(name, o)
+		if err != nil {
+			return nil, err
+		}
+		add(filepath.Dir(t.HooksDir()), name, "")
+		// A clone's folder is its base's with the clone's id in place of
+		// the agent's name: resolve a clone with a placeholder id and
+		// look for every folder of that shape.
+		co := o
+		co.Base, co.Getenv = name, nil
+		const placeholder = "hookinstall-clone-placeholder"
+		ct, err := adapters.Resolve(placeholder, co)
+		if err != nil {
+			continue
+		}
+		dir := filepath.Dir(ct.HooksDir())
+		if !strings.Contains(dir, placeholder) {
+			continue
+		}
+		add(strings.Replace(dir, placeholder, "*", 1), "", name)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Agent < out[j].Agent
+	})
+	return out, nil
+}
+
+// Namespaces lists the namespaces that have an install under the home.
+func (in *Installer) Namespaces() ([]string, error) {
+	is, err := in.Installs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, i := range is {
+		if len(out) == 0 || out[len(out)-1] != i.Namespace {
+			out = append(out, i.Namespace)
+		}
+	}
+	return out, nil
+}
