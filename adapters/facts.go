@@ -96,6 +96,14 @@ type Plugin struct {
 	// Cases are the live fires: one hook call each, with its payload
 	// (an event name under Facts.Payloads) and the state it must report.
 	Cases []PluginCase
+	// OnAPI: the agent calls the module's default export with an API whose
+	// on(event, handler) registers a handler (Pi). Otherwise every export is
+	// a plugin function returning its hooks (opencode's API).
+	OnAPI bool
+	// Header is the first line of every file of ours (the adapter fills
+	// it in); Render gives the bytes this version writes.
+	Header string
+	Render func() ([]byte, error)
 }
 
 // A PluginCase is one call of one plugin hook.

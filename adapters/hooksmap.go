@@ -52,18 +52,31 @@ func commands(e gjson.Result) []string {
 	}
 	if hs := e.Get("hooks"); hs.IsArray() {
 		for _, h := range elements(hs) {
-			if c := h.Get("command"); c.Type == gjson.String {
-				cs = append(cs, c.Str)
+			if c, ok := command(h); ok {
+				cs = append(cs, c)
 			} else {
 				cs = append(cs, "")
 			}
 		}
 		return cs
 	}
-	if c := e.Get("command"); c.Type == gjson.String {
-		return []string{c.Str}
+	if c, ok := command(e); ok {
+		return []string{c}
 	}
 	return nil
+}
+
+// command is a handler's command: its "command", or, where there is none,
+// its "bash" (Copilot's key for a shell command; Copilot takes "command" as
+// an alias of it).
+func command(h gjson.Result) (string, bool) {
+	if c := h.Get("command"); c.Type == gjson.String {
+		return c.Str, true
+	}
+	if c := h.Get("bash"); c.Type == gjson.String && !h.Get("command").Exists() {
+		return c.Str, true
+	}
+	return "", false
 }
 
 func classify(e gjson.Result, prefix string) entryKind {

@@ -85,6 +85,14 @@ var ptyHookCases = []hookCase{
 	{"codex", "PermissionRequest", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x","description":"why"}}`, scripts.Attention, nil},
 	{"codex", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done"}`, scripts.Done, nil},
 	{"codex", "Interrupt", `{"session_id":"01a22de3-d308-7c21-a6f9-3191b58407a3","turn_id":"01a22de4-15e9-7451-b293-d13cc03d17e4","transcript_path":"/tmp/h/.codex/sessions/2026/11/30/rollout.jsonl","cwd":"/tmp/w","hook_event_name":"Interrupt","model":"fake-model","permission_mode":"default"}`, scripts.Interrupted, nil},
+	{"copilot", "userPromptSubmitted", `{"sessionId":"74a4756b-605e-4287-b0e7-b64b96cbff75","timestamp":1796067298500,"cwd":"/tmp/w","prompt":"please create the marker file"}`, scripts.Working, nil},
+	{"copilot", "notification", `{"sessionId":"74a4756b-605e-4287-b0e7-b64b96cbff75","timestamp":1796067298989,"cwd":"/tmp/w","message":"Run command: touch probe-marker.txt","title":"Permission needed","hook_event_name":"Notification","notification_type":"permission_prompt"}`, scripts.Attention, nil},
+	{"copilot", "notification", "{\n  \"notification_type\" : \"permission_prompt\",\n  \"title\": \"Permission needed\"\n}\n", scripts.Attention, nil},
+	{"copilot", "notification", `{"hook_event_name":"Notification","notification_type":"agent_completed","message":"permission_prompt"}`, "", nil},
+	{"copilot", "notification", `{"hook_event_name":"Notification","notificationType":"permission_prompt"}`, "", nil},
+	{"copilot", "notification", `{"message":"\"notification_type\":\"permission_prompt\"","notification_type":"elicitation"}`, "", nil},
+	{"copilot", "notification", ``, "", nil},
+	{"copilot", "agentStop", `{"sessionId":"s","timestamp":1796067299000,"cwd":"/tmp/w","transcriptPath":"/tmp/h/.copilot/session-state/s/events.jsonl","stopReason":"end_turn","stop_hook_active":false}`, scripts.Done, nil},
 }
 
 // TestPTYScriptsWriteExactOSC runs every script of every agent that writes to

@@ -87,6 +87,10 @@ func TestResolveOverrides(t *testing.T) {
 		{"codex", "CODEX_HOME", "/home/u/c", "/home/u/c", "/home/u/c/hooks.json"},
 		{"opencode", "OPENCODE_CONFIG_DIR", "/home/u/oc", "/home/u/oc", "/home/u/oc/plugins/hookinstall.js"},
 		{"opencode", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/opencode", "/home/u/xdg/opencode/plugins/hookinstall.js"},
+		{"copilot", "COPILOT_HOME", "/home/u/cp", "/home/u/cp", "/home/u/cp/hooks/hookinstall.json"},
+		{"kilo", "KILO_CONFIG_DIR", "/home/u/k", "/home/u/k", "/home/u/k/plugins/hookinstall.js"},
+		{"kilo", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/kilo", "/home/u/xdg/kilo/plugins/hookinstall.js"},
+		{"pi", "PI_CODING_AGENT_DIR", "/home/u/p", "/home/u/p", "/home/u/p/extensions/hookinstall.ts"},
 	}
 	for _, c := range cases {
 		env := map[string]string{c.v: c.val}
@@ -127,6 +131,9 @@ func TestResolvePaths(t *testing.T) {
 		"opencode":    {"/h/.config/opencode/plugins/hookinstall.js", "/h/.config/opencode-2/plugins/hookinstall.js"},
 		"zerocode":    {"/h/.zerotwo/hooks.json", "/h/.zerocode-2/hooks.json"},
 		"codex":       {"/h/.codex/hooks.json", "/h/.codex-2/hooks.json"},
+		"copilot":     {"/h/.copilot/hooks/hookinstall.json", "/h/.copilot-2/hooks/hookinstall.json"},
+		"kilo":        {"/h/.config/kilo/plugins/hookinstall.js", "/h/.config/kilo-2/plugins/hookinstall.js"},
+		"pi":          {"/h/.pi/agent/extensions/hookinstall.ts", "/h/.pi/pi-2/extensions/hookinstall.ts"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("agents %v", Names())

@@ -13,13 +13,21 @@ import (
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// pluginProfile is an agent that loads a plugin of ours (opencode's
-// plugins/<NS>.js) and runs it in-process. There is no entry to find and no
-// script to run: the file is the install.
+// pluginProfile is an agent that loads a module of ours (opencode's and
+// Kilo's plugins/<NS>.js, Pi's extensions/<NS>.ts) and runs it in-process.
+// There is no entry to find and no script to run: the file is the install.
 type pluginProfile struct{ f adapters.Facts }
 
-func (pluginProfile) hasOurs(r *run) bool {
-	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS)))
+func (p pluginProfile) hasOurs(r *run) bool {
+	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(p.f.Plugin.Header))
+}
+
+// kind is what the agent calls our module.
+func (p pluginProfile) kind() string {
+	if p.f.Plugin.OnAPI {
+		return "extension"
+	}
+	return "plugin"
 }
 
 // config checks the plugin file: there, ours, as installed, gated, with one
@@ -32,16 +40,16 @@ func (p pluginProfile) config(r *run) {
 		r.fail("entries.present", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), r.addHint())
 		return
 	case !cfg.Exists:
-		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so %s loads no plugin of ours", file, p.f.Product), r.addHint())
+		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so %s loads no %s of ours", file, p.f.Product, p.kind()), r.addHint())
 		return
-	case !bytes.HasPrefix(cfg.Data, []byte(scripts.OpencodeHeader(r.t.NS))):
-		r.fail("entries.present", file, fmt.Sprintf("%s is not the plugin hookinstall writes (its first line is not our header)", file), "move it away, then run 'hookinstall add "+r.t.ID+"'")
+	case !bytes.HasPrefix(cfg.Data, []byte(p.f.Plugin.Header)):
+		r.fail("entries.present", file, fmt.Sprintf("%s is not the %s hookinstall writes (its first line is not our header)", file, p.kind()), "move it away, then run 'hookinstall add "+r.t.ID+"'")
 		return
 	}
-	r.pass("entries.present", file, fmt.Sprintf("%s is our plugin, where %s loads it (plugins/)", file, p.f.Product))
-	want, err := scripts.RenderOpencode(r.t.NS, r.t.ID)
+	r.pass("entries.present", file, fmt.Sprintf("%s is our %s, where %s loads it (%s/)", file, p.kind(), p.f.Product, filepath.Base(filepath.Dir(file))))
+	want, err := p.f.Plugin.Render()
 	if err != nil {
-		r.fail("script.hash", file, fmt.Sprintf("cannot render our plugin: %v", err), "")
+		r.fail("script.hash", file, fmt.Sprintf("cannot render our %s: %v", p.kind(), err), "")
 		return
 	}
 	rel, _ := filepath.Rel(r.t.Home, file)
@@ -50,12 +58,12 @@ func (p pluginProfile) config(r *run) {
 		if sum == rec.PostSHA256 {
 			r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what the manifest recorded", file))
 		} else {
-			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited plugin)")
+			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited "+p.kind()+")")
 		}
 	} else if bytes.Equal(cfg.Data, want) {
 		r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", file))
 	} else {
-		r.fail("script.hash", file, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", file), r.addHint()+" (--force replaces an edited plugin)")
+		r.fail("script.hash", file, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", file), r.addHint()+" (--force replaces an edited "+p.kind()+")")
 	}
 	var miss []string
 	for _, g := range []struct{ text, what string }{
@@ -71,15 +79,23 @@ func (p pluginProfile) config(r *run) {
 	} else {
 		r.pass("script.gates", file, fmt.Sprintf("%s keeps its gates", file))
 	}
-	n := 0
+	n, def := 0, 0
 	for _, l := range strings.Split(string(cfg.Data), "\n") {
 		if strings.HasPrefix(l, "export ") {
 			n++
 		}
+		if strings.HasPrefix(l, "export default function") {
+			def++
+		}
 	}
-	if n != 1 {
+	switch {
+	case p.f.Plugin.OnAPI && (n != 1 || def != 1):
+		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: %s runs the default export, which must be the extension function, and nothing else", file, n, p.f.Product), r.addHint())
+	case p.f.Plugin.OnAPI:
+		r.pass("script.exports", file, fmt.Sprintf("%s exports one extension function, as its default", file))
+	case n != 1:
 		r.fail("script.exports", file, fmt.Sprintf("%s has %d export statements: %s calls every export as a plugin, so it must export exactly one", file, n, p.f.Product), r.addHint())
-	} else {
+	default:
 		r.pass("script.exports", file, fmt.Sprintf("%s exports one plugin function", file))
 	}
 }
@@ -93,7 +109,8 @@ func (p pluginProfile) projectFiles() []string { return p.f.ProjectConfigs }
 func (p pluginProfile) deadPaths(r *run) { r.apply(p.f.DeadPaths) }
 
 // pluginDriver loads the installed plugin the way opencode does (every
-// export is called as a plugin function, with a context), then calls, case
+// export is called as a plugin function, with a context), or, for Pi's API,
+// the way Pi does (the default export registers handlers with on), then calls, case
 // by case, one hook with a recorded argument, with the task and pty
 // variables of that case set in process.env (the plugin reads them at each
 // call). The module is imported from a data: URL of the file's bytes, so no
@@ -107,10 +124,22 @@ const mod = await import("data:text/javascript;base64," + Buffer.from(src).toStr
 const names = Object.keys(mod);
 const plugins = [];
 let threw = "";
-for (const name of names) {
+if (job.on) {
+  const on = {};
   try {
-    plugins.push(await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null }));
+    await mod.default({ on: (name, fn) => { (on[name] ||= []).push(fn); } });
   } catch (e) { threw = String((e && e.stack) || e); }
+  const hooks = {};
+  for (const [name, fns] of Object.entries(on)) {
+    hooks[name] = async (event) => { for (const fn of fns) await fn(event, { hasUI: true, cwd: process.cwd() }); };
+  }
+  plugins.push(hooks);
+} else {
+  for (const name of names) {
+    try {
+      plugins.push(await mod[name]({ directory: process.cwd(), worktree: process.cwd(), project: {}, client: {}, $: null }));
+    } catch (e) { threw = String((e && e.stack) || e); }
+  }
 }
 const cases = [];
 for (const c of job.cases) {
@@ -167,8 +196,10 @@ func (p pluginProfile) fire(r *run) {
 		cap     *capture
 	}
 	var job struct {
+		OnAPI bool    `json:"on"`
 		Cases []jcase `json:"cases"`
 	}
+	job.OnAPI = p.f.Plugin.OnAPI
 	var fs []fcase
 	defer func() {
 		for _, f := range fs {
