@@ -54,6 +54,7 @@ fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzZerocodeAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzCodexAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzAntigravityAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzKimiAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
 
 # Long runs of the load and SIGKILL tests (not part of make test).

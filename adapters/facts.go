@@ -140,6 +140,10 @@ type Ask struct {
 	Program string // looked up on PATH
 	Args    []string
 	Env     func(t Target) []string
+	// AnyExit: the program's exit status is part of its answer (kimi doctor
+	// config exits 1 on a config it rejects), so what it printed is read
+	// whatever the status; otherwise a non-zero exit means it could not answer.
+	AnyExit bool
 	// RPC, when set, gives JSON-RPC lines written one by one to stdin; the
 	// answer is then the one reply line whose id is ReplyID.
 	RPC     func(t Target) []string

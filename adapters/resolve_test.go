@@ -134,6 +134,7 @@ func TestResolvePaths(t *testing.T) {
 		"copilot":     {"/h/.copilot/hooks/hookinstall.json", "/h/.copilot-2/hooks/hookinstall.json"},
 		"kilo":        {"/h/.config/kilo/plugins/hookinstall.js", "/h/.config/kilo-2/plugins/hookinstall.js"},
 		"pi":          {"/h/.pi/agent/extensions/hookinstall.ts", "/h/.pi/pi-2/extensions/hookinstall.ts"},
+		"kimi":        {"/h/.kimi-code/config.toml", "/h/.kimi-2/config.toml"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("agents %v", Names())

@@ -71,7 +71,7 @@ func scriptParams(dir string) testscript.Params {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			for _, v := range []string{"XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "OPENCODE_CONFIG_DIR",
-				"HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
+				"KIMI_CODE_HOME", "HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
 				env.Setenv(v, "")
 			}
 			// $CORPUS is our own corpus; $SHARED_CORPUS the full one, for

@@ -1,0 +1,603 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// kimi is Kimi Code (npm @moonshot-ai/kimi-code, measured on 2.1.0 with Node
+// 22.19): its hooks are [[hooks]] tables {event, matcher?, command, timeout?}
+// in ~/.kimi-code/config.toml ($KIMI_CODE_HOME moves the folder), which is
+// the user's whole config, shared with everything else they set there. We
+// append one table per event at the end and take exactly those bytes out
+// again. Kimi's schema is strict per entry: ONE entry with an unknown key or
+// an event this version does not know makes Kimi run none of the file's
+// hooks, saying so only in `kimi doctor config`; so we write only entries
+// that are valid, and refuse to install beside an invalid one. Hooks run
+// through `sh -c` in a session of their own with no terminal, so the scripts
+// write to the host's pty. Kimi reads its hooks only at start (/reload in a
+// running Kimi reads them again).
+type kimi struct{}
+
+func init() { register(kimi{}) }
+
+// kimiEvents are the events of ours; Interrupt ends a turn cancelled by Esc
+// or Ctrl-C (no Stop follows), while Esc on the approval dialog is a Reject
+// whose turn ends with Stop (measured).
+var kimiEvents = []claudeEvent{
+	{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
+	{"PermissionRequest", scripts.Attention, scripts.Always, ""},
+	{"Stop", scripts.Done, scripts.Always, ""},
+	{"Interrupt", scripts.Interrupted, scripts.Always, "a turn cancelled by Esc or Ctrl-C"},
+}
+
+// kimiKnownEvents are the hook events Kimi Code 2.1.0 accepts (its
+// HOOK_EVENT_TYPES, as `kimi doctor config` lists them); any other makes the
+// whole [[hooks]] list invalid.
+var kimiKnownEvents = []string{
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult",
+	"UserPromptSubmit", "UserPromptQueued", "TurnStarted", "Stop", "StopFailure", "Interrupt",
+	"SessionStart", "SessionEnd", "SessionHeartbeat", "SubagentStart", "SubagentStop",
+	"TaskStarted", "PreCompact", "PostCompact", "Notification",
+}
+
+// KimiVersion is the Kimi Code release the schema above was read from.
+const KimiVersion = "2.1.0"
+
+// kimiFinalNewline is what an add records (Edit.Created) when it had to end
+// the user's last line before appending, so that remove takes it out too.
+const kimiFinalNewline = "final newline"
+
+func (kimi) Name() string                { return "kimi" }
+func (kimi) Binaries() []string          { return []string{"kimi"} }
+func (kimi) OwnFile() bool               { return false }
+func (kimi) ByNameOnly() bool            { return false }
+func (kimi) SwitchFiles(Target) []string { return nil }
+func (kimi) VersionCommand() []string    { return nil }
+
+func (kimi) Events() []EventInfo {
+	var es []EventInfo
+	for _, e := range kimiEvents {
+		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
+	}
+	return es
+}
+
+func (kimi) Dir(home string, getenv func(string) string) (string, string) {
+	return envDir(getenv, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"))
+}
+
+func (kimi) Config(t Target) string { return filepath.Join(t.Dir, "config.toml") }
+
+func (kimi) Scripts(t Target) ([]Script, error) {
+	var ss []Script
+	for _, e := range kimiEvents {
+		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state,
+			Transport: scripts.PTY, Rule: e.rule})
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, Script{Event: e.event, Name: scripts.FileName(e.event), Content: b})
+	}
+	return ss, nil
+}
+
+// kimiEntry is one [[hooks]] table of ours, in the order we write its keys.
+func kimiEntry(t Target, event string) Obj {
+	return Obj{{"event", event}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", HookTimeout}}
+}
+
+// kimiTable renders one entry as the TOML table we append.
+func kimiTable(t Target, event string) string {
+	return "[[hooks]]\nevent = " + tomlString(event) + "\ncommand = " +
+		tomlString(t.ScriptPath(scripts.FileName(event))) + "\ntimeout = " + strconv.Itoa(HookTimeout) + "\n"
+}
+
+// kimiDoc is config.toml as parsed: the document, and its [[hooks]] list.
+type kimiDoc struct {
+	doc   map[string]any
+	hooks []any // nil when there is no hooks key
+}
+
+// parseKimi parses config.toml. A blank file is an empty config (Kimi itself
+// writes a comment-only one). It fails on invalid TOML, a BOM, or a hooks
+// key that is not an array of tables.
+func parseKimi(cur []byte) (kimiDoc, error) {
+	if bytes.HasPrefix(cur, []byte("\xef\xbb\xbf")) {
+		return kimiDoc{}, &SyntaxError{Offset: 0, Line: 1, Col: 1, Msg: errBOM}
+	}
+	doc, err := parseTOML(cur)
+	if err != nil {
+		return kimiDoc{}, err
+	}
+	d := kimiDoc{doc: doc}
+	if v, ok := doc["hooks"]; ok {
+		l, isList := v.([]any)
+		if !isList {
+			return kimiDoc{}, errors.New(`"hooks" is not a list of [[hooks]] tables, so Kimi Code reads no hooks from it`)
+		}
+		d.hooks = l
+	}
+	return d, nil
+}
+
+// kimiProblem says why Kimi Code 2.1.0's schema rejects one [[hooks]] entry
+// (and with it every hook of the file), or "" when it accepts it.
+func kimiProblem(e any) string {
+	m, ok := e.(map[string]any)
+	if !ok {
+		return "is not a table"
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch k {
+		case "event", "matcher", "command", "timeout":
+		default:
+			return fmt.Sprintf("has the key %q, which Kimi Code does not know (it allows only event, matcher, command and timeout)", k)
+		}
+	}
+	ev, ok := m["event"].(string)
+	switch {
+	case m["event"] == nil:
+		return "has no event"
+	case !ok:
+		return "has an event that is not a string"
+	}
+	known := false
+	for _, k := range kimiKnownEvents {
+		known = known || k == ev
+	}
+	if !known {
+		return fmt.Sprintf("has the event %q, which Kimi Code %s does not know", ev, KimiVersion)
+	}
+	if v, present := m["matcher"]; present {
+		if _, ok := v.(string); !ok {
+			return "has a matcher that is not a string"
+		}
+	}
+	if c, ok := m["command"].(string); !ok || c == "" {
+		return "has no command (a non-empty string)"
+	}
+	if v, present := m["timeout"]; present {
+		var f float64
+		switch x := v.(type) {
+		case int64:
+			f = float64(x)
+		case float64:
+			f = x
+		default:
+			return "has a timeout that is not a number"
+		}
+		if f != math.Trunc(f) || f < 1 || f > 600 {
+			return fmt.Sprintf("has the timeout %v, but Kimi Code takes only whole seconds from 1 to 600", v)
+		}
+	}
+	return ""
+}
+
+// kimiJSON renders a parsed entry as compact JSON with sorted keys (the form
+// the manifest records and doctor compares), or "" when it cannot.
+func kimiJSON(e any) string {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// ours lists the indexes of the [[hooks]] entries whose command is one of
+// ours.
+func (d kimiDoc) ours(t Target) []int {
+	var is []int
+	for i, e := range d.hooks {
+		if m, ok := e.(map[string]any); ok {
+			if c, ok := m["command"].(string); ok && strings.HasPrefix(c, t.Prefix()) {
+				is = append(is, i)
+			}
+		}
+	}
+	return is
+}
+
+// exact reports whether entry i is ours exactly as we write it (or as the
+// manifest says the last install wrote it).
+func (d kimiDoc) exact(t Target, i int, prev *Record) bool {
+	m, _ := d.hooks[i].(map[string]any)
+	ev, _ := m["event"].(string)
+	got := kimiJSON(m)
+	if got == kimiJSON(jsonValue(kimiEntry(t, ev))) {
+		return true
+	}
+	if prev != nil {
+		for _, w := range prev.Entries[ev] {
+			if SameRaw(got, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonValue turns an Obj into plain values (map[string]any, int64) as the
+// TOML parser gives them.
+func jsonValue(o Obj) map[string]any {
+	m := map[string]any{}
+	for _, kv := range o {
+		switch v := kv.V.(type) {
+		case int:
+			m[kv.K] = int64(v)
+		default:
+			m[kv.K] = v
+		}
+	}
+	return m
+}
+
+// Check refuses an install that would never fire: an invalid [[hooks]]
+// entry anywhere in the file makes Kimi Code run none of them.
+func (k kimi) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+	d, err := parseKimi(cur)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range d.hooks {
+		if p := kimiProblem(e); p != "" {
+			return nil, &OffError{File: k.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1),
+				Reason: p + ", so Kimi Code runs none of the hooks in this file, ours included (it says so only in 'kimi doctor config'); fix or remove that entry, then run add again"}
+		}
+	}
+	return nil, nil
+}
+
+// tables maps each [[hooks]] entry to its table in the text, or fails when
+// the entries are not all written as [[hooks]] tables (an inline array).
+func (d kimiDoc) tables(cur []byte) ([]tomlHeader, []tomlHeader, error) {
+	all := tomlHeaders(cur)
+	var hs []tomlHeader
+	for _, h := range all {
+		if h.Array && h.Name == "hooks" {
+			hs = append(hs, h)
+		}
+	}
+	if len(hs) != len(d.hooks) {
+		return nil, nil, fmt.Errorf("its %d hooks entries are not all written as [[hooks]] tables (found %d), and hookinstall edits only those: write them as [[hooks]] tables, then run again", len(d.hooks), len(hs))
+	}
+	return hs, all, nil
+}
+
+// tomlSpan is the bytes of table h: its header through its last line that is not
+// blank or a comment (those belong to what follows), and the blank line
+// before it that add wrote.
+func tomlSpan(cur []byte, h tomlHeader, all []tomlHeader) (int, int) {
+	end := len(cur)
+	for _, o := range all {
+		if o.Start > h.Start {
+			end = o.Start
+			break
+		}
+	}
+	// back over trailing blank and comment lines
+	lines := strings.SplitAfter(string(cur[h.End:end]), "\n")
+	cut := end
+	for i := len(lines) - 1; i >= 0; i-- {
+		s := strings.TrimSpace(lines[i])
+		if s != "" && !strings.HasPrefix(s, "#") {
+			break
+		}
+		cut -= len(lines[i])
+	}
+	start := h.Start
+	if start >= 2 && cur[start-1] == '\n' && cur[start-2] == '\n' {
+		start--
+	} else if start == 0 && cut < len(cur) && cur[cut] == '\n' {
+		cut++ // a table that opens the file takes the blank line after it
+	}
+	return start, cut
+}
+
+func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+	d, err := parseKimi(cur)
+	if err != nil {
+		return Edit{}, err
+	}
+	out := append([]byte(nil), cur...)
+	var notes []string
+	if force {
+		// take every entry of ours out, then write them afresh
+		rm, err := k.Remove(t, cur, prev, true)
+		if err != nil {
+			return Edit{}, err
+		}
+		out = rm.Doc
+		if d, err = parseKimi(out); err != nil {
+			return Edit{}, err
+		}
+	}
+	have := map[string]bool{} // events with an entry of ours, exact or edited
+	entries := map[string][]string{}
+	kept := false
+	for _, i := range d.ours(t) {
+		m, _ := d.hooks[i].(map[string]any)
+		ev, _ := m["event"].(string)
+		have[ev] = true
+		if d.exact(t, i, prev) {
+			entries[ev] = append(entries[ev], kimiJSON(m))
+		} else {
+			kept = true
+			notes = append(notes, fmt.Sprintf("[[hooks]] entry %d (event %q) runs our script but was edited by hand; left as it is (--force replaces it)", i+1, ev))
+		}
+	}
+	var add []string
+	for _, e := range kimiEvents {
+		if !have[e.event] {
+			add = append(add, e.event)
+		}
+	}
+	var created []string
+	if prev != nil {
+		created = append(created, prev.Created...)
+	}
+	if len(add) > 0 {
+		if _, _, err := d.tables(out); err != nil {
+			return Edit{}, err
+		}
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+			created = append(created, kimiFinalNewline)
+		}
+		for _, ev := range add {
+			if len(out) > 0 {
+				out = append(out, '\n')
+			}
+			out = append(out, kimiTable(t, ev)...)
+			entries[ev] = append(entries[ev], kimiJSON(jsonValue(kimiEntry(t, ev))))
+		}
+		// what Kimi will read: the same document, with ours appended
+		want := cloneDoc(d.doc)
+		hooks := append([]any(nil), d.hooks...)
+		for _, ev := range add {
+			hooks = append(hooks, jsonValue(kimiEntry(t, ev)))
+		}
+		want["hooks"] = hooks
+		got, err := parseTOML(out)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			return Edit{}, fmt.Errorf("appending our [[hooks]] tables would not give Kimi Code the same config plus our hooks (%v); add them by hand", err)
+		}
+	}
+	return Edit{Doc: out, Entries: entries, Created: dedupe(created), Notes: notes, Kept: kept}, nil
+}
+
+func (k kimi) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+	d, err := parseKimi(cur)
+	if err != nil {
+		return Edit{}, err
+	}
+	var drop []int
+	var notes []string
+	kept := false
+	for _, i := range d.ours(t) {
+		if force || d.exact(t, i, prev) {
+			drop = append(drop, i)
+			continue
+		}
+		m, _ := d.hooks[i].(map[string]any)
+		kept = true
+		notes = append(notes, fmt.Sprintf("[[hooks]] entry %d (event %q) runs our script but was edited by hand; left in place (--force removes it)", i+1, m["event"]))
+	}
+	if len(drop) == 0 {
+		return Edit{Doc: cur, Notes: notes, Kept: kept}, nil
+	}
+	hs, all, err := d.tables(cur)
+	if err != nil {
+		return Edit{}, err
+	}
+	out := append([]byte(nil), cur...)
+	atEnd := false
+	for j := len(drop) - 1; j >= 0; j-- {
+		start, end := tomlSpan(out, hs[drop[j]], all)
+		if end == len(out) {
+			atEnd = true
+		}
+		out = append(out[:start:start], out[end:]...)
+		// later headers moved: rescan
+		all = tomlHeaders(out)
+		hs = hs[:0]
+		for _, h := range all {
+			if h.Array && h.Name == "hooks" {
+				hs = append(hs, h)
+			}
+		}
+	}
+	if atEnd && prev != nil && slices.Contains(prev.Created, kimiFinalNewline) && bytes.HasSuffix(out, []byte("\n")) {
+		out = out[:len(out)-1]
+	}
+	// what Kimi will read: the same document without the entries taken out
+	want := cloneDoc(d.doc)
+	var hooks []any
+	for i, e := range d.hooks {
+		if !slices.Contains(drop, i) {
+			hooks = append(hooks, e)
+		}
+	}
+	if len(hooks) > 0 {
+		want["hooks"] = hooks
+	} else {
+		delete(want, "hooks")
+	}
+	got, err := parseTOML(out)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		return Edit{}, fmt.Errorf("taking our [[hooks]] tables out would not leave Kimi Code the same config without them (%v); take them out by hand", err)
+	}
+	return Edit{Doc: out, Notes: notes, Kept: kept}, nil
+}
+
+func cloneDoc(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// PlanAdd installs into config.toml, the one file of the plan. A blank or
+// missing file is an empty config.
+func (k kimi) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if in.Trust {
+		return Plan{}, ErrTrustUnsupported
+	}
+	path := k.Config(t)
+	cur := in.Files[path]
+	notes, err := k.Check(t, cur, in.Files)
+	if err != nil {
+		return Plan{}, err
+	}
+	ed, err := k.Add(t, cur, in.Records[path], in.Force)
+	if err != nil {
+		return Plan{}, err
+	}
+	ss, err := k.Scripts(t)
+	if err != nil {
+		return Plan{}, err
+	}
+	notes = append(notes, ed.Notes...)
+	p := Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Scripts: ss, Notes: notes}
+	if !bytes.Equal(ed.Doc, cur) {
+		// measured: Kimi Code reads [[hooks]] at start and on /reload only
+		p.Next = "Kimi Code reads its hooks only when it starts: in a Kimi Code that is running now, type /reload (or restart it)"
+	}
+	return p, nil
+}
+
+// PlanRemove takes our tables out of config.toml: the exact restore when the
+// writer offers one; a file the install created is deleted when nothing is
+// left in it.
+func (k kimi) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	path := k.Config(t)
+	if ed, ok := in.Restore[path]; ok {
+		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}}, nil
+	}
+	cur, exists := in.Files[path]
+	if !exists {
+		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: Edit{Delete: true}}}}, nil
+	}
+	rec := in.Records[path]
+	ed, err := k.Remove(t, cur, rec, in.Force)
+	if err != nil {
+		return Plan{}, err
+	}
+	if rec != nil && rec.CreatedFile && !ed.Kept && IsBlank(ed.Doc) {
+		ed = Edit{Delete: true, Notes: ed.Notes}
+	}
+	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil
+}
+
+// --- Kimi Code's facts, for add, remove, status and doctor ---
+
+func (k kimi) Facts(t Target) Facts {
+	return Facts{
+		Product:    "Kimi Code",
+		ReadConfig: k.readConfig,
+		// measured on 2.1.0: a config.toml that starts with a BOM still
+		// ran its hooks
+		ReadsBOM: true,
+		Ask: &Ask{
+			ID: "binary.kimi", Program: "kimi", Args: []string{"doctor", "config"},
+			Env:     func(t Target) []string { return []string{"KIMI_CODE_HOME=" + t.Dir} },
+			AnyExit: true,
+			What:    "'%s doctor config'",
+			Hint:    "run 'kimi doctor config' yourself (Kimi Code needs Node 22.19 or newer on PATH)",
+			Read:    readKimiDoctor,
+		},
+		Payloads: "kimi",
+	}
+}
+
+// readConfig reads config.toml as Kimi Code does: TOML, and every [[hooks]]
+// entry valid, or none of them runs.
+func (k kimi) readConfig(t Target, cfg File) ([]Finding, *EventMap) {
+	file := cfg.Path
+	data := cfg.Data
+	var fs []Finding
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		// Kimi Code 2.1.0 ran the hooks of such a file (measured), though
+		// 'kimi doctor config' calls it invalid TOML
+		fs = append(fs, info("config.bom", file, file+" "+k.Facts(t).BOMVerdict()+"; 'kimi doctor config' calls it invalid TOML", BOMHint))
+		data = data[3:]
+	}
+	d, err := parseKimi(data)
+	if err != nil {
+		return []Finding{fail("config.parse", file, fmt.Sprintf("%s: %v: Kimi Code cannot use it, so none of its hooks run", file, err), "fix the file, then run 'hookinstall doctor' again")}, nil
+	}
+	bad := false
+	for i, e := range d.hooks {
+		if p := kimiProblem(e); p != "" {
+			bad = true
+			fs = append(fs, fail("config.parse", file, fmt.Sprintf("%s: [[hooks]] entry %d %s, so Kimi Code runs NONE of the hooks in this file, ours included, and says so only in 'kimi doctor config'", file, i+1, p), "fix or remove that entry"))
+		}
+	}
+	if !bad {
+		fs = append(fs, pass("config.parse", file, fmt.Sprintf("%s parses the way Kimi Code %s parses it (TOML; every [[hooks]] entry in its strict schema)", file, KimiVersion)))
+	}
+	m := &EventMap{Where: "hooks"}
+	for _, i := range d.ours(t) {
+		mm, _ := d.hooks[i].(map[string]any)
+		ev, _ := mm["event"].(string)
+		c, _ := mm["command"].(string)
+		m.Ours = append(m.Ours, Occurrence{Event: ev, Index: i, Elem: gjson.Parse(kimiJSON(mm)), Commands: []string{c}})
+	}
+	return fs, m
+}
+
+// readKimiDoctor judges what `kimi doctor config` printed: "OK config.toml
+// <path>" when Kimi accepts the file, "ERROR config.toml <path>" and the
+// validation issues (exit 1) when it does not.
+func readKimiDoctor(in AskInput) []Finding {
+	out := string(in.Out)
+	var verdict []string
+	for _, l := range strings.Split(out, "\n") {
+		if s := strings.TrimSpace(l); s != "" {
+			verdict = append(verdict, s)
+		}
+	}
+	said := strings.Join(verdict, " / ")
+	switch {
+	case strings.Contains(out, "ERROR config.toml") || strings.Contains(out, "Invalid configuration"):
+		f := fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run 'hookinstall doctor' again")
+		f.Timed = true
+		return []Finding{f}
+	case strings.Contains(out, "OK config.toml"):
+		f := pass("binary.kimi", in.Config, "'kimi doctor config' accepts the config: "+said)
+		f.Timed = true
+		return []Finding{f}
+	}
+	f := info("binary.kimi", in.Config, "'kimi doctor config' gave no verdict on config.toml: "+said, "run 'kimi doctor config' yourself")
+	f.Timed = true
+	return []Finding{f}
+}
