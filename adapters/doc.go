@@ -32,6 +32,13 @@
 //     but "hooks" (and their strict root is checked before any edit).
 //   - Every target resolves under the home it was given; a clone keeps its
 //     own directory with its base agent's shape.
+//   - An add or a remove is a Plan (plan.go): the new bytes of every file the
+//     agent needs, computed from the files of Reads(t) as the writer read
+//     them under its lock, which applies the whole plan as one transaction.
+//     A file beyond the config (codex's trust records in config.toml) is one
+//     more edit of the plan; what only I/O can tell (the agent's version,
+//     its dir's real path) comes in as a Probe, and a plan refuses what
+//     it cannot do exactly (ErrTrustVersion, ErrTrustUnsupported).
 //   - Codex trust hashes are computed as Codex 0.171.0 computes them
 //     (codextrust.go, verified against the binary).
 package adapters
