@@ -6,7 +6,7 @@
 //
 //	go test -tags e2e -count=1 -timeout 30m -v ./e2e/...
 //
-// (that is `make e2e`). For each of claude, codex and opencode it:
+// (that is `make e2e`). For each of claude, codex, opencode, copilot, pi and kilo it:
 //
 //  1. installs the pinned agent version from the npm registry into a cache outside the
 //     repository, ${HOOKINSTALL_E2E_CACHE:-$HOME/.cache/hookinstall-e2e}, reused when
@@ -36,7 +36,9 @@
 //	HOOKINSTALL_E2E_CACHE    npm install cache (default $HOME/.cache/hookinstall-e2e)
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
-//	                         codex-untrusted, codex-add-trust, opencode); default all
+//	                         codex-untrusted, codex-add-trust, codex-interrupt, opencode,
+//	                         copilot, pi, kilo); default all. The pinned agents that
+//	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files
 //	                         right after `add` (and restores them before `remove`); the

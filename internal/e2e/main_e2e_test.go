@@ -24,6 +24,9 @@ var pins = map[string]struct{ pkg, version, bin string }{
 	"claude":   {"@anthropic-ai/claude-code", "2.1.332", "claude"},
 	"codex":    {"@openai/codex", "0.171.0", "codex"},
 	"opencode": {"opencode-ai", "1.18.33", "opencode"},
+	"copilot":  {"@github/copilot", "1.0.102", "copilot"},
+	"pi":       {"@mariozechner/pi-coding-agent", "0.73.1", "pi"},
+	"kilo":     {"@kilocode/cli-linux-x64", "7.7.9", "kilo"},
 }
 
 const ns = "hookinstall"
@@ -90,6 +93,9 @@ func TestMain(m *testing.M) {
 		}
 	}
 	start := time.Now()
+	if d := prefetch(); d > time.Second {
+		fmt.Printf("e2e: the npm installs took %.1fs\n", d.Seconds())
+	}
 	watchdog = time.AfterFunc(limit, func() {
 		cleanupMu.Lock()
 		cur := currentCase
@@ -99,7 +105,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "e2e: FAIL (watchdog); artifacts kept in %s\n", artRoot)
 		os.Exit(1)
 	})
-	watchdogEnd = start.Add(limit)
+	watchdogEnd = time.Now().Add(limit)
 	code := m.Run()
 	watchdog.Stop()
 	runCleanups()
@@ -178,6 +184,105 @@ func installedVersion(prefix, pkg string) string {
 	return p.Version
 }
 
+// binPaths are executables that npm does not link into node_modules/.bin, by
+// agent (relative to the npm prefix): Kilo is pinned as its platform package,
+// since @kilocode/cli 7.8.1's postinstall fails (it wants a platform package
+// version that does not exist).
+var binPaths = map[string]string{
+	"kilo": "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+}
+
+// exe is the agent's executable in an npm prefix.
+func exe(name, prefix string) string {
+	if p, ok := binPaths[name]; ok {
+		return filepath.Join(prefix, p)
+	}
+	return filepath.Join(prefix, "node_modules", ".bin", pins[name].bin)
+}
+
+// cached reports whether prefix holds the pinned version of the agent.
+func cached(name, prefix string) bool {
+	_, err := os.Stat(exe(name, prefix))
+	return err == nil && installedVersion(prefix, pins[name].pkg) == pins[name].version
+}
+
+// npmInstall installs the pinned version of an agent into the cache unless it is
+// there already; it returns what npm printed when it ran.
+func npmInstall(name string) (ran bool, took time.Duration, out string, err error) {
+	pin := pins[name]
+	dir := filepath.Join(cacheDir(), name+"-"+pin.version)
+	if cached(name, dir) {
+		return false, 0, "", nil
+	}
+	if err := os.MkdirAll(cacheDir(), 0o755); err != nil {
+		return true, 0, "", err
+	}
+	tmp, err := os.MkdirTemp(cacheDir(), ".tmp-"+name+"-")
+	if err != nil {
+		return true, 0, "", err
+	}
+	defer os.RemoveAll(tmp)
+	t0 := time.Now()
+	out, err = cmdOut(5*time.Minute, tmp, nil, "npm", "install", "--prefix", tmp,
+		"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
+	if err == nil && !cached(name, tmp) {
+		err = fmt.Errorf("%s is not in %s after npm install", exe(name, "<prefix>"), tmp)
+	}
+	if err != nil {
+		return true, time.Since(t0), out, err
+	}
+	os.RemoveAll(dir) // a broken or wrong-version install
+	if err := os.Rename(tmp, dir); err != nil && !cached(name, dir) {
+		return true, time.Since(t0), out, err
+	}
+	return true, time.Since(t0), out, nil
+}
+
+// prefetch installs, in parallel, every pinned agent that a wanted case needs and
+// the cache lacks: from an empty npm cache the downloads dominate the run, and
+// they overlap well on two cores. A failure is reported again by the case.
+func prefetch() time.Duration {
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for name := range pins {
+		if !agentWanted(name) {
+			continue
+		}
+		wg.Add(1)
+		go func(name string) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ran, took, out, err := npmInstall(name)
+			switch {
+			case err != nil:
+				fmt.Fprintf(os.Stderr, "e2e: %s: npm install %s@%s failed after %.1fs (%v):\n%s\n", name, pins[name].pkg, pins[name].version, took.Seconds(), err, tail(out, 20))
+			case ran:
+				fmt.Printf("e2e: %s: npm install %s@%s took %.1fs\n", name, pins[name].pkg, pins[name].version, took.Seconds())
+			}
+		}(name)
+	}
+	wg.Wait()
+	return time.Since(t0)
+}
+
+// agentWanted reports whether a case of agent name is selected by
+// HOOKINSTALL_E2E_AGENTS (a case is the agent's name or starts with it and a dash).
+func agentWanted(name string) bool {
+	v := os.Getenv("HOOKINSTALL_E2E_AGENTS")
+	if v == "" {
+		return true
+	}
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == name || strings.HasPrefix(f, name+"-") {
+			return true
+		}
+	}
+	return false
+}
+
 // agent installs (or reuses) the pinned version of an agent and asks the binary
 // for its version.
 func agent(t *testing.T, name string) *agentBin {
@@ -189,42 +294,30 @@ func agent(t *testing.T, name string) *agentBin {
 	}
 	pin := pins[name]
 	dir := filepath.Join(cacheDir(), name+"-"+pin.version)
-	bin := filepath.Join(dir, "node_modules", ".bin", pin.bin)
-	ok := func(prefix string) bool {
-		_, err := os.Stat(filepath.Join(prefix, "node_modules", ".bin", pin.bin))
-		return err == nil && installedVersion(prefix, pin.pkg) == pin.version
-	}
-	if ok(dir) {
+	bin := exe(name, dir)
+	if cached(name, dir) {
 		t.Logf("%s: reusing %s@%s in %s", name, pin.pkg, pin.version, dir)
 	} else {
-		if err := os.MkdirAll(cacheDir(), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		tmp, err := os.MkdirTemp(cacheDir(), ".tmp-"+name+"-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(tmp)
-		t0 := time.Now()
 		t.Logf("%s: npm install %s@%s into %s", name, pin.pkg, pin.version, dir)
-		out, err := cmdOut(5*time.Minute, tmp, nil, "npm", "install", "--prefix", tmp,
-			"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
-		if err != nil || !ok(tmp) {
+		_, took, out, err := npmInstall(name)
+		if err != nil {
 			t.Fatalf("%s: npm install %s@%s failed (%v):\n%s", name, pin.pkg, pin.version, err, tail(out, 40))
 		}
-		os.RemoveAll(dir) // a broken or wrong-version install
-		if err := os.Rename(tmp, dir); err != nil && !ok(dir) {
-			t.Fatalf("%s: %v", name, err)
-		}
-		took := time.Since(t0)
 		t.Logf("%s: installed in %.1fs", name, took.Seconds())
 		extendWatchdog(took) // the agent-driving budget does not pay for downloads
 	}
 	scratch := t.TempDir()
-	env := []string{"PATH=" + basePath(), "HOME=" + scratch, "CODEX_HOME=" + scratch, "XDG_CONFIG_HOME=" + scratch}
+	env := []string{"PATH=" + basePath(), "HOME=" + scratch, "CODEX_HOME=" + scratch, "XDG_CONFIG_HOME=" + scratch,
+		"COPILOT_AUTO_UPDATE=false", "PI_OFFLINE=1"}
 	out, err := cmdOut(60*time.Second, scratch, env, bin, "--version")
-	v := strings.TrimSpace(lastLine(out))
-	if err != nil || !strings.Contains(v, pin.version) {
+	v := ""
+	for _, l := range strings.Split(out, "\n") { // copilot prints an update hint after it
+		if strings.Contains(l, pin.version) {
+			v = strings.TrimSpace(l)
+			break
+		}
+	}
+	if err != nil || v == "" {
 		t.Fatalf("%s: `%s --version` = %q (%v), want %s", name, bin, strings.TrimSpace(out), err, pin.version)
 	}
 	a := &agentBin{path: bin, version: v}

@@ -1,0 +1,68 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// kiloFixture is opencode's fixture under Kilo's name: the same provider block
+// in ~/.config/kilo/kilo.json and the recorder plugin in plugins/.
+func kiloFixture(r *run) {
+	r.writeFile(".config/kilo/kilo.json", fmt.Sprintf(`{
+  "$schema": "https://kilo.ai/config.json",
+  "model": "fake/fake-model",
+  "small_model": "fake/fake-model",
+  "autoupdate": false,
+  "share": "disabled",
+  "permission": { "bash": "ask", "edit": "ask" },
+  "provider": {
+    "fake": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Fake local model",
+      "options": { "baseURL": %s, "apiKey": "fake-key-123" },
+      "models": {
+        "fake-model": { "name": "Fake Model", "tool_call": true, "limit": { "context": 128000, "output": 4096 } }
+      }
+    }
+  }
+}
+`, js(r.srv.URL+"/v1")), 0o644)
+	r.writeFile(".config/kilo/plugins/e2e-recorder.js", fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
+	r.env = []string{"KILO_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_SHARE=1",
+		"KILO_DISABLE_LSP_DOWNLOAD=1", "KILO_DISABLE_CODEBASE_INDEXING=1", "KILO_TELEMETRY_LEVEL=off"}
+}
+
+func kiloDrive(r *run) {
+	// Kilo 7.7.9 takes long to first draw on a loaded machine (85s measured at
+	// a load average of 20 on two cores).
+	if !r.waitScreen(`Ask anything`, 150*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 150s")
+		r.quit("C-c")
+		return
+	}
+	time.Sleep(2 * time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Permission required`, 90*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Permission required') within 90s")
+		r.quit("C-c")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Permission required`, "Enter") // "Allow once" is preselected
+	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
+	r.snap("done")
+	r.quit("C-c")
+}
+
+func TestKilo(t *testing.T) {
+	runCase(t, agentCase{name: "kilo", agent: "kilo", who: "kilo",
+		form: "verbatim", hooks: true, marker: "kilo-marker.txt",
+		fixture: kiloFixture, drive: kiloDrive})
+}
