@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,12 @@ var payloads = map[string]string{
 	"Stop":              `{"session_id":"063117be-df0d-4c79-a25b-a38ce6ee00ba","transcript_path":"/home/u/.claude/projects/-home-u-work/063117be-df0d-4c79-a25b-a38ce6ee00ba.jsonl","cwd":"/home/u/work","prompt_id":"4885280c-ea50-42ce-a27b-5bc0ae772250","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done: fake model finished the turn.","background_tasks":[],"session_crons":[]}`,
 	"Notification":      `{"sessionId":"4c1d6a7e-2b1f-4f0e-9d3a-6f8b2e1c9a70","cwd":"/home/u/work","hookEventName":"Notification","notificationType":"permission_prompt","message":"Grok needs your permission to use Bash"}`,
 }
+
+// fieldRx and valueRx find what a FieldEquals script compares.
+var (
+	fieldRx = regexp.MustCompile(`if \[ "\$1" = ([A-Za-z0-9_]+) \]`)
+	valueRx = regexp.MustCompile(`\[ "\$3" != ([A-Za-z0-9_]+) \]`)
+)
 
 // A hookCase is one generated hook with what it must write.
 type hookCase struct {
@@ -76,6 +83,10 @@ func hookCases(dir, node string) ([]hookCase, error) {
 				continue // opencode's plugin runs inside opencode, not as a process
 			}
 			c, err := newCase(dir, a.Name(), s.Event, s.Name, s.Content, states[s.Event], node)
+			if rec := adapters.Payload(a.Facts(t).Payloads + "." + s.Event); rec != nil && err == nil {
+				// the payload recorded from the agent's binary, where there is one
+				c.payload = append(bytes.TrimRight(rec, "\n"), '\n')
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -114,12 +125,20 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 	}
 	c.payload = []byte(p + "\n")
 	rule := scripts.Always
+	field, value := "", ""
 	switch {
 	case bytes.Contains(content, []byte("background_tasks")):
 		rule = scripts.NonEmptyBackgroundTasks
 	case bytes.Contains(content, []byte("notificationType")):
 		rule = scripts.PermissionPrompt
 		c.payload = []byte(payloads["Notification"] + "\n")
+	default:
+		// FieldEquals: the script compares a field and a value as shell words
+		if m := fieldRx.FindSubmatch(content); m != nil {
+			if v := valueRx.FindSubmatch(content); v != nil {
+				rule, field, value = scripts.FieldEquals, string(m[1]), string(v[1])
+			}
+		}
 	}
 	c.reads = rule != scripts.Always
 	if c.pty {
@@ -130,7 +149,7 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 	if node != "" {
 		c.peer = base + ".js"
 		guard := bytes.Contains(content, []byte("GROK_HOOK_EVENT"))
-		if err := writeExec(c.peer, nodePeer(node, state, rule, c.pty, guard)); err != nil {
+		if err := writeExec(c.peer, nodePeer(node, state, rule, field, value, c.pty, guard)); err != nil {
 			return c, err
 		}
 	}
@@ -140,7 +159,7 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 // nodePeer is the hook as peers write it: a Node.js script that gates on
 // the same variables, parses the payload with JSON.parse where the state
 // depends on it, and writes the same bytes the same way.
-func nodePeer(node string, state scripts.State, rule scripts.Rule, toPTY, guard bool) []byte {
+func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value string, toPTY, guard bool) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!%s\n'use strict';\n", node)
 	fmt.Fprintf(&b, "const env = process.env;\nif (!env.%s) process.exit(0);\n", scripts.TaskVar(ns))
@@ -156,6 +175,9 @@ func nodePeer(node string, state scripts.State, rule scripts.Rule, toPTY, guard 
 	case scripts.PermissionPrompt:
 		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
 		b.WriteString("if (p.notificationType !== 'permission_prompt') process.exit(0);\n")
+	case scripts.FieldEquals:
+		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
+		fmt.Fprintf(&b, "if (p[%q] !== %q) process.exit(0);\n", field, value)
 	}
 	fmt.Fprintf(&b, "const osc = '\\x1b]777;notify;%s;' + state + '\\x07';\n", ns)
 	if toPTY {
