@@ -55,6 +55,8 @@ fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzCodexAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzAntigravityAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzKimiAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzGeminiAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzQwenAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
 
 # Long runs of the load and SIGKILL tests (not part of make test).

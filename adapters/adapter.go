@@ -105,8 +105,29 @@ type Target struct {
 	SystemRoot string
 }
 
-// HooksDir is the folder holding our scripts, manifest, backups and lock.
-func (t Target) HooksDir() string { return filepath.Join(t.Dir, t.NS+"-hooks") }
+// HooksDir is the folder holding our scripts, manifest, backups and lock:
+// <dir>/<NS>-hooks, or <dir>/<NS>-<agent>-hooks for an agent that shares its
+// config dir with another one that came first (Gemini CLI's ~/.gemini is
+// also Antigravity's), so that each keeps its own manifest.
+func (t Target) HooksDir() string {
+	if s, ok := t.Adapter.(sharedDir); ok && s.sharesDir() {
+		return filepath.Join(t.Dir, t.NS+"-"+t.Adapter.Name()+"-hooks")
+	}
+	return filepath.Join(t.Dir, t.NS+"-hooks")
+}
+
+// A sharedDir is an agent whose config dir another agent also uses.
+type sharedDir interface{ sharesDir() bool }
+
+// DetectPaths are the paths whose presence means the agent is installed on
+// this machine (besides its programs on PATH): its Facts.Detect, or its
+// config dir.
+func DetectPaths(t Target) []string {
+	if d := t.Adapter.Facts(t).Detect; len(d) > 0 {
+		return d
+	}
+	return []string{t.Dir}
+}
 
 // AsPath rewrites a path under Home to the same path under AsHome.
 func (t Target) AsPath(p string) string {

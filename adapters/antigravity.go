@@ -20,8 +20,8 @@ import (
 type antigravity struct{ oneConfig }
 
 var antigravityEvents = []claudeEvent{
-	{"PreInvocation", scripts.Working, scripts.Always, ""},
-	{"Stop", scripts.Done, scripts.Always, ""},
+	{event: "PreInvocation", state: scripts.Working, rule: scripts.Always},
+	{event: "Stop", state: scripts.Done, rule: scripts.Always},
 }
 
 func init() { register(antigravity{}) }
@@ -200,7 +200,10 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 
 func (a antigravity) Facts(t Target) Facts {
 	return Facts{
-		Product:        "Antigravity",
+		Product: "Antigravity",
+		// ~/.gemini alone is Gemini CLI's too: Antigravity keeps its hook
+		// sets in ~/.gemini/config (its program is agy).
+		Detect:         []string{filepath.Dir(a.Config(t))},
 		EventsUnderNS:  true,
 		ProjectConfigs: []string{".agents/hooks.json"},
 		Reads:          []string{a.deadPath(t)},

@@ -23,6 +23,12 @@ type claudeStyle struct {
 	// timeouts are per-event handler timeouts in seconds, where the agent
 	// needs another than HookTimeout.
 	timeouts map[string]int
+	// timeout is each handler's timeout in the agent's own unit; 0 means
+	// HookTimeout seconds.
+	timeout int
+	// named: each handler carries a "name" before its type (Gemini CLI,
+	// whose hooksConfig.disabled and /hooks name hooks by it).
+	named bool
 }
 
 type claudeEvent struct {
@@ -30,6 +36,8 @@ type claudeEvent struct {
 	state scripts.State
 	rule  scripts.Rule
 	note  string
+	// field and value are what a scripts.FieldEquals rule matches.
+	field, value string
 }
 
 // HookTimeout is the timeout, in seconds, of every handler we write.
@@ -49,7 +57,7 @@ func (c claudeStyle) Scripts(t Target) ([]Script, error) {
 	var ss []Script
 	for _, e := range c.events {
 		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state,
-			Transport: c.transport, Rule: e.rule, GrokGuard: c.grokGuard})
+			Transport: c.transport, Rule: e.rule, GrokGuard: c.grokGuard, Field: e.field, Value: e.value})
 		if err != nil {
 			return nil, err
 		}
@@ -60,11 +68,24 @@ func (c claudeStyle) Scripts(t Target) ([]Script, error) {
 
 // Handler is the handler object we write for one event.
 func (c claudeStyle) handler(t Target, event string) Obj {
-	timeout := HookTimeout
+	timeout := c.timeout
+	if timeout == 0 {
+		timeout = HookTimeout
+	}
 	if s, ok := c.timeouts[event]; ok {
 		timeout = s
 	}
-	return Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", timeout}}
+	h := Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", timeout}}
+	if c.named {
+		h = append(Obj{{"name", HookName(t, event)}}, h...)
+	}
+	return h
+}
+
+// HookName is the name of our handler for event, where an agent names its
+// hooks: the namespace and the script's name, "hookinstall-before-agent".
+func HookName(t Target, event string) string {
+	return t.NS + "-" + strings.TrimSuffix(scripts.FileName(event), ".sh")
 }
 
 func (c claudeStyle) want(t Target) []EventEntry {
@@ -111,9 +132,9 @@ func init() {
 	register(claude{claudeStyle{
 		name: "claude",
 		events: []claudeEvent{
-			{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
-			{"PermissionRequest", scripts.Attention, scripts.Always, ""},
-			{"Stop", scripts.Done, scripts.NonEmptyBackgroundTasks, "working while background_tasks is not empty"},
+			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+			{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
+			{event: "Stop", state: scripts.Done, rule: scripts.NonEmptyBackgroundTasks, note: "working while background_tasks is not empty"},
 		},
 		transport: scripts.Stdout,
 		grokGuard: true,

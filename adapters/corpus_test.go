@@ -80,10 +80,24 @@ func testTarget(t testing.TB, agent, home string) Target {
 // TestClaudeCorpusRoundTrip: for every JSON object in the corpus, add leaves
 // valid JSON with every old value unchanged and our three events exactly once;
 // add again is byte-identical; remove gives back the original byte for byte.
-func TestClaudeCorpusRoundTrip(t *testing.T) {
-	tg := testTarget(t, "claude", "/home/u")
+func TestClaudeCorpusRoundTrip(t *testing.T) { corpusRoundTrip(t, "claude", "claude") }
+
+// TestGeminiCorpusRoundTrip is the same for Gemini CLI's settings.json, over
+// the corpus's Gemini settings files.
+func TestGeminiCorpusRoundTrip(t *testing.T) { corpusRoundTrip(t, "gemini", "gemini") }
+
+// TestQwenCorpusRoundTrip is the same for Qwen Code's settings.json, whose
+// keys and shape are Gemini CLI's (Qwen Code is a fork of it): the corpus's
+// Gemini settings files, then Claude's.
+func TestQwenCorpusRoundTrip(t *testing.T) {
+	corpusRoundTrip(t, "qwen", "gemini")
+	corpusRoundTrip(t, "qwen", "claude")
+}
+
+func corpusRoundTrip(t *testing.T, agent, corpus string) {
+	tg := testTarget(t, agent, "/home/u")
 	a := tg.Adapter
-	files := corpusFiles(t, "claude")
+	files := corpusFiles(t, corpus)
 	tried := 0
 	defer func() {
 		if tried < len(files)*9/10 {
@@ -91,7 +105,7 @@ func TestClaudeCorpusRoundTrip(t *testing.T) {
 		}
 	}()
 	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
+		t.Run(corpus+"/"+filepath.Base(file), func(t *testing.T) {
 			orig, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -105,14 +119,14 @@ func TestClaudeCorpusRoundTrip(t *testing.T) {
 				t.Fatalf("add: %v", err)
 			}
 			checkAdded(t, tg, orig, ed.Doc)
-			ed2, err := a.Add(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			ed2, err := a.Add(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)
 			if err != nil {
 				t.Fatalf("second add: %v", err)
 			}
 			if !bytes.Equal(ed2.Doc, ed.Doc) {
 				t.Fatalf("second add changed the file:\n%s", ed2.Doc)
 			}
-			rm, err := a.Remove(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			rm, err := a.Remove(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)
 			if err != nil {
 				t.Fatalf("remove: %v", err)
 			}
@@ -132,7 +146,7 @@ func TestClaudeCorpusRoundTrip(t *testing.T) {
 			rootAdded, _ := ParseObject(ed.Doc)
 			at2 := members(rootAdded)[0].KeyStart
 			editedAdded := splice(ed.Doc, at2, at2, string(edit))
-			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created}, false)
+			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)
 			if err != nil {
 				t.Fatalf("remove after edit: %v", err)
 			}
@@ -183,6 +197,10 @@ func checkAdded(t *testing.T, tg Target, before, after []byte) {
 				n++
 				// json.Marshal of a map sorts keys: the entry is exactly ours.
 				want := `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","timeout":5,"type":"command"}]}`
+				if tg.Adapter.Name() == "gemini" { // named handlers, timeout in milliseconds
+					want = `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","name":"hookinstall-` +
+						strings.TrimSuffix(scripts.FileName(e.Event), ".sh") + `","timeout":5000,"type":"command"}]}`
+				}
 				if string(s) != want {
 					t.Errorf("%s: our entry is %s, want %s", e.Event, s, want)
 				}

@@ -7,7 +7,7 @@ import "testing"
 // surgical remove (the file was edited since the install, so the backup is
 // not restored): everything that is not ours comes back as it was.
 func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
-	for _, agent := range []string{"claude", "zerocode", "codex", "grok", "antigravity"} {
+	for _, agent := range []string{"claude", "zerocode", "codex", "grok", "antigravity", "gemini", "qwen"} {
 		for _, orig := range []string{
 			"{\n  \"hooks\": {\n  }\n}\n",
 			"{\n  \"hooks\": {\n\n  },\n  \"a\": 1\n}\n",

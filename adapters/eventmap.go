@@ -50,6 +50,9 @@ func (f Facts) Holds(t Target, cfg File) bool {
 		return bytes.Contains(cfg.Data, []byte(t.Prefix()))
 	}
 	data := bytes.TrimPrefix(cfg.Data, []byte("\xef\xbb\xbf"))
+	if f.ReadsComments {
+		data, _ = StripComments(data)
+	}
 	if !gjson.ValidBytes(data) {
 		return bytes.Contains(data, []byte(t.Prefix()))
 	}
@@ -66,6 +69,12 @@ func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
 		}
 		fs = append(fs, info("config.bom", file, file+" "+f.BOMVerdict(), BOMHint))
 		data = data[3:]
+	}
+	if f.ReadsComments {
+		if stripped, had := StripComments(data); had {
+			fs = append(fs, info("config.comments", file, fmt.Sprintf("%s holds comments: %s reads them (JSONC), but hookinstall add and remove will not edit the file", file, f.Product), "take the comments out before running 'hookinstall add' or 'remove' again"))
+			data = stripped
+		}
 	}
 	root, err := ParseObject(data)
 	if err != nil {
@@ -91,6 +100,10 @@ func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
 	switch {
 	case f.StrictRoot != nil:
 		note = "strict JSON, no BOM, top level only " + f.StrictRootList()
+	case f.ReadsComments && f.ReadsBOM:
+		note = "JSON with comments allowed, no trailing commas"
+	case f.ReadsComments:
+		note = "JSON with comments allowed, no trailing commas, no BOM"
 	case f.ReadsBOM:
 		note = "strict JSON"
 	}

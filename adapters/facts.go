@@ -22,6 +22,15 @@ import (
 type Facts struct {
 	// Product is the agent's name for people: "Claude Code".
 	Product string
+	// Detect are the paths whose presence means the agent is installed
+	// (besides its programs on PATH), where its config dir alone cannot
+	// tell: ~/.gemini is Gemini CLI's and Antigravity's. nil means the
+	// config dir.
+	Detect []string
+	// ReadsComments: the agent reads // and /* */ comments in its JSON
+	// config (measured). hookinstall still edits only strict JSON, so it
+	// refuses such a file and says that the agent reads it.
+	ReadsComments bool
 	// Plugin is set when the config is a plugin file of ours that runs
 	// inside the agent (opencode), not a map of hook entries.
 	Plugin *Plugin
@@ -272,16 +281,29 @@ func (f Facts) BOMVerdict() string {
 const errBOM = "starts with a UTF-8 byte order mark (BOM)"
 
 // Explain rewrites an error about t's config in the agent's own terms: a
-// byte order mark is refused with what the agent itself does with one.
+// byte order mark is refused with what the agent itself does with one, and
+// so is a comment in the config of an agent that reads comments (JSONC).
 func Explain(t Target, err error) error {
 	var se *SyntaxError
-	if errors.As(err, &se) && se.Msg == errBOM && se.Offset == 0 {
+	if !errors.As(err, &se) {
+		return err
+	}
+	if se.Msg == errBOM && se.Offset == 0 {
 		c := *se
 		c.Msg = t.Adapter.Facts(t).BOMVerdict()
 		return &c
 	}
+	if f := t.Adapter.Facts(t); f.ReadsComments && strings.HasSuffix(se.Msg, errComment) {
+		c := *se
+		c.Msg = "holds a comment: " + f.Product + " reads comments (JSONC), but hookinstall edits only strict JSON, so it wrote nothing; take the comments out and run it again"
+		return &c
+	}
 	return err
 }
+
+// errComment ends the Msg of the SyntaxError ParseObject returns where the
+// fault is the start of a comment.
+const errComment = "(comments are not JSON)"
 
 // StrictRootList renders the keys of a strict root for messages:
 // `"description" and "hooks"`.

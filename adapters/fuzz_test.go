@@ -31,6 +31,8 @@ func seedCorpus(f *testing.F) {
 		`{}`, "{\n}\n", `{"hooks":{}}`, `{"hooks":{"Stop":[]}}`, "{\r\n\t\"hooks\": {\r\n\t}\r\n}",
 		`{"a":1,"a":2}`, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`,
 		`{"hooks":{"Stop":[{"hooks":[]}],"Other":{}}}`, `{"x":"\u00e9\ud83d\ude00","y":[1e400,-0.0]}`,
+		"{\n  // a comment\n  \"hooks\": {}\n}\n", `{"hooksConfig":{"enabled":false}}`, `{"disableAllHooks":true}`,
+		`{"hooksConfig":{"disabled":["hookinstall-after-agent"]}}`, `{"$version":4,"tools":{"approvalMode":"default"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -52,6 +54,13 @@ func FuzzCodexAddRemove(f *testing.F) { fuzzShared(f, "codex") }
 // FuzzAntigravityAddRemove is the same for Antigravity's
 // ~/.gemini/config/hooks.json, where we own one top-level key.
 func FuzzAntigravityAddRemove(f *testing.F) { fuzzShared(f, "antigravity") }
+
+// FuzzGeminiAddRemove is the same for Gemini CLI's ~/.gemini/settings.json
+// (named handlers, millisecond timeouts).
+func FuzzGeminiAddRemove(f *testing.F) { fuzzShared(f, "gemini") }
+
+// FuzzQwenAddRemove is the same for Qwen Code's ~/.qwen/settings.json.
+func FuzzQwenAddRemove(f *testing.F) { fuzzShared(f, "qwen") }
 
 func fuzzShared(f *testing.F, agent string) {
 	seedCorpus(f)

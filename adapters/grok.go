@@ -17,10 +17,10 @@ func init() {
 	register(grok{claudeStyle{
 		name: "grok",
 		events: []claudeEvent{
-			{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
-			{"Notification", scripts.Attention, scripts.PermissionPrompt, "only when notificationType is permission_prompt"},
-			{"Stop", scripts.Done, scripts.Always, ""},
-			{"StopCancelled", scripts.Interrupted, scripts.Always, ""},
+			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+			{event: "Notification", state: scripts.Attention, rule: scripts.PermissionPrompt, note: "only when notificationType is permission_prompt"},
+			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+			{event: "StopCancelled", state: scripts.Interrupted, rule: scripts.Always},
 		},
 		transport: scripts.PTY,
 	}})

@@ -88,7 +88,7 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 				off = 0
 			}
 			if int(off) < len(doc) && doc[off] == '/' {
-				msg += " (comments are not JSON)"
+				msg += " " + errComment
 			}
 			return gjson.Result{}, syntaxErrorAt(doc, off, msg)
 		}
@@ -652,4 +652,50 @@ func (w *workBuf) apply(doc []byte, e edit) []byte {
 	copy(b[e.from:], e.text)
 	w.b = b[:n]
 	return w.b
+}
+
+// StripComments returns doc with each // and /* */ comment outside strings
+// replaced by spaces (newlines kept), so offsets and lines stay those of
+// doc: how an agent that reads JSONC (comments, not trailing commas) sees
+// its config. It reports whether there was any comment.
+func StripComments(doc []byte) ([]byte, bool) {
+	var out []byte
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case c == '"':
+			for i++; i < len(doc) && doc[i] != '"'; i++ {
+				if doc[i] == '\\' {
+					i++
+				}
+			}
+		case c == '/' && i+1 < len(doc) && (doc[i+1] == '/' || doc[i+1] == '*'):
+			if out == nil {
+				out = bytes.Clone(doc)
+			}
+			block := doc[i+1] == '*'
+			j := i + 2
+			for ; j < len(doc); j++ {
+				if !block && doc[j] == '\n' {
+					break
+				}
+				if block && doc[j] == '*' && j+1 < len(doc) && doc[j+1] == '/' {
+					j += 2
+					break
+				}
+			}
+			if j > len(doc) {
+				j = len(doc)
+			}
+			for k := i; k < j; k++ {
+				if out[k] != '\n' && out[k] != '\r' {
+					out[k] = ' '
+				}
+			}
+			i = j - 1
+		}
+	}
+	if out == nil {
+		return doc, false
+	}
+	return out, true
 }

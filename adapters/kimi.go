@@ -38,10 +38,10 @@ func init() { register(kimi{}) }
 // or Ctrl-C (no Stop follows), while Esc on the approval dialog is a Reject
 // whose turn ends with Stop (measured).
 var kimiEvents = []claudeEvent{
-	{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
-	{"PermissionRequest", scripts.Attention, scripts.Always, ""},
-	{"Stop", scripts.Done, scripts.Always, ""},
-	{"Interrupt", scripts.Interrupted, scripts.Always, "a turn cancelled by Esc or Ctrl-C"},
+	{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+	{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
+	{event: "Stop", state: scripts.Done, rule: scripts.Always},
+	{event: "Interrupt", state: scripts.Interrupted, rule: scripts.Always, note: "a turn cancelled by Esc or Ctrl-C"},
 }
 
 // kimiKnownEvents are the hook events Kimi Code 2.1.0 accepts (its

@@ -91,6 +91,9 @@ func TestResolveOverrides(t *testing.T) {
 		{"kilo", "KILO_CONFIG_DIR", "/home/u/k", "/home/u/k", "/home/u/k/plugins/hookinstall.js"},
 		{"kilo", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/kilo", "/home/u/xdg/kilo/plugins/hookinstall.js"},
 		{"pi", "PI_CODING_AGENT_DIR", "/home/u/p", "/home/u/p", "/home/u/p/extensions/hookinstall.ts"},
+		// GEMINI_CLI_HOME replaces the home, QWEN_HOME the folder (measured)
+		{"gemini", "GEMINI_CLI_HOME", "/home/u/gh", "/home/u/gh/.gemini", "/home/u/gh/.gemini/settings.json"},
+		{"qwen", "QWEN_HOME", "/home/u/q", "/home/u/q", "/home/u/q/settings.json"},
 	}
 	for _, c := range cases {
 		env := map[string]string{c.v: c.val}
@@ -135,6 +138,8 @@ func TestResolvePaths(t *testing.T) {
 		"kilo":        {"/h/.config/kilo/plugins/hookinstall.js", "/h/.config/kilo-2/plugins/hookinstall.js"},
 		"pi":          {"/h/.pi/agent/extensions/hookinstall.ts", "/h/.pi/pi-2/extensions/hookinstall.ts"},
 		"kimi":        {"/h/.kimi-code/config.toml", "/h/.kimi-2/config.toml"},
+		"gemini":      {"/h/.gemini/settings.json", "/h/.gemini-2/settings.json"},
+		"qwen":        {"/h/.qwen/settings.json", "/h/.qwen-2/settings.json"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("agents %v", Names())
@@ -151,5 +156,31 @@ func TestResolvePaths(t *testing.T) {
 		if got := [2]string{tg.Adapter.Config(tg), clone.Adapter.Config(clone)}; got != w {
 			t.Errorf("%s: %v, want %v", name, got, w)
 		}
+	}
+}
+
+// TestSharedDirHooksDirs: Gemini CLI and Antigravity share ~/.gemini, so
+// each keeps its own hooks dir (and manifest) there, and neither's command
+// prefix is a prefix of the other's.
+func TestSharedDirHooksDirs(t *testing.T) {
+	g := testTarget(t, "gemini", "/h")
+	a := testTarget(t, "antigravity", "/h")
+	if g.Dir != a.Dir {
+		t.Fatalf("gemini dir %s, antigravity dir %s: expected the same folder", g.Dir, a.Dir)
+	}
+	if g.HooksDir() != "/h/.gemini/hookinstall-gemini-hooks" || a.HooksDir() != "/h/.gemini/hookinstall-hooks" {
+		t.Fatalf("hooks dirs: gemini %s, antigravity %s", g.HooksDir(), a.HooksDir())
+	}
+	if strings.HasPrefix(g.Prefix(), a.Prefix()) || strings.HasPrefix(a.Prefix(), g.Prefix()) {
+		t.Fatalf("prefixes overlap: %s, %s", g.Prefix(), a.Prefix())
+	}
+	if got := DetectPaths(g); len(got) != 1 || got[0] != "/h/.gemini/settings.json" {
+		t.Errorf("gemini is detected by %v", got)
+	}
+	if got := DetectPaths(a); len(got) != 1 || got[0] != "/h/.gemini/config" {
+		t.Errorf("antigravity is detected by %v", got)
+	}
+	if got := DetectPaths(testTarget(t, "qwen", "/h")); len(got) != 1 || got[0] != "/h/.qwen" {
+		t.Errorf("qwen is detected by %v", got)
 	}
 }

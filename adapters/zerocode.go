@@ -30,9 +30,9 @@ type zerocodeStyle struct {
 }
 
 var zerocodeEvents = []claudeEvent{
-	{"UserPromptSubmit", scripts.Working, scripts.Always, ""},
-	{"PermissionRequest", scripts.Attention, scripts.Always, ""},
-	{"Stop", scripts.Done, scripts.Always, ""},
+	{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+	{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
+	{event: "Stop", state: scripts.Done, rule: scripts.Always},
 }
 
 // codexHookEvents are ZeroCode's events plus Codex's Interrupt, which Codex
@@ -41,7 +41,7 @@ var zerocodeEvents = []claudeEvent{
 // seed 000, its hooks reference, does not list the event, and no ZeroCode
 // binary can be had to ask.
 var codexHookEvents = append(append([]claudeEvent(nil), zerocodeEvents...),
-	claudeEvent{"Interrupt", scripts.Interrupted, scripts.Always, ""})
+	claudeEvent{event: "Interrupt", state: scripts.Interrupted, rule: scripts.Always})
 
 // codexTimeouts: Codex clamps an Interrupt hook's timeout to 3 s and warns
 // about a larger one at every start (measured), so ours asks for 3.

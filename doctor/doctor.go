@@ -257,8 +257,10 @@ func (r *run) hooksDirExists() bool {
 
 // detected reports whether the agent looks installed on this machine.
 func (d *Doctor) detected(t adapters.Target) bool {
-	if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
-		return true
+	for _, p := range adapters.DetectPaths(t) {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
 	}
 	for _, b := range t.Adapter.Binaries() {
 		if _, err := d.LookPath(b); err == nil {

@@ -6,11 +6,14 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 )
 
-// Detected reports whether the agent looks installed on this machine: its
-// config dir exists, or one of its programs is on PATH.
+// Detected reports whether the agent looks installed on this machine: a path
+// of adapters.DetectPaths exists (its config dir, for most), or one of its
+// programs is on PATH.
 func (w *Writer) Detected(t adapters.Target) bool {
-	if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
-		return true
+	for _, p := range adapters.DetectPaths(t) {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
 	}
 	for _, b := range t.Adapter.Binaries() {
 		if _, err := w.o.LookPath(b); err == nil {

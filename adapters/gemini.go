@@ -1,0 +1,189 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// gemini is Gemini CLI (measured on 0.61.0): ~/.gemini/settings.json,
+// shared with the user and rewritten by Gemini itself, holds Claude-like
+// groups whose handlers carry a name and a timeout in MILLISECONDS. Its hooks
+// inherit the environment and must print nothing but JSON on stdout, so our
+// scripts write to the host's pty and print nothing.
+//
+// ~/.gemini is also Antigravity's, so our hooks dir there is
+// <NS>-gemini-hooks (Antigravity's is <NS>-hooks), and Gemini CLI is
+// detected by its settings.json or its program, never by the folder alone.
+type gemini struct{ claudeStyle }
+
+// geminiTimeout is our handlers' timeout: 5 s, in Gemini CLI's milliseconds
+// (a 5 there would kill every hook after 5 ms; measured: a handler with
+// 1000 is killed after one second, "Hook timed out after 1000ms").
+const geminiTimeout = HookTimeout * 1000
+
+// geminiSystem is the machine-wide settings file, which overrides the
+// user's ($GEMINI_CLI_SYSTEM_SETTINGS_PATH moves it; not followed).
+const geminiSystem = "/etc/gemini-cli/settings.json"
+
+func init() {
+	register(gemini{claudeStyle{
+		name: "gemini",
+		events: []claudeEvent{
+			{event: "BeforeAgent", state: scripts.Working, rule: scripts.Always},
+			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
+				field: "notification_type", value: "ToolPermission", note: "only when notification_type is ToolPermission"},
+			{event: "AfterAgent", state: scripts.Done, rule: scripts.Always},
+		},
+		transport: scripts.PTY,
+		timeout:   geminiTimeout,
+		named:     true,
+	}})
+}
+
+func (gemini) sharesDir() bool { return true }
+
+// Dir is ~/.gemini; $GEMINI_CLI_HOME replaces the home (not the folder):
+// Gemini CLI then reads $GEMINI_CLI_HOME/.gemini/settings.json.
+func (gemini) Dir(home string, getenv func(string) string) (string, string) {
+	if getenv != nil {
+		if v := getenv("GEMINI_CLI_HOME"); v != "" {
+			return filepath.Join(v, ".gemini"), "GEMINI_CLI_HOME"
+		}
+	}
+	return filepath.Join(home, ".gemini"), ""
+}
+
+func (gemini) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
+
+func (gemini) trustedFolders(t Target) string { return filepath.Join(t.Dir, "trustedFolders.json") }
+
+// SwitchFiles: the system settings (which can switch hooks off for every
+// user) and the folders the user trusted, which doctor reports.
+func (g gemini) SwitchFiles(t Target) []string {
+	return append(nonEmpty(SystemPath(t, geminiSystem)), g.trustedFolders(t))
+}
+
+// geminiOff says why Gemini CLI would run none of our hooks, from a
+// settings file's root: hooksConfig.enabled false, or one of our hooks
+// named (by name or by command) in hooksConfig.disabled.
+func geminiOff(file string, system bool, root gjson.Result, ours map[string]bool) *OffError {
+	where, fix := "", "set it to true or remove it, then run add again"
+	if system {
+		where, fix = " in the system settings (they override the user's)", "ask whoever manages this machine"
+	}
+	hc := root.Get("hooksConfig")
+	if hc.Get("enabled").Type == gjson.False {
+		return &OffError{File: file, Key: "hooksConfig.enabled", Reason: "is false" + where + ", so Gemini CLI runs no hooks at all; " + fix}
+	}
+	if !system {
+		fix = "take it out of the list (or /hooks enable it), then run add again"
+	}
+	for _, d := range hc.Get("disabled").Array() {
+		if ours[d.String()] {
+			return &OffError{File: file, Key: "hooksConfig.disabled", Reason: fmt.Sprintf("lists %q%s, so Gemini CLI never runs that hook of ours; %s", d.String(), where, fix)}
+		}
+	}
+	return nil
+}
+
+// ourNames are the names and commands Gemini CLI knows our hooks by.
+func (g gemini) ourNames(t Target) map[string]bool {
+	m := map[string]bool{}
+	for _, e := range g.events {
+		m[HookName(t, e.event)] = true
+		m[t.ScriptPath(scripts.FileName(e.event))] = true
+	}
+	return m
+}
+
+func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	ours := g.ourNames(t)
+	if sys := SystemPath(t, geminiSystem); sys != "" {
+		if b, ok := files[sys]; ok {
+			if data, _ := StripComments(b); gjson.ValidBytes(data) {
+				if off := geminiOff(sys, true, gjson.ParseBytes(data), ours); off != nil {
+					return nil, off
+				}
+			}
+		}
+	}
+	notes := []string{geminiTrustNote(g.Config(t))}
+	if IsBlank(cur) {
+		return notes, nil
+	}
+	root, err := g.parseShared(t, cur)
+	if err != nil {
+		return nil, err
+	}
+	if off := geminiOff(g.Config(t), false, root, ours); off != nil {
+		return nil, off
+	}
+	return notes, nil
+}
+
+// geminiTrustNote is what add says about folder trust, which only the user
+// can give.
+func geminiTrustNote(config string) string {
+	return fmt.Sprintf("%s: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted (folder trust is on by default): trust the folder when Gemini asks, or run it with --skip-trust", config)
+}
+
+// --- Gemini CLI's facts, for add, remove, status and doctor ---
+
+func (g gemini) Facts(t Target) Facts {
+	sys := SystemPath(t, geminiSystem)
+	return Facts{
+		Product:        "Gemini CLI",
+		Detect:         []string{g.Config(t)},
+		ReadsComments:  true,
+		ProjectConfigs: []string{".gemini/settings.json"},
+		SystemFiles:    nonEmpty(sys),
+		Reads:          append(nonEmpty(sys), g.trustedFolders(t)),
+		Switches:       g.switches,
+		Payloads:       "gemini",
+	}
+}
+
+// switches checks hooksConfig in the user's and the system settings, and
+// says what folder trust does to every hook.
+func (g gemini) switches(in Input) []Finding {
+	var fs []Finding
+	ours := g.ourNames(in.T)
+	root := func(f File) gjson.Result {
+		data, _ := StripComments(f.Data)
+		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
+	}
+	off := false
+	if o := geminiOff(in.Config.Path, false, root(in.Config), ours); o != nil {
+		fs = append(fs, fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), ""))
+		off = true
+	}
+	if sys := SystemPath(in.T, geminiSystem); sys != "" {
+		if o := geminiOff(sys, true, root(in.File(sys)), ours); o != nil {
+			fs = append(fs, fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), ""))
+			off = true
+		}
+	}
+	if !off {
+		fs = append(fs, pass("switch.hooksConfig", in.Config.Path, "hooksConfig neither switches hooks off nor disables one of ours"))
+	}
+	// Folder trust: on unless security.folderTrust.enabled is false.
+	ft := root(in.Config).Get("security.folderTrust.enabled")
+	if ft.Type == gjson.False {
+		fs = append(fs, info("trust.folder", in.Config.Path, "folder trust is off (security.folderTrust.enabled is false): Gemini CLI runs hooks in every folder", ""))
+		return fs
+	}
+	tf := in.File(g.trustedFolders(in.T))
+	n := 0
+	for _, m := range members(root(tf)) {
+		if v := m.Val.String(); v == "TRUST_FOLDER" || v == "TRUST_PARENT" {
+			n++
+		}
+	}
+	fs = append(fs, info("trust.folder", tf.Path, fmt.Sprintf("folder trust is on: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted (%d trusted in %s)", n, tf.Path),
+		"trust the folder when Gemini asks (or run it with --skip-trust); only the user can"))
+	return fs
+}

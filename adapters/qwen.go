@@ -1,0 +1,100 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// qwen is Qwen Code (measured on 0.24.4): ~/.qwen/settings.json ($QWEN_HOME
+// replaces ~/.qwen), shared with the user and rewritten by Qwen itself (it
+// adds "$version" to a file that lacks it), in Claude's shape with timeouts
+// in seconds. Its hooks run detached, with no controlling terminal, and it
+// writes a hook's terminalSequence only for its idle notification, so our
+// scripts write to the host's pty and print nothing.
+type qwen struct{ claudeStyle }
+
+func init() {
+	register(qwen{claudeStyle{
+		name: "qwen",
+		events: []claudeEvent{
+			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
+				field: "notification_type", value: "permission_prompt", note: "only when notification_type is permission_prompt"},
+			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+		},
+		transport: scripts.PTY,
+	}})
+}
+
+func (qwen) Dir(home string, getenv func(string) string) (string, string) {
+	return envDir(getenv, "QWEN_HOME", filepath.Join(home, ".qwen"))
+}
+
+func (qwen) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
+
+func (qwen) SwitchFiles(Target) []string { return nil }
+
+func (q qwen) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+	root, err := q.parseShared(t, cur) // an empty result for a blank file
+	if err != nil {
+		return nil, err
+	}
+	if root.Get("disableAllHooks").Type == gjson.True {
+		return nil, &OffError{File: q.Config(t), Key: "disableAllHooks", Reason: "is true, so Qwen Code runs no hooks at all; set it to false or remove it, then run add again"}
+	}
+	if n := qwenApproval(q.Config(t), root); n != "" {
+		return []string{n}, nil
+	}
+	return nil, nil
+}
+
+// qwenApproval says what Qwen Code's approval mode does to the attention
+// state: it starts in "auto" unless tools.approvalMode says otherwise.
+func qwenApproval(config string, root gjson.Result) string {
+	switch mode := root.Get("tools.approvalMode"); {
+	case !mode.Exists() || mode.String() == "auto":
+		return fmt.Sprintf("%s: tools.approvalMode is not set, so Qwen Code starts in auto mode: its classifier approves tool calls itself and asks (Notification permission_prompt, needs your input) only when it cannot decide", config)
+	case mode.String() == "yolo":
+		return fmt.Sprintf("%s: tools.approvalMode is \"yolo\": Qwen Code approves every tool call itself, so needs your input never fires", config)
+	}
+	return ""
+}
+
+// --- Qwen Code's facts, for add, remove, status and doctor ---
+
+func (q qwen) Facts(t Target) Facts {
+	return Facts{
+		Product:        "Qwen Code",
+		ReadsBOM:       true,
+		ReadsComments:  true,
+		ProjectConfigs: []string{".qwen/settings.json"},
+		Switches:       q.switches,
+		Payloads:       "qwen",
+		Variants: map[string][]Variant{
+			"Notification": {{ID: "fire.other-notification", Payload: "Notification.auth",
+				Why: "a Notification whose notification_type is auth_success (not a permission prompt)"}},
+			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: scripts.Working,
+				Why: "the UserPromptSubmit Qwen Code fires with an empty prompt after an approved tool"}},
+		},
+	}
+}
+
+// switches checks disableAllHooks and reports the approval mode.
+func (q qwen) switches(in Input) []Finding {
+	data, _ := StripComments(in.Config.Data)
+	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
+	var fs []Finding
+	if root.Get("disableAllHooks").Type == gjson.True {
+		fs = append(fs, fail("switch.disableAllHooks", in.Config.Path, fmt.Sprintf("%s: disableAllHooks is true, so Qwen Code runs no hooks at all", in.Config.Path), "set it to false or remove it"))
+	} else {
+		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+in.Config.Path))
+	}
+	if n := qwenApproval(in.Config.Path, root); n != "" {
+		fs = append(fs, info("switch.approvalMode", in.Config.Path, n+"; working and done still do", "set tools.approvalMode to \"default\" if you want to be told each time Qwen needs you"))
+	}
+	return fs
+}
