@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,8 +95,29 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	}
 	agents := []jsonDoctorAgent{}
 	code := exitOK
-	for _, name := range sel.agents {
-		r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: o.NoAsk, FireTimeout: o.FireTimeout})
+	// The agents are checked side by side (their checks share nothing), and
+	// reported in order: the live fires of the plugin agents each start a
+	// JavaScript runtime, which dominates the time of a whole doctor.
+	type result struct {
+		r   *hookinstall.Report
+		err error
+	}
+	results := make([]result, len(sel.agents))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, name := range sel.agents {
+		wg.Add(1)
+		go func(i int, name string) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: o.NoAsk, FireTimeout: o.FireTimeout})
+			results[i] = result{r, err}
+		}(i, name)
+	}
+	wg.Wait()
+	for _, res := range results {
+		r, err := res.r, res.err
 		if err != nil {
 			return err
 		}
