@@ -27,6 +27,8 @@ var pins = map[string]struct{ pkg, version, bin string }{
 	"copilot":  {"@github/copilot", "1.0.102", "copilot"},
 	"pi":       {"@mariozechner/pi-coding-agent", "0.73.1", "pi"},
 	"kilo":     {"@kilocode/cli-linux-x64", "7.7.9", "kilo"},
+	"gemini":   {"@google/gemini-cli", "0.61.0", "gemini"},
+	"qwen":     {"@qwen-code/qwen-code", "0.24.4", "qwen"},
 }
 
 const ns = "hookinstall"

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -249,6 +250,9 @@ func CheckStates(who string, all []OSC, ns, form string, want []string) []string
 				continue
 			}
 			if got[i] != w {
+				if !slices.Contains(got[i:], w) { // a state that never came: name it
+					probs = append(probs, fmt.Sprintf("%s: missing state %s (#%d of %s; %q never reached the pty; got %s)", who, w, i+1, strings.Join(want, ", "), stateBodies[w], strings.Join(got, ", ")))
+				}
 				probs = append(probs, fmt.Sprintf("%s: OSC #%d is %s, want %s (want the states %s in that order, got %s)", who, i+1, got[i], w, strings.Join(want, ", "), strings.Join(got, ", ")))
 				break
 			}

@@ -118,7 +118,11 @@ func TestCheckStates(t *testing.T) {
 	}{
 		{"ok", seq("verbatim", "working", "attention", "interrupted"), "verbatim", nil},
 		{"missing interrupted", seq("verbatim", "working", "attention"), "verbatim", []string{"missing state interrupted (#3 of working, attention, interrupted"}},
-		{"done instead", seq("verbatim", "working", "attention", "done"), "verbatim", []string{"OSC #3 is done, want interrupted"}},
+		{"done instead", seq("verbatim", "working", "attention", "done"), "verbatim", []string{"missing state interrupted (#3 of", "OSC #3 is done, want interrupted"}},
+		// a state out of order that does come later is not missing
+		{"swapped", seq("verbatim", "attention", "working", "interrupted"), "verbatim", []string{"OSC #1 is attention, want working"}},
+		// a broken hook in the middle (Qwen's attention between two working)
+		{"middle broken", seq("verbatim", "working", "interrupted"), "verbatim", []string{"missing state attention (#2 of", "OSC #2 is interrupted, want attention"}},
 		{"extra done", seq("verbatim", "working", "attention", "interrupted", "done"), "verbatim", []string{"1 OSC sequence(s) after the expected working, attention, interrupted: done"}},
 		{"tmux wanted", seq("verbatim", "working", "attention", "interrupted"), "tmux", []string{
 			"OSC #1 for state working arrived verbatim, want tmux", "#2 for state attention arrived verbatim", "#3 for state interrupted arrived verbatim"}},

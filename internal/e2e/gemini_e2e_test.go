@@ -1,0 +1,97 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// geminiUserHooks renders the user's own hooks for Gemini CLI: the recorder
+// on every event of a turn, in Gemini's shape (named handlers, timeout in
+// milliseconds), at depth 1 with a 2-space indent.
+func geminiUserHooks(r *run, events ...string) string {
+	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, ev := range events {
+		fmt.Fprintf(&b, "    %s: [\n      {\n        \"hooks\": [\n          {\n", js(ev))
+		fmt.Fprintf(&b, "            \"name\": %s,\n            \"type\": \"command\",\n            \"command\": %s,\n            \"timeout\": 10000\n",
+			js("recorder-"+ev), js(rec+" "+r.rec+" "+ev))
+		b.WriteString("          }\n        ]\n      }\n    ]")
+		if i < len(events)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  }")
+	return b.String()
+}
+
+// geminiFixture: Gemini CLI 0.61.0 against the fake model's Gemini API
+// (GOOGLE_GEMINI_BASE_URL with an API key), the work dir trusted (in an
+// untrusted folder Gemini runs no hooks at all), no update check, no usage
+// statistics. The settings use no deprecated key: Gemini would rewrite the
+// file at start-up to migrate it.
+func geminiFixture(r *run) {
+	r.writeFile(".gemini/settings.json", fmt.Sprintf(`{
+  "security": {
+    "auth": {
+      "selectedType": "gemini-api-key"
+    }
+  },
+  "general": {
+    "enableAutoUpdate": false,
+    "enableAutoUpdateNotification": false
+  },
+  "privacy": {
+    "usageStatisticsEnabled": false
+  },
+  "hooks": %s
+}
+`, geminiUserHooks(r, "SessionStart", "BeforeAgent", "BeforeTool", "Notification", "AfterTool", "AfterAgent", "SessionEnd")), 0o644)
+	r.writeFile(".gemini/trustedFolders.json", fmt.Sprintf("{\n  %s: \"TRUST_FOLDER\"\n}", js(r.work)), 0o600)
+	r.env = []string{"GOOGLE_GEMINI_BASE_URL=" + r.srv.URL, "GEMINI_API_KEY=fake-key-123"}
+}
+
+func geminiDrive(r *run) {
+	if !r.waitScreen(`Type your message`, 120*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 120s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	if strings.Contains(r.screen(), "Do you trust") {
+		r.snap("trust")
+		r.problem("gemini asked to trust the folder although trustedFolders.json trusts it")
+		r.quit("C-c", "C-c")
+		return
+	}
+	time.Sleep(2 * time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Allow execution of') within 90s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Allow execution of`, "Enter") // "1. Allow once" is preselected
+	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
+	r.snap("done")
+	r.quit("C-c", "C-c")
+}
+
+// TestGemini: Gemini CLI reports working, attention and done, in that order,
+// exactly once each, and has no interrupted state.
+func TestGemini(t *testing.T) {
+	runCase(t, agentCase{name: "gemini", agent: "gemini", who: "gemini",
+		form: "verbatim", hooks: true, marker: "gemini-marker.txt",
+		expect:  []string{"working", "attention", "done"},
+		fixture: geminiFixture, drive: geminiDrive})
+}

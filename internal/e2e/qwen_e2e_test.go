@@ -1,0 +1,85 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// qwenUserHooks renders the user's own hooks for Qwen Code: the recorder on
+// every event of a turn, in Claude's shape with an empty matcher.
+func qwenUserHooks(r *run, events ...string) string {
+	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, ev := range events {
+		fmt.Fprintf(&b, "    %s: [\n      {\n        \"matcher\": \"\",\n        \"hooks\": [\n          {\n", js(ev))
+		fmt.Fprintf(&b, "            \"type\": \"command\",\n            \"command\": %s,\n            \"timeout\": 10\n", js(rec+" "+r.rec+" "+ev))
+		b.WriteString("          }\n        ]\n      }\n    ]")
+		if i < len(events)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  }")
+	return b.String()
+}
+
+// qwenFixture: Qwen Code 0.24.4 against the fake model's Chat Completions API
+// (--auth-type openai), in the default approval mode (it starts in auto
+// mode, whose classifier would decide instead of the user), no update check.
+// "$version" is there already: Qwen adds it to a file that lacks it, at start.
+func qwenFixture(r *run) {
+	r.writeFile(".qwen/settings.json", fmt.Sprintf(`{
+  "$version": 4,
+  "tools": {
+    "approvalMode": "default"
+  },
+  "general": {
+    "enableAutoUpdate": false
+  },
+  "hooks": %s
+}
+`, qwenUserHooks(r, "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "Notification",
+		"PostToolUse", "Stop", "SessionEnd")), 0o644)
+	r.env = []string{"OPENAI_BASE_URL=" + r.srv.URL + "/v1", "OPENAI_API_KEY=fake-key-123", "OPENAI_MODEL=fake-model"}
+	r.args = []string{"--auth-type", "openai"}
+}
+
+func qwenDrive(r *run) {
+	if !r.waitScreen(`Type your message`, 150*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 150s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	time.Sleep(2 * time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Allow execution of') within 90s")
+		r.quit("C-u", "/quit", "Enter")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Allow execution of`, "Enter") // "1. Yes, allow once" is preselected
+	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
+	r.snap("done")
+	r.quit("C-u", "/quit", "Enter")
+}
+
+// TestQwen: Qwen Code reports working, attention, working again (it fires
+// UserPromptSubmit with an empty prompt when it sends the approved tool's
+// result), then done.
+func TestQwen(t *testing.T) {
+	runCase(t, agentCase{name: "qwen", agent: "qwen", who: "qwen",
+		form: "verbatim", hooks: true, marker: "qwen-marker.txt",
+		expect:  []string{"working", "attention", "working", "done"},
+		fixture: qwenFixture, drive: qwenDrive})
+}
