@@ -1,11 +1,19 @@
 # hookinstall: the two commands a fresh machine needs are `make demo` and `make test`.
 GO       ?= go
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+# Version, commit and commit date for -ldflags; without git (a source
+# tarball) they stay empty and the binary reads its build info instead.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE     ?= $(shell git log -1 --format=%cI 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# goreleaser v2 for make dist, built through the Go module proxy. 2.15.1 is
+# the newest release that builds here: 2.18 needs Go 1.27, and 2.16 and 2.17
+# need go.digitalxero.dev/go-msix, which the proxy does not serve.
+GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
 BIN      := bin/hookinstall
 FUZZTIME ?= 20s
 
-.PHONY: all build install test test-race test-umask bench fuzz lint demo e2e e2e-selftest soak update clean
+.PHONY: all build install dist test test-race test-umask bench fuzz lint demo e2e e2e-selftest soak update clean
 
 all: build
 
@@ -14,6 +22,18 @@ build:
 
 install:
 	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/hookinstall
+
+# Release archives, offline, as a snapshot: dist/ gets one tar.gz per
+# linux/darwin x amd64/arm64 (binary, completions, man pages, LICENSE,
+# README), checksums.txt and the Homebrew formula (dist/homebrew/);
+# .ci/check-dist then checks them. About 20 s with warm caches; from cold
+# caches about 7 min of CPU (goreleaser's own build is 6 of them).
+dist:
+	HOOKINSTALL_COMMIT=$(COMMIT) HOOKINSTALL_DATE=$(DATE) \
+	HOOKINSTALL_SHORT_COMMIT=$$(git rev-parse --short=12 HEAD) SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) \
+	$(GORELEASER) release --snapshot --clean
+	rm -rf build/docs
+	sh .ci/check-dist dist
 
 # The whole suite, with the race detector, then again under umask 002
 # (group-writable defaults must not leak into what we create).
@@ -86,4 +106,4 @@ e2e-selftest:
 	sh internal/e2e/selftest.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist build
