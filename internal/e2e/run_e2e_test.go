@@ -174,7 +174,7 @@ func (r *run) startAgent() {
 	fmt.Fprintf(&b, "# HOOKINSTALL_PTY is this pane's pty slave, from tmux #{pane_tty}.\n")
 	fmt.Fprintf(&b, "[ \"$(tty)\" = %s ] || echo \"e2e: warning: tty is $(tty), not %s\" >&2\n", shq(pty), pty)
 	fmt.Fprintf(&b, "cd %s || exit 97\nexec /usr/bin/env -i \\\n", shq(r.work))
-	env := []string{"PATH=" + basePath(), "HOME=" + r.home, "LANG=C.UTF-8", "USER=" + osUser(),
+	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "LANG=C.UTF-8", "USER=" + osUser(),
 		"HOOKINSTALL_TASK_ID=e2e-" + r.name, "HOOKINSTALL_PTY=" + pty, "HOOKINSTALL_E2E_RUN=" + r.mark}
 	env = append(env, r.env...)
 	for _, kv := range env {

@@ -8,10 +8,11 @@
 #
 #   sh e2e/selftest.sh                       # claude:attention codex:done codex-interrupt:interrupted opencode:working
 #                                            # copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention
+#                                            # kimi:interrupted
 #   sh e2e/selftest.sh claude-tmux:done      # a case name works too
 set -u
 cd "$(dirname "$0")" || exit 2
-[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention
+[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention kimi:interrupted
 fails=0
 for pair in "$@"; do
   case_name=${pair%%:*} state=${pair#*:}

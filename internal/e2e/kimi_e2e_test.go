@@ -1,0 +1,107 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookinstall/hookinstall/internal/e2e/fakemodel"
+)
+
+// ---------------------------------------------------------------- kimi
+
+// kimiFixture: ~/.kimi-code/config.toml, the user's whole Kimi Code config: a
+// provider of type openai on the fake server, the model, and the user's own
+// recorder hooks as [[hooks]] tables.
+func kimiFixture(r *run) {
+	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
+	var b strings.Builder
+	fmt.Fprintf(&b, `# e2e fixture: a custom provider on the fake model server
+default_model = "fake"
+
+[providers.fake]
+type = "openai"
+base_url = %s
+api_key = "fake-key-123"
+
+[models.fake]
+provider = "fake"
+model = "fake-model"
+max_context_size = 128000
+`, js(r.srv.URL+"/v1"))
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "TurnStarted", "PreToolUse", "PermissionRequest",
+		"PermissionResult", "PostToolUse", "PostToolUseFailure", "Stop", "Interrupt", "SessionEnd"} {
+		fmt.Fprintf(&b, "\n[[hooks]]\nevent = %s\ncommand = %s\n", js(ev), js(rec+" "+r.rec+" "+ev))
+	}
+	r.writeFile(".kimi-code/config.toml", b.String(), 0o644)
+	r.env = []string{"KIMI_CODE_NO_AUTO_UPDATE=1", "KIMI_CLI_NO_AUTO_UPDATE=1"}
+}
+
+// kimiDrive: one approved turn, then a second prompt whose command runs on
+// (the fake model's slow command), approved and then interrupted with Escape.
+func kimiDrive(r *run) {
+	if !r.waitScreen(`Trust this folder\?|No session yet`, 90*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 90s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	if strings.Contains(r.screen(), "Trust this folder?") {
+		r.snap("folder-trust")
+		r.keys("Enter") // ❯ Trust this folder
+	}
+	if !r.waitScreen(`No session yet`, 30*time.Second) {
+		r.problem("the prompt did not come up after the folder-trust dialog")
+	}
+	time.Sleep(time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.waitScreen(`Run this command\?`, 60*time.Second) {
+		r.snap("permission")
+		r.problem("no approval dialog ('Run this command?') within 60s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Run this command\?`, "Enter") // ▶ 1. Approve once
+	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
+	r.snap("done")
+
+	// the second turn: approved, then Escape while the command runs
+	n := len(OfNS(r.osc(), ns))
+	_, _ = r.tm("send-keys", "-t", r.sess, "-l", thePrompt+" "+fakemodel.SlowWord)
+	time.Sleep(500 * time.Millisecond)
+	r.keys("Enter")
+	if !r.waitScreen(`Run this command\?`, 60*time.Second) {
+		r.snap("permission-2")
+		r.problem("no approval dialog in the second turn within 60s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	r.waitOSC(func(s []OSC) bool { return len(s) >= n+2 }, 8*time.Second) // working, attention
+	r.approve(`Run this command\?`, "Enter")
+	r.waitScreen(`sleep`, 10*time.Second)
+	time.Sleep(2 * time.Second)
+	r.snap("running")
+	r.keys("Escape")
+	if !r.waitOSC(hasState("interrupted"), 10*time.Second) {
+		r.note("no interrupted OSC within 10s of the Escape")
+	}
+	r.waitScreen(`Interrupted by user`, 5*time.Second)
+	r.snap("interrupted")
+	_, _ = r.tm("send-keys", "-t", r.sess, "-l", "/exit")
+	time.Sleep(300 * time.Millisecond)
+	r.quit("Enter", "C-c", "C-c")
+}
+
+func TestKimi(t *testing.T) {
+	runCase(t, agentCase{name: "kimi", agent: "kimi", who: "kimi",
+		form: "verbatim", hooks: true, marker: "kimi-marker.txt",
+		expect:  []string{"working", "attention", "done", "working", "attention", "interrupted"},
+		fixture: kimiFixture, drive: kimiDrive})
+}
