@@ -26,8 +26,13 @@ var kilo = pluginAgent{
 			filepath.Join(t.Dir, "plugin", t.NS+".ts"),
 			filepath.Join(t.Dir, "plugins", t.NS+".ts"),
 		}
-		// ~/.config/kilo and ~/.kilocode load beside $KILO_CONFIG_DIR.
-		for _, d := range []string{filepath.Join(t.Home, ".config", "kilo"), filepath.Join(t.Home, ".kilocode")} {
+		// the legacy ~/.kilocode loads beside the config dir, and so does
+		// ~/.config/kilo beside $KILO_CONFIG_DIR (which adds a folder)
+		others := []string{filepath.Join(t.Home, ".kilocode")}
+		if t.DirFrom == "KILO_CONFIG_DIR" {
+			others = append(others, filepath.Join(t.Home, ".config", "kilo"))
+		}
+		for _, d := range others {
 			if d == t.Dir {
 				continue
 			}
