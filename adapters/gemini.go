@@ -3,6 +3,8 @@ package adapters
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -183,7 +185,42 @@ func (g gemini) switches(in Input) []Finding {
 			n++
 		}
 	}
+	fs = append(fs, g.redaction(in, root(in.Config))...)
 	fs = append(fs, info("trust.folder", tf.Path, fmt.Sprintf("folder trust is on: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted (%d trusted in %s)", n, tf.Path),
 		"trust the folder when Gemini asks (or run it with --skip-trust); only the user can"))
 	return fs
+}
+
+// geminiRedacted is the name pattern of the variables Gemini CLI keeps from
+// its hooks when it redacts their environment (0.61.0's
+// shouldRedactEnvironmentVariable; GEMINI_CLI_* are always kept).
+var geminiRedacted = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
+
+// redaction checks that our hooks get the host's variables: with
+// security.environmentVariableRedaction.enabled, Gemini CLI drops names that
+// look like secrets (a namespace "monkey" gives MONKEY_PTY) unless they are
+// listed in .allowed, and always drops those in .blocked.
+func (g gemini) redaction(in Input, root gjson.Result) []Finding {
+	r := root.Get("security.environmentVariableRedaction")
+	list := func(key string) map[string]bool {
+		m := map[string]bool{}
+		for _, v := range r.Get(key).Array() {
+			m[strings.ToUpper(v.String())] = true
+		}
+		return m
+	}
+	allowed, blocked := list("allowed"), list("blocked")
+	var lost []string
+	for _, v := range []string{scripts.TaskVar(in.T.NS), scripts.PTYVar(in.T.NS)} {
+		switch {
+		case allowed[v]:
+		case blocked[v], r.Get("enabled").Type == gjson.True && geminiRedacted.MatchString(v):
+			lost = append(lost, v)
+		}
+	}
+	if len(lost) > 0 {
+		return []Finding{fail("env.redaction", in.Config.Path, fmt.Sprintf("%s: security.environmentVariableRedaction keeps %s from Gemini CLI's hooks, so ours stay silent", in.Config.Path, strings.Join(lost, " and ")),
+			"add them to security.environmentVariableRedaction.allowed (or use another --namespace)")}
+	}
+	return []Finding{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", scripts.TaskVar(in.T.NS), scripts.PTYVar(in.T.NS)))}
 }
