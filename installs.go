@@ -119,3 +119,11 @@ func (in *Installer) Namespaces() ([]string, error) {
 	}
 	return out, nil
 }
+
+// TrustWritable reports whether hookinstall can record the user's trust in
+// agent's hooks itself (InstallOptions.Trust): true for Codex. Every other
+// agent either runs its hooks once installed or is trusted in the agent.
+func TrustWritable(agent string) bool {
+	a, ok := adapters.Lookup(agent)
+	return ok && a.VersionCommand() != nil
+}

@@ -90,6 +90,16 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 			if int(off) < len(doc) && doc[off] == '/' {
 				msg += " " + errComment
 			}
+			if int(off) < len(doc) && (doc[off] == '}' || doc[off] == ']') {
+				// A comma right before a closing bracket: name it.
+				i := int(off) - 1
+				for i >= 0 && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r') {
+					i--
+				}
+				if i >= 0 && doc[i] == ',' {
+					return gjson.Result{}, syntaxErrorAt(doc, off, "invalid JSON: a trailing comma before '"+string(doc[off])+"' (JSON allows none; take the comma out)")
+				}
+			}
 			return gjson.Result{}, syntaxErrorAt(doc, off, msg)
 		}
 		if err != nil {

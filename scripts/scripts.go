@@ -115,7 +115,7 @@ var wordPattern = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 //go:embed templates/hook.sh.tmpl
 var templates embed.FS
 
-var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "templates/hook.sh.tmpl"))
+var hookTmpl = template.Must(template.New("hook.sh.tmpl").Funcs(funcs).ParseFS(templates, "templates/hook.sh.tmpl"))
 
 type stateLine struct{ Name, Body string }
 
@@ -189,6 +189,20 @@ func Render(spec Spec) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// funcs are the templates' functions.
+var funcs = template.FuncMap{"removeCommand": RemoveCommand}
+
+// RemoveCommand is the exact command that removes the install of agent (an
+// agent's name or a clone's id) in namespace ns, as every generated file's
+// header names it: "hookinstall remove grok --namespace termic".
+func RemoveCommand(ns, agent string) string {
+	c := "hookinstall remove " + agent
+	if ns != "hookinstall" {
+		c += " --namespace " + ns
+	}
+	return c
+}
+
 // FileName is the script's file name for an agent event:
 // "PermissionRequest" gives "permission-request.sh".
 func FileName(event string) string {
@@ -210,7 +224,7 @@ func FileName(event string) string {
 //go:embed templates/opencode.js.tmpl
 var opencodeFS embed.FS
 
-var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(opencodeFS, "templates/opencode.js.tmpl"))
+var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").Funcs(funcs).ParseFS(opencodeFS, "templates/opencode.js.tmpl"))
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
@@ -245,7 +259,7 @@ func RenderPlugin(ns, agent, product string) ([]byte, error) {
 //go:embed templates/pi.ts.tmpl
 var piFS embed.FS
 
-var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(piFS, "templates/pi.ts.tmpl"))
+var piTmpl = template.Must(template.New("pi.ts.tmpl").Funcs(funcs).ParseFS(piFS, "templates/pi.ts.tmpl"))
 
 // piStates are the states the Pi extension reports (Pi has no permission
 // prompts), in the order its table lists them.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,37 +45,84 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Trust && !o.All && o.AgentID == "" {
+		// --trust applies to agents whose trust records hookinstall
+		// writes (Codex); for the others it is a usage mistake.
+		var writable []string
+		for _, a := range hookinstall.AgentNames() {
+			if hookinstall.TrustWritable(a) {
+				writable = append(writable, a)
+			}
+		}
+		for _, n := range o.Agents {
+			if a, ok := hookinstall.AgentName(n); ok && !hookinstall.TrustWritable(a) {
+				return usageError{hinted{fmt.Errorf("--trust: hookinstall records trust only for %s, not for %s", strings.Join(writable, ", "), a),
+					fmt.Sprintf("drop --trust: 'hookinstall add %s' says what %s needs, if anything, before its hooks run", a, a)}}
+			}
+		}
+	}
 	sel, err := o.selectAgents(in, o.Agents, o.All)
 	if err != nil {
 		return err
 	}
 	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Base: sel.base}
-	var results []*hookinstall.Result
+	var results []done
+	var skipped []skip
 	if sel.all {
-		var err error
-		if results, err = in.InstallAll(ctx, opts); results == nil && err != nil {
+		rs, err := in.InstallAll(ctx, opts)
+		if rs == nil && err != nil {
 			return err // no agent could be picked
+		}
+		for _, r := range rs {
+			results = append(results, done{Result: r, NS: in.Namespace()})
+		}
+		agents, err := in.Agents()
+		if err != nil {
+			return err
+		}
+		for _, a := range agents {
+			if a.Skip != "" {
+				skipped = append(skipped, skip{Agent: a.Name, Reason: a.Skip})
+			}
 		}
 	} else {
 		for _, a := range sel.agents {
 			r, _ := in.Install(ctx, a, opts)
-			results = append(results, r)
+			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base})
 		}
 	}
-	if len(results) == 0 {
-		if o.JSON {
-			return o.printResults(in, "add", o.DryRun, nil)
+	if len(results) == 0 && !o.JSON {
+		fmt.Fprintf(o.IO.Out, "no agents detected under %s; nothing installed\n", in.Home())
+		for _, s := range skipped {
+			fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, s.Reason)
 		}
-		fmt.Fprintln(o.IO.Out, "no agents detected; nothing installed")
+		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	err = o.printResults(in, "add", o.DryRun, results)
-	if !o.JSON {
-		for _, r := range results {
-			if r.Hint != "" {
-				fmt.Fprintln(o.IO.Out, r.Hint)
-			}
+	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, results))
+}
+
+// nextSteps is what add tells the user once something was installed: what
+// the host must set, that running agents need a restart, how to check.
+func nextSteps(in *hookinstall.Installer, results []done) []string {
+	var installed []string
+	for _, r := range results {
+		if r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
+			installed = append(installed, r.Agent)
 		}
 	}
-	return err
+	if len(installed) == 0 {
+		return nil
+	}
+	env := in.Env("", "")
+	task, pty := strings.TrimSuffix(env[0], "="), strings.TrimSuffix(env[1], "=")
+	check := "hookinstall status"
+	if in.Namespace() != hookinstall.DefaultNamespace {
+		check += " --namespace " + in.Namespace()
+	}
+	return []string{
+		fmt.Sprintf("The hooks stay silent until your terminal host starts the agent with %s (any non-empty id) and %s (the tab's pty) in its environment.", task, pty),
+		fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(installed, ", ")),
+		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); 'hookinstall emit attention' shows what your host receives.", check, strings.Replace(check, "status", "doctor", 1)),
+	}
 }

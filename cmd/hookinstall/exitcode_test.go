@@ -43,7 +43,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown agent", "", []string{"add", "nosuch"}, exitUsage, `unknown agent "nosuch"`},
 		{"bad namespace", "", []string{"--namespace", "a;b", "add", "claude"}, exitUsage, "invalid namespace"},
 		{"as-home without home", "", []string{"add", "claude", "--as-home", "/root"}, exitUsage, "--as-home needs --home"},
-		{"trust unsupported", "", []string{"add", "zerocode", "--trust"}, exitFail, "zerocode: --trust is not supported for this agent"},
+		{"trust unsupported", "", []string{"add", "zerocode", "--trust"}, exitUsage, "--trust: hookinstall records trust only for codex, not for zerocode"},
 		{"invalid JSON", `{"a":}`, []string{"add", "claude"}, exitFail, "invalid JSON"},
 		{"switched off", `{"disableAllHooks": true}`, []string{"add", "claude"}, exitOff, "disableAllHooks"},
 		{"ok", `{}`, []string{"add", "claude"}, exitOK, ""},

@@ -46,24 +46,70 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 		return err
 	}
 	opts := hookinstall.RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: sel.base}
-	var results []*hookinstall.Result
+	var results []done
 	if sel.all {
-		var err error
-		if results, err = in.RemoveAll(ctx, opts); results == nil && err != nil {
-			return err // no agent could be picked
+		// --all with no namespace named takes out every install
+		// hookinstall made under the home: each namespace, each clone.
+		nss := []string{in.Namespace()}
+		if o.NS == "" && o.Getenv(hookinstall.NamespaceEnv) == "" {
+			found, err := in.Namespaces()
+			if err != nil {
+				return err
+			}
+			for _, ns := range found {
+				if ns != in.Namespace() {
+					nss = append(nss, ns)
+				}
+			}
+		}
+		installs, err := in.Installs()
+		if err != nil {
+			return err
+		}
+		for _, ns := range nss {
+			nin, err := o.installerFor(ns)
+			if err != nil {
+				return err
+			}
+			rs, err := nin.RemoveAll(ctx, opts)
+			if rs == nil && err != nil {
+				return err
+			}
+			for _, r := range rs {
+				results = append(results, done{Result: r, NS: ns, HooksDir: hooksDir(nin, r.Agent, "")})
+			}
+			for _, i := range installs {
+				if i.Namespace == ns && i.Base != "" {
+					r, _ := nin.Remove(ctx, i.Agent, hookinstall.RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: i.Base})
+					results = append(results, done{Result: r, NS: ns, Base: i.Base, Also: "clone of " + i.Base, HooksDir: i.HooksDir})
+				}
+			}
 		}
 	} else {
 		for _, a := range sel.agents {
 			r, _ := in.Remove(ctx, a, opts)
-			results = append(results, r)
+			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base, HooksDir: hooksDir(in, a, sel.base)})
 		}
 	}
-	if len(results) == 0 {
-		if o.JSON {
-			return o.printResults(in, "remove", o.DryRun, nil)
-		}
-		fmt.Fprintln(o.IO.Out, "no installs found; nothing removed")
+	if len(results) == 0 && !o.JSON {
+		fmt.Fprintf(o.IO.Out, "no installs found under %s; nothing removed\n", in.Home())
 		return nil
 	}
-	return o.printResults(in, "remove", o.DryRun, results)
+	return o.printResults(in, "remove", o.DryRun, false, results, nil, nil)
+}
+
+// hooksDir is the hooks dir of agent's install, "" when it cannot be said.
+func hooksDir(in *hookinstall.Installer, agent, base string) string {
+	a, err := in.Agent(agent, base)
+	if err != nil {
+		return ""
+	}
+	return a.HooksDir
+}
+
+// installerFor is an Installer like the flags', in namespace ns.
+func (g *globalOptions) installerFor(ns string) (*hookinstall.Installer, error) {
+	h := *g
+	h.NS = ns
+	return h.installer()
 }

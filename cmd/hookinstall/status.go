@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -28,19 +29,30 @@ func newStatusCmd(g *globalOptions) *cobra.Command {
 	}
 }
 
+// jsonStatus is status's --json document (docs/json.md).
 type jsonStatus struct {
 	Schema    int               `json:"schema"`
 	Command   string            `json:"command"`
 	Namespace string            `json:"namespace"`
 	Home      string            `json:"home"`
+	ExitCode  int               `json:"exit_code"`
 	Agents    []jsonAgentStatus `json:"agents"`
 }
 
 type jsonAgentStatus struct {
-	Agent   string   `json:"agent"`
-	Status  string   `json:"status"`
-	Config  string   `json:"config"`
-	Reasons []string `json:"reasons,omitempty"`
+	Agent     string   `json:"agent"`
+	Namespace string   `json:"namespace"`
+	Base      string   `json:"base,omitempty"`
+	Status    string   `json:"status"`
+	Config    string   `json:"config"`
+	Reasons   []string `json:"reasons"`
+}
+
+// statusFails are the statuses that make status exit 1: ours are there,
+// but they will not run as installed (as gh auth status does for a broken
+// login).
+var statusFails = map[hookinstall.Status]bool{
+	hookinstall.StatusDrifted: true, hookinstall.StatusDisabled: true, hookinstall.StatusUntrusted: true,
 }
 
 func runStatus(ctx context.Context, o *statusOptions) error {
@@ -53,25 +65,74 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 		return err
 	}
 	states := []jsonAgentStatus{}
-	for _, a := range sel.agents {
-		s, err := in.Status(ctx, a, hookinstall.StatusOptions{Base: sel.base})
+	code := exitOK
+	add := func(nin *hookinstall.Installer, agent, base string) error {
+		s, err := nin.Status(ctx, agent, hookinstall.StatusOptions{Base: base})
 		if err != nil {
 			return err
 		}
-		states = append(states, jsonAgentStatus{Agent: s.Agent, Status: string(s.Status), Config: s.Config, Reasons: s.Reasons})
+		if statusFails[s.Status] {
+			code = exitFail
+		}
+		st := jsonAgentStatus{Agent: s.Agent, Namespace: nin.Namespace(), Status: string(s.Status), Config: s.Config, Reasons: []string{}}
+		if base != "" || s.Agent != agent {
+			st.Base = base
+		}
+		st.Reasons = append(st.Reasons, s.Reasons...)
+		states = append(states, st)
+		return nil
+	}
+	for _, a := range sel.agents {
+		if err := add(in, a, sel.base); err != nil {
+			return err
+		}
+	}
+	if len(o.Agents) == 0 && o.AgentID == "" {
+		// Every other install found: other namespaces, and clones.
+		installs, err := in.Installs()
+		if err != nil {
+			return err
+		}
+		for _, i := range installs {
+			if i.Namespace == in.Namespace() && i.Base == "" {
+				continue
+			}
+			nin, err := o.installerFor(i.Namespace)
+			if err != nil {
+				return err
+			}
+			if err := add(nin, i.Agent, i.Base); err != nil {
+				return err
+			}
+		}
 	}
 	if o.JSON {
-		return jsonEncoder(o.IO.Out).Encode(jsonStatus{Schema: jsonSchema, Command: "status", Namespace: in.Namespace(), Home: in.Home(), Agents: states})
-	}
-	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
-	for _, s := range states {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Agent, s.Status, s.Config)
-	}
-	tw.Flush()
-	for _, s := range states {
-		for _, r := range s.Reasons {
-			fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, r)
+		_ = jsonEncoder(o.IO.Out).Encode(jsonStatus{Schema: jsonSchema, Command: "status", Namespace: in.Namespace(), Home: in.Home(), ExitCode: code, Agents: states})
+	} else {
+		tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
+		for _, s := range states {
+			var q []string
+			if s.Namespace != in.Namespace() {
+				q = append(q, "namespace "+s.Namespace)
+			}
+			if s.Base != "" {
+				q = append(q, "clone of "+s.Base)
+			}
+			if len(q) == 0 {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Agent, s.Status, s.Config)
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Agent, s.Status, s.Config, strings.Join(q, ", "))
 		}
+		tw.Flush()
+		for _, s := range states {
+			for _, r := range s.Reasons {
+				fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, r)
+			}
+		}
+	}
+	if code != exitOK {
+		return exitError{code}
 	}
 	return nil
 }

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hookinstall/hookinstall"
+)
+
+// A done is one agent's result, with the install it belongs to: a command
+// that works across namespaces (remove --all) reports several.
+type done struct {
+	*hookinstall.Result
+	NS   string // the namespace of the install
+	Base string // a clone's base agent, "" for an agent's own install
+	// Also is said after the agent's name in text, when the command named
+	// no agent (remove --all): "clone of claude".
+	Also string
+	// HooksDir is the install's hooks dir (named when a removal left it).
+	HooksDir string
+}
+
+// A skip is an agent add --all did not install, and why.
+type skip struct {
+	Agent  string `json:"agent"`
+	Reason string `json:"reason"`
+}
+
+// jsonReport is the one document --json prints for add and remove
+// (docs/json.md).
+type jsonReport struct {
+	Schema    int          `json:"schema"`
+	Command   string       `json:"command"`
+	Namespace string       `json:"namespace"`
+	Home      string       `json:"home"`
+	DryRun    bool         `json:"dry_run"`
+	ExitCode  int          `json:"exit_code"`
+	Agents    []jsonResult `json:"agents"`
+	// Skipped lists the agents add --all did not install, and why.
+	Skipped []skip `json:"skipped"`
+	// NextSteps is what add tells the user to do next (empty when
+	// nothing was installed).
+	NextSteps []string `json:"next_steps"`
+}
+
+type jsonResult struct {
+	Agent     string       `json:"agent"`
+	Namespace string       `json:"namespace"`
+	Base      string       `json:"base,omitempty"`
+	Status    string       `json:"status"`
+	Config    string       `json:"config,omitempty"`
+	Changes   []jsonChange `json:"changes"`
+	Notes     []string     `json:"notes"`
+	Hint      string       `json:"hint,omitempty"`
+	Error     string       `json:"error,omitempty"`
+}
+
+type jsonChange struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Action string `json:"action"`
+	Diff   string `json:"diff,omitempty"`
+}
+
+// exitCode is the exit code of add or remove. With all (add --all), an
+// agent whose hooks are switched off does not fail the run when another
+// agent was installed: it is reported per agent instead (disabled).
+func exitCode(results []done, all bool) int {
+	code, off, ok := exitOK, false, false
+	for _, r := range results {
+		switch {
+		case r.Err == nil:
+			ok = true
+		case errors.Is(r.Err, hookinstall.ErrHooksOff):
+			off = true
+		default:
+			code = exitFail
+		}
+	}
+	if code == exitOK && off && !(all && ok) {
+		code = exitOff
+	}
+	return code
+}
+
+// printResults prints what add or remove did, and returns the exit code.
+func (g *globalOptions) printResults(in *hookinstall.Installer, command string, dryRun, all bool, results []done, skipped []skip, next []string) error {
+	code := exitCode(results, all)
+	if g.JSON {
+		doc := jsonReport{Schema: jsonSchema, Command: command, Namespace: in.Namespace(), Home: in.Home(), DryRun: dryRun,
+			ExitCode: code, Agents: []jsonResult{}, Skipped: []skip{}, NextSteps: []string{}}
+		doc.Skipped = append(doc.Skipped, skipped...)
+		doc.NextSteps = append(doc.NextSteps, next...)
+		for _, r := range results {
+			a := jsonResult{Agent: r.Agent, Namespace: r.NS, Base: r.Base, Status: string(r.Outcome), Config: r.Config,
+				Changes: []jsonChange{}, Notes: []string{}, Hint: r.Hint}
+			a.Notes = append(a.Notes, r.Notes...)
+			for _, c := range r.Changes {
+				a.Changes = append(a.Changes, jsonChange{Path: c.Path, Kind: c.Kind, Action: c.Action, Diff: c.Diff})
+			}
+			if r.Err != nil {
+				a.Error = r.Err.Error()
+				if h := leftHint(command, r); h != "" {
+					a.Hint = h
+				}
+			}
+			doc.Agents = append(doc.Agents, a)
+		}
+		_ = jsonEncoder(g.IO.Out).Encode(doc)
+	} else {
+		for _, r := range results {
+			g.printResult(in, command, r)
+		}
+		if len(skipped) > 0 {
+			fmt.Fprintln(g.IO.Out, "skipped:")
+			for _, s := range skipped {
+				fmt.Fprintf(g.IO.Out, "  %s: %s\n", s.Agent, s.Reason)
+			}
+		}
+		for _, r := range results {
+			if r.Hint != "" {
+				fmt.Fprintln(g.IO.Out, r.Hint)
+			}
+		}
+		if len(next) > 0 {
+			fmt.Fprintln(g.IO.Out, "next:")
+			for _, n := range next {
+				fmt.Fprintf(g.IO.Out, "  %s\n", n)
+			}
+		}
+	}
+	if code != exitOK {
+		return exitError{code}
+	}
+	return nil
+}
+
+var outcomeWords = map[hookinstall.Outcome]string{
+	hookinstall.OutcomeInstalled:     "installed",
+	hookinstall.OutcomeUnchanged:     "already installed; nothing changed",
+	hookinstall.OutcomeWouldInstall:  "would install (dry run; nothing written)",
+	hookinstall.OutcomeRemoved:       "removed",
+	hookinstall.OutcomePartlyRemoved: "removed, except entries edited by hand",
+	hookinstall.OutcomeWouldRemove:   "would remove (dry run; nothing written)",
+	hookinstall.OutcomeNotInstalled:  "not installed; nothing to remove",
+	hookinstall.OutcomeDisabled:      "hooks are switched off; nothing installed",
+	hookinstall.OutcomeFailed:        "failed",
+}
+
+// label names an agent's install in text: "grok", or "grok (namespace
+// termic)" outside the namespace in use, "claude-2 (clone of claude)" in
+// remove --all.
+func label(in *hookinstall.Installer, r done) string {
+	var q []string
+	if r.NS != "" && r.NS != in.Namespace() {
+		q = append(q, "namespace "+r.NS)
+	}
+	if r.Also != "" {
+		q = append(q, r.Also)
+	}
+	if len(q) == 0 {
+		return r.Agent
+	}
+	return r.Agent + " (" + strings.Join(q, ", ") + ")"
+}
+
+// removeCommand is the command that removes r's install again.
+func removeCommand(r done) string {
+	c := "hookinstall remove " + r.Agent
+	if r.NS != "" && r.NS != hookinstall.DefaultNamespace {
+		c += " --namespace " + r.NS
+	}
+	return c
+}
+
+// leftHint says, when a removal failed on a file it could not use, what
+// is left and how to finish: nothing was written, so our entries are still
+// in the file and the scripts they run are still in the hooks dir.
+func leftHint(command string, r done) string {
+	var fe *hookinstall.FileError
+	if command != "remove" || !errors.As(r.Err, &fe) || fe.Written {
+		return ""
+	}
+	dir := r.HooksDir
+	if dir == "" {
+		dir = "its hooks folder"
+	}
+	return fmt.Sprintf("nothing was removed: hookinstall's entries are still in %s and the scripts they run are still in %s (left in place, since the config points at them); fix %s, then run '%s' again",
+		fe.Path, dir, fe.Path, removeCommand(r))
+}
+
+func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r done) {
+	w := g.IO.Out
+	name := label(in, r)
+	if r.Err != nil {
+		fmt.Fprintf(g.IO.Err, "hookinstall: error: %v\n", r.Err)
+		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
+			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: an install would never fire, so nothing was written\n", name)
+		}
+		if h := leftHint(command, r); h != "" {
+			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: %s\n", name, h)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(g.IO.Err, "hookinstall: warning: %s: %s\n", name, n)
+		}
+		return
+	}
+	word := outcomeWords[r.Outcome]
+	if word == "" {
+		word = string(r.Outcome)
+	}
+	fmt.Fprintf(w, "%s: %s\n", name, word)
+	verbs := map[string]string{"create": "created ", "modify": "modified", "delete": "deleted "}
+	if r.Outcome == hookinstall.OutcomeWouldInstall || r.Outcome == hookinstall.OutcomeWouldRemove {
+		verbs = map[string]string{"create": "would create", "modify": "would modify", "delete": "would delete"}
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "  %s %s\n", verbs[c.Action], c.Path)
+	}
+	for _, c := range r.Changes {
+		if c.Diff != "" {
+			fmt.Fprint(w, c.Diff)
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(g.IO.Err, "hookinstall: warning: %s: %s\n", name, n)
+	}
+}
