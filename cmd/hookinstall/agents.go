@@ -24,6 +24,16 @@ func newAgentsCmd(g *globalOptions) *cobra.Command {
 	}
 }
 
+// jsonAgents is agents's --json document (docs/json.md).
+type jsonAgents struct {
+	Schema    int             `json:"schema"`
+	Command   string          `json:"command"`
+	Namespace string          `json:"namespace"`
+	Home      string          `json:"home"`
+	ExitCode  int             `json:"exit_code"`
+	Agents    []jsonAgentInfo `json:"agents"`
+}
+
 type jsonAgentInfo struct {
 	Agent      string      `json:"agent"`
 	Config     string      `json:"config"`
@@ -31,14 +41,15 @@ type jsonAgentInfo struct {
 	Shared     bool        `json:"shared"`
 	Detected   bool        `json:"detected"`
 	ByNameOnly bool        `json:"by_name_only"`
+	Skip       string      `json:"skip,omitempty"`
+	States     []string    `json:"states"`
 	Events     []jsonEvent `json:"events"`
 }
 
-// jsonEvent keeps the keys the agents document has always had.
 type jsonEvent struct {
-	Event string `json:"Event"`
-	State string `json:"State"`
-	Note  string `json:"Note"`
+	Event string `json:"event"`
+	State string `json:"state"`
+	Note  string `json:"note,omitempty"`
 }
 
 func runAgents(o *agentsOptions) error {
@@ -55,16 +66,20 @@ func runAgents(o *agentsOptions) error {
 	if err != nil {
 		return err
 	}
-	var infos []jsonAgentInfo
+	infos := []jsonAgentInfo{}
 	for _, a := range agents {
-		i := jsonAgentInfo{Agent: a.Name, Config: a.Config, HooksDir: a.HooksDir, Shared: a.Shared, Detected: a.Detected, ByNameOnly: a.ByNameOnly}
+		i := jsonAgentInfo{Agent: a.Name, Config: a.Config, HooksDir: a.HooksDir, Shared: a.Shared, Detected: a.Detected, ByNameOnly: a.ByNameOnly,
+			Skip: a.Skip, States: []string{}, Events: []jsonEvent{}}
+		for _, st := range a.States() {
+			i.States = append(i.States, string(st))
+		}
 		for _, e := range a.Events {
 			i.Events = append(i.Events, jsonEvent{Event: e.Name, State: string(e.State), Note: e.Note})
 		}
 		infos = append(infos, i)
 	}
 	if o.JSON {
-		return jsonEncoder(o.IO.Out).Encode(map[string]any{"schema": jsonSchema, "command": "agents", "agents": infos})
+		return jsonEncoder(o.IO.Out).Encode(jsonAgents{Schema: jsonSchema, Command: "agents", Namespace: in.Namespace(), Home: in.Home(), Agents: infos})
 	}
 	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tDETECTED\tCONFIG\tEVENTS")

@@ -67,19 +67,70 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "hookinstall: error: %v\n", err)
-	var h hinted
-	if errors.As(err, &h) {
-		fmt.Fprintf(stderr, "hookinstall: hint: %s\n", h.hint)
-	}
+	code := exitFail
 	var ue usageError
 	if errors.As(err, &ue) || isFlagError(err) {
-		if h.hint == "" {
-			fmt.Fprintf(stderr, "hookinstall: hint: run 'hookinstall --help' for usage\n")
-		}
-		return exitUsage
+		code = exitUsage
 	}
-	return exitFail
+	var h hinted
+	errors.As(err, &h)
+	hint := h.hint
+	if hint == "" && code == exitUsage {
+		hint = "run '" + commandPath(root, args) + " --help' for usage"
+	}
+	fmt.Fprintf(stderr, "hookinstall: error: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(stderr, "hookinstall: hint: %s\n", hint)
+	}
+	if g.JSON || wantsJSON(args) {
+		// Under --json every run prints exactly one document, errors
+		// included: what was wrong, and the hint.
+		_ = jsonEncoder(stdout).Encode(jsonError{Schema: jsonSchema, Command: commandName(root, args), ExitCode: code, Error: err.Error(), Hint: hint})
+	}
+	return code
+}
+
+// jsonError is the --json document of a run that failed before its
+// command could print its own (a usage error, a home that cannot be used).
+type jsonError struct {
+	Schema   int    `json:"schema"`
+	Command  string `json:"command,omitempty"`
+	ExitCode int    `json:"exit_code"`
+	Error    string `json:"error"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+// wantsJSON reports a --json flag in args, for a run whose flags did not
+// parse.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// commandName is the name of the command args run ("add"), or "" when
+// they name none.
+func commandName(root *cobra.Command, args []string) string {
+	c, _, err := root.Find(args)
+	if err != nil || c == root {
+		return ""
+	}
+	return c.Name()
+}
+
+// commandPath is "hookinstall add" for args that run add.
+func commandPath(root *cobra.Command, args []string) string {
+	c, _, err := root.Find(args)
+	if err != nil {
+		return root.Name()
+	}
+	return c.CommandPath()
 }
 
 func isFlagError(err error) bool {
