@@ -95,9 +95,11 @@ bench: build
 demo: build
 	sh testdata/demo/run.sh $(BIN)
 
-# Proof against the real agents: pinned Claude Code, Codex and opencode from
-# the npm registry (cached outside the repo), a fake model on 127.0.0.1, each
-# agent driven through one turn with a permission prompt in tmux.
+# Proof against the real agents: pinned Claude Code, Codex, opencode, Gemini
+# CLI, Copilot CLI, Qwen Code, Pi, Kilo CLI and Kimi Code from the npm registry
+# (installed in parallel, cached outside the repo), a fake model on 127.0.0.1,
+# each agent driven through one turn (with a permission prompt where it has
+# one) in tmux.
 e2e:
 	$(GO) test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
 
