@@ -6,11 +6,13 @@
 //
 //	go test -tags e2e -count=1 -timeout 30m -v ./e2e/...
 //
-// (that is `make e2e`). For each of claude, codex, opencode, copilot, pi and kilo it:
+// (that is `make e2e`). For each of claude, codex, opencode, copilot, pi, kilo, gemini,
+// qwen and kimi it:
 //
 //  1. installs the pinned agent version from the npm registry into a cache outside the
 //     repository, ${HOOKINSTALL_E2E_CACHE:-$HOME/.cache/hookinstall-e2e}, reused when
-//     the right version is already there;
+//     the right version is already there (Kimi Code, which needs Node 22.19, gets
+//     node-linux-<arch>@22.19.0 from the npm registry too, first on its PATH);
 //  2. builds ./cmd/hookinstall;
 //  3. makes a scratch HOME holding the agent's own fixture state (onboarding done, a
 //     custom provider pointing at the fake model server on 127.0.0.1, permission
@@ -37,7 +39,7 @@
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt, opencode,
-//	                         copilot, pi, kilo, gemini, qwen); default all. The pinned agents that
+//	                         copilot, pi, kilo, gemini, qwen, kimi); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files
