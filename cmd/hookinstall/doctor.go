@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"text/tabwriter"
 	"sync"
 	"time"
 
@@ -15,7 +17,9 @@ type doctorOptions struct {
 	*globalOptions
 	Agents      []string
 	NoFire      bool
-	NoAsk       bool
+	Ask         bool
+	NoAsk       bool // the default; kept so old command lines still work
+	Verbose     bool
 	FireTimeout time.Duration
 }
 
@@ -30,8 +34,18 @@ exact path in the shape the agent runs, exactly once; each script exists, is
 executable, matches the manifest and keeps its gates; kill switches; dead
 paths; double firing; trust. It then runs each installed script with a
 recorded payload against a pty it opens and compares the bytes that arrive
-with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
+with the documented OSC. It exits 1 when a check fails.
+
+It prints a summary first, one line per agent with a mark (✓ works, ✗ has a
+failed check, ! works with something to know, – nothing installed), then only
+what failed or needs attention, each with its hint; -v prints every check.
+With --ask it also asks each agent's own program what it resolved (claude
+doctor, codex app-server, agy -p /hooks): off by default, since those programs
+write files of their own into your home. Check ids and the JSON document:
+docs/doctor.md in the source, or 'hookinstall doctor --json'.`,
 		Example: `  hookinstall doctor
+  hookinstall doctor claude -v
+  hookinstall doctor --ask
   hookinstall doctor claude --json`,
 		ValidArgsFunction: completeAgents,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,7 +54,10 @@ with the documented OSC. It exits 1 when a check fails. See docs/doctor.md.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.NoFire, "no-fire", false, "do not run the installed scripts")
-	cmd.Flags().BoolVar(&o.NoAsk, "no-ask", false, "do not run the agents' own programs")
+	cmd.Flags().BoolVar(&o.Ask, "ask", false, "also ask each agent's own program what it resolved (each bounded in time; they may write files of their own into your home)")
+	cmd.Flags().BoolVar(&o.NoAsk, "no-ask", false, "do not run the agents' own programs (the default)")
+	_ = cmd.Flags().MarkHidden("no-ask")
+	cmd.Flags().BoolVarP(&o.Verbose, "verbose", "v", false, "print every check, not only what failed or needs attention")
 	cmd.Flags().DurationVar(&o.FireTimeout, "fire-timeout", 5*time.Second, "how long one run of one script may take before it is killed and fails")
 	return cmd
 }
@@ -93,6 +110,13 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Ask && o.NoAsk {
+		return usageError{fmt.Errorf("--ask and --no-ask contradict each other")}
+	}
+	if o.Ask && !o.JSON {
+		// Asking a program can take seconds: say so before waiting.
+		fmt.Fprintln(o.IO.Err, "hookinstall: asking each agent's own program what it resolved, where it is on PATH (each run is bounded in time) ...")
+	}
 	agents := []jsonDoctorAgent{}
 	code := exitOK
 	// The agents are checked side by side (their checks share nothing), and
@@ -111,7 +135,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: o.NoAsk, FireTimeout: o.FireTimeout})
+			r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: !o.Ask, FireTimeout: o.FireTimeout})
 			results[i] = result{r, err}
 		}(i, name)
 	}
@@ -150,28 +174,121 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 
 var resultWords = map[string]string{"pass": "ok  ", "fail": "FAIL", "info": "info", "skip": "skip"}
 
+// Marks, one per agent line: works, a check failed, works with something
+// to know, nothing of ours installed.
+const (
+	markOK   = "✓"
+	markFail = "✗"
+	markInfo = "!"
+	markNone = "–"
+)
+
+var markColors = map[string]string{markOK: "\033[32m", markFail: "\033[31m", markInfo: "\033[33m", markNone: "\033[2m"}
+
+// useColor reports whether doctor's marks are coloured: only on a terminal,
+// and never with NO_COLOR set (https://no-color.org).
+func (g *globalOptions) useColor() bool {
+	if g.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := g.IO.Out.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0 && g.Getenv("TERM") != "dumb"
+}
+
+func agentMark(a jsonDoctorAgent) string {
+	hasInfo := false
+	for _, c := range a.Checks {
+		if c.Result == string(hookinstall.CheckInfo) {
+			hasInfo = true
+		}
+	}
+	switch {
+	case !a.OK:
+		return markFail
+	case !a.Installed:
+		return markNone
+	case hasInfo:
+		return markInfo
+	}
+	return markOK
+}
+
+// printDoctor prints the summary first, one line per agent with a mark,
+// then only the checks that failed or carry information (every check with
+// -v), each with its hint.
 func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	w := o.IO.Out
-	failed, checks := 0, 0
+	color := o.useColor()
+	failed, checks, installed := 0, 0, 0
 	for _, a := range agents {
-		fmt.Fprintf(w, "%s: %s (%s)\n", a.Agent, a.Status, a.Config)
+		if a.Installed {
+			installed++
+		}
 		for _, c := range a.Checks {
 			checks++
 			if c.Result == string(hookinstall.CheckFail) {
 				failed++
-			}
-			fmt.Fprintf(w, "  %s %s %s: %s\n", resultWords[c.Result], a.Agent, c.ID, c.Verdict)
-			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) {
-				fmt.Fprintf(w, "       hint: %s\n", c.Hint)
 			}
 		}
 	}
 	switch {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
-	case checks == 0:
-		fmt.Fprintln(w, "doctor: nothing of ours is installed here, so there is nothing to check")
+	case installed == 0:
+		fmt.Fprintln(w, "doctor: nothing of hookinstall's is installed here, so no hook can fire; install with 'hookinstall add AGENT' or 'hookinstall add --all'")
 	default:
 		fmt.Fprintf(w, "doctor: all %d checks passed\n", checks)
+	}
+	shown := 0
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, a := range agents {
+		// An agent not on this machine, with nothing of ours, is a line
+		// only with -v or when named.
+		if !o.Verbose && len(o.Agents) == 0 && !a.Installed && !a.Detected && a.OK {
+			continue
+		}
+		shown++
+		m := agentMark(a)
+		if color {
+			m = markColors[m] + m + "\033[0m"
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", m, a.Agent, a.Status, a.Config)
+	}
+	tw.Flush()
+	_ = shown
+	hidden := 0
+	for _, a := range agents {
+		var lines []jsonCheck
+		for _, c := range a.Checks {
+			if o.Verbose || c.Result == string(hookinstall.CheckFail) || c.Result == string(hookinstall.CheckInfo) {
+				lines = append(lines, c)
+			} else {
+				hidden++
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s: %s (%s)\n", a.Agent, a.Status, a.Config)
+		lastHint := ""
+		for _, c := range lines {
+			word := resultWords[c.Result]
+			if color && c.Result == string(hookinstall.CheckFail) {
+				word = markColors[markFail] + word + "\033[0m"
+			}
+			fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, c.Verdict)
+			// One hint once: three untrusted hooks share one fix.
+			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) && (o.Verbose || c.Hint != lastHint) {
+				fmt.Fprintf(w, "       hint: %s\n", c.Hint)
+				lastHint = c.Hint
+			}
+		}
+	}
+	if hidden > 0 && (installed > 0 || failed > 0) {
+		fmt.Fprintf(w, "doctor: %d checks passed and are not shown; run 'hookinstall doctor -v' to see every check\n", hidden)
 	}
 }
