@@ -189,7 +189,7 @@ const claudeManaged = "/etc/claude-code/managed-settings.json"
 
 // claudeAuto says what the auto permission mode does to our hooks.
 func claudeAuto(path string) string {
-	return fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (needs your input) will not fire", path)
+	return fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (attention) will not fire", path)
 }
 
 func (c claude) Facts(t Target) Facts {
@@ -264,7 +264,7 @@ func claudeSwitches(in Input) []Finding {
 		fs = append(fs, pass("switch.allowManagedHooksOnly", managed.Path, "allowManagedHooksOnly is not set in "+managed.Path))
 	}
 	if mode := userRoot.Get("permissions.defaultMode").String(); mode == "auto" {
-		fs = append(fs, info("switch.defaultMode", user.Path, claudeAuto(user.Path)+"; working and done still do", "set it to \"default\" if you want to be told when Claude needs you"))
+		fs = append(fs, info("switch.defaultMode", user.Path, claudeAuto(user.Path)+"; working and done still do", "set it to \"default\" if you want attention reported when Claude asks"))
 	}
 	return fs
 }

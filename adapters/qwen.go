@@ -57,9 +57,9 @@ func (q qwen) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error)
 func qwenApproval(config string, root gjson.Result) string {
 	switch mode := root.Get("tools.approvalMode"); {
 	case !mode.Exists() || mode.String() == "auto":
-		return fmt.Sprintf("%s: tools.approvalMode is not set, so Qwen Code starts in auto mode: its classifier approves tool calls itself and asks (Notification permission_prompt, needs your input) only when it cannot decide", config)
+		return fmt.Sprintf("%s: tools.approvalMode is not set, so Qwen Code starts in auto mode: its classifier approves tool calls itself and asks (Notification permission_prompt, attention) only when it cannot decide", config)
 	case mode.String() == "yolo":
-		return fmt.Sprintf("%s: tools.approvalMode is \"yolo\": Qwen Code approves every tool call itself, so needs your input never fires", config)
+		return fmt.Sprintf("%s: tools.approvalMode is \"yolo\": Qwen Code approves every tool call itself, so attention never fires", config)
 	}
 	return ""
 }
@@ -94,7 +94,7 @@ func (q qwen) switches(in Input) []Finding {
 		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+in.Config.Path))
 	}
 	if n := qwenApproval(in.Config.Path, root); n != "" {
-		fs = append(fs, info("switch.approvalMode", in.Config.Path, n+"; working and done still do", "set tools.approvalMode to \"default\" if you want to be told each time Qwen needs you"))
+		fs = append(fs, info("switch.approvalMode", in.Config.Path, n+"; working and done still do", "set tools.approvalMode to \"default\" if you want attention reported each time Qwen asks"))
 	}
 	return fs
 }
