@@ -103,6 +103,12 @@ type Target struct {
 	// read: "/" on the machine itself, a scratch folder in tests, "" for
 	// none (a Docker target's system files are the container's).
 	SystemRoot string
+
+	// parsed, set only for the length of one plan (configAdd,
+	// configRemove), lets the agent's Check and its Add or Remove share the
+	// config's strict parse: validating a large config is the costliest
+	// step, and both read the same bytes. Nil everywhere else.
+	parsed *parsedDoc
 }
 
 // HooksDir is the folder holding our scripts, manifest, backups and lock:

@@ -145,7 +145,7 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 		}
 	}
 	if IsBlank(cur) {
-		ed.Doc = []byte(render(Obj{{t.NS, want}}, DefaultFormat, "", false) + DefaultFormat.Newline)
+		ed.Doc = []byte(render(Obj{{t.NS, want}}, DefaultFormat(), "", false) + DefaultFormat().Newline)
 		ed.Created = []string{t.NS}
 		return ed, nil
 	}
@@ -156,7 +156,7 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 	f := DetectFormat(cur, root)
 	switch {
 	case !ok:
-		ed.noteEmptied(cur, "", root)
+		ed.noteEmptied("", root)
 		ed.Doc = appendChild(cur, root, &t.NS, want, f)
 		ed.Created = addUnique(ed.Created, t.NS)
 	case SameJSON(set.Val.Raw, want):
@@ -188,7 +188,7 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 	case kind == foreign:
 		// Not ours: a set of the user's that happens to bear our name.
 	case force || kind == oursPure && (prev.wrote(t.NS, set.Val.Raw) || SameJSON(set.Val.Raw, a.set(t))):
-		ed.Doc = mapEdit{Prev: prev}.deleteMember(cur, root, t.NS, "")
+		ed.Doc = []byte(mapEdit{Prev: prev}.deleteMember(string(cur), root, t.NS, ""))
 	default:
 		ed.Kept = true
 		ed.Notes = append(ed.Notes, fmt.Sprintf("hook set %q was edited by hand; left in place (--force removes it)", t.NS))

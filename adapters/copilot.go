@@ -84,7 +84,7 @@ func (copilot) edit(t Target, prev *Record, force bool) mapEdit {
 	for _, e := range copilotEvents {
 		ws = append(ws, EventEntry{e.event, Obj{{"type", "command"}, {"bash", t.ScriptPath(scripts.FileName(e.event))}, {"timeoutSec", HookTimeout}}})
 	}
-	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: ws, Prev: prev, Force: force}
+	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: ws, Prev: prev, Force: force, parsed: t.parsed}
 }
 
 // copilotNew is the file we start from: Copilot's hook config version.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -12,7 +11,7 @@ import (
 // A ShapeError says that a value the agent reads has the wrong JSON type.
 type ShapeError = SyntaxError
 
-func shapeErr(doc []byte, v gjson.Result, what string) error {
+func shapeErr[D text](doc D, v gjson.Result, what string) error {
 	return syntaxErrorAt(doc, int64(v.Index), what)
 }
 
@@ -179,19 +178,22 @@ type mapEdit struct {
 	Prev   *Record
 	Force  bool
 	Fmt    *Format // layout for a new document; nil means detect
-	// cur, when set, follows one add or remove: the buffer its edits are
-	// made in and where the event map is in it (see apply and locate).
+	// cur, when set, follows one add or remove: where the event map is in
+	// the document its last edit made (see apply and locate).
 	cur *cursor
+	// parsed is the plan's shared parse (Target.parsed), or nil.
+	parsed *parsedDoc
+	// noOnePass makes add take the general path only (tests compare the
+	// two).
+	noOnePass bool
 }
 
-// A cursor is what one add or remove keeps between its edits.
+// A cursor is what one add or remove keeps between its edits: the event map
+// of doc spans [from, to), and its key starts at keyStart. Valid while
+// known, and only for doc itself.
 type cursor struct {
-	work workBuf
-	// The event map of the document at ptr (of length n): its value spans
-	// [from, to), its key starts at keyStart. Valid while known.
 	known              bool
-	ptr                *byte
-	n                  int
+	doc                string
 	from, to, keyStart int
 }
 
@@ -201,22 +203,19 @@ func (m mapEdit) begin() mapEdit {
 	return m
 }
 
-// apply makes e in doc. With a cursor, edits after the first are made in
-// place in the cursor's buffer (the caller's doc is never changed), and an
-// edit inside the event map moves its known end instead of forgetting it.
-func (m mapEdit) apply(doc []byte, e edit) []byte {
-	if m.cur == nil {
-		return e.apply(doc)
-	}
-	c := m.cur
-	same := c.known && len(doc) == c.n && len(doc) > 0 && &doc[0] == c.ptr
-	out := c.work.apply(doc, e)
-	if same && e.from > c.from && e.to < c.to {
-		c.to += e.delta()
-		c.n = len(out)
-		c.ptr = &out[0]
-	} else {
-		c.known = false
+// apply makes e in doc. With a cursor, an edit inside the event map moves
+// the map's known end instead of forgetting where the map is.
+func (m mapEdit) apply(doc string, e edit) string {
+	out := e.apply(doc)
+	if c := m.cur; c != nil {
+		// c.doc == doc compares pointers first: it costs nothing when it
+		// holds, and is still right (a full compare) when it does not.
+		if c.known && len(c.doc) == len(doc) && c.doc == doc && e.from > c.from && e.to < c.to {
+			c.to += e.delta()
+			c.doc = out
+		} else {
+			c.known = false
+		}
 	}
 	return out
 }
@@ -234,24 +233,26 @@ func (m mapEdit) want(event string) (Obj, bool) {
 
 // parse parses doc and finds the event map, checking its type, and reads
 // the layout that inserted text imitates.
-func (m mapEdit) parse(doc []byte) (root gjson.Result, f Format, hooks member, ok bool, err error) {
-	root, hooks, ok, err = m.check(doc)
+func (m mapEdit) parse(in []byte) (doc string, root gjson.Result, f Format, hooks member, ok bool, err error) {
+	doc, root, _, hooks, ok, err = m.checkRoot(in)
 	if err == nil {
-		f = DetectFormat(doc, root)
+		f = detectFormat(doc, root)
 	}
 	return
 }
 
 // check is parse without the layout, for callers that insert nothing.
-func (m mapEdit) check(doc []byte) (root gjson.Result, hooks member, ok bool, err error) {
-	root, _, hooks, ok, err = m.checkRoot(doc)
+func (m mapEdit) check(in []byte) (root gjson.Result, hooks member, ok bool, err error) {
+	_, root, _, hooks, ok, err = m.checkRoot(in)
 	return
 }
 
 // checkRoot is check, also giving the root's members (one scan of a large
 // document, which callers that read other root keys can reuse).
-func (m mapEdit) checkRoot(doc []byte) (root gjson.Result, rms []member, hooks member, ok bool, err error) {
-	root, err = ParseObject(doc)
+//
+// The document comes back as the string that the results point into.
+func (m mapEdit) checkRoot(in []byte) (doc string, root gjson.Result, rms []member, hooks member, ok bool, err error) {
+	doc, root, err = m.parsed.parse(in)
 	if err != nil {
 		return
 	}
@@ -304,15 +305,14 @@ func repeats(ms []member) map[string]int {
 // With a cursor that followed every edit since, it finds the map without
 // scanning: the map starts where it did, and ends where the edits moved its
 // end (all of them fall inside it). A cheap check of both ends guards that.
-func (m mapEdit) locate(doc []byte) (hooks member, ok bool) {
-	if c := m.cur; c != nil && c.known && len(doc) == c.n && len(doc) > 0 && &doc[0] == c.ptr &&
+func (m mapEdit) locate(doc string) (hooks member, ok bool) {
+	if c := m.cur; c != nil && c.known && len(c.doc) == len(doc) && c.doc == doc &&
 		doc[c.from] == '{' && doc[c.to-1] == '}' {
-		raw := unsafe.String(unsafe.SliceData(doc), len(doc))[c.from:c.to]
-		return member{Key: m.Key, KeyStart: c.keyStart, Val: gjson.Result{Type: gjson.JSON, Raw: raw, Index: c.from}}, true
+		return member{Key: m.Key, KeyStart: c.keyStart, Val: gjson.Result{Type: gjson.JSON, Raw: doc[c.from:c.to], Index: c.from}}, true
 	}
 	hooks, ok = find(rootOf(doc), m.Key)
-	if c := m.cur; c != nil && ok && hooks.Val.IsObject() && len(doc) > 0 {
-		c.known, c.ptr, c.n = true, &doc[0], len(doc)
+	if c := m.cur; c != nil && ok && hooks.Val.IsObject() {
+		c.known, c.doc = true, doc
 		c.from, c.to, c.keyStart = hooks.Val.Index, end(hooks.Val), hooks.KeyStart
 	}
 	return hooks, ok
@@ -327,7 +327,7 @@ func hooksObj(entries []EventEntry) Obj {
 }
 
 // add installs m.Want into doc. A blank doc becomes a new file.
-func (m mapEdit) add(doc []byte) (Edit, error) {
+func (m mapEdit) add(in []byte) (Edit, error) {
 	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
 	for _, w := range m.Want {
@@ -339,8 +339,8 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 			ed.noteEmpty(p, ws)
 		}
 	}
-	if IsBlank(doc) {
-		f := DefaultFormat
+	if IsBlank(in) {
+		f := DefaultFormat()
 		if m.Fmt != nil {
 			f = *m.Fmt
 		}
@@ -351,13 +351,16 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 		}
 		return ed, nil
 	}
-	root, f, hooks, ok, err := m.parse(doc)
+	// The edits below work on doc, a string: each makes a new one, and in
+	// is never changed.
+	doc, root, f, hooks, ok, err := m.parse(in)
 	if err != nil {
 		return ed, err
 	}
 	if !ok {
-		ed.noteEmptied(doc, "", root)
-		ed.Doc = appendChild(doc, root, &m.Key, hooksObj(m.Want), f)
+		ed.noteEmptied("", root)
+		e := appendEdit(doc, root, &m.Key, hooksObj(m.Want), f)
+		ed.Doc = splice(in, e.from, e.to, e.text)
 		ed.Created = addUnique(ed.Created, m.Key)
 		for _, w := range m.Want {
 			ed.Created = addUnique(ed.Created, m.path(w.Event))
@@ -370,6 +373,10 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 		// away again, as remove without a manifest would.
 		ed.Created = addUnique(ed.Created, m.Key)
 	}
+	if out, ok := m.addAppends(in, doc, hooks, f, &ed); ok {
+		ed.Doc = out
+		return ed, nil
+	}
 	for _, w := range m.Want {
 		doc, err = m.addEvent(doc, w, f, &ed)
 		if err != nil {
@@ -380,17 +387,71 @@ func (m mapEdit) add(doc []byte) (Edit, error) {
 	if err != nil {
 		return ed, err
 	}
-	ed.Doc = doc
+	ed.Doc = []byte(doc)
 	return ed, nil
 }
 
+// addAppends is add's one pass for the usual case: no entry of ours
+// anywhere in the map, so each event gets one entry appended (to its array,
+// or as a new member at the end of the map for at most one event that is
+// not there yet), each at its own place in doc. The edits are made in one
+// copy of the caller's bytes in (which doc holds as a string). ok is false
+// when the case is another: add then makes its edits one by one.
+func (m mapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *Edit) ([]byte, bool) {
+	if m.noOnePass || mayHold(hooks.Val.Raw, m.Prefix) {
+		return nil, false
+	}
+	var edits []edit
+	var created, emptied []string
+	var emptiedVal []gjson.Result
+	missing := 0
+	for _, w := range m.Want {
+		ev, ok := find(hooks.Val, w.Event)
+		if !ok {
+			if missing++; missing > 1 {
+				return nil, false
+			}
+			created = append(created, m.path(w.Event))
+			emptied, emptiedVal = append(emptied, m.Key), append(emptiedVal, hooks.Val)
+			edits = append(edits, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f))
+			continue
+		}
+		emptied, emptiedVal = append(emptied, m.path(w.Event)), append(emptiedVal, ev.Val)
+		edits = append(edits, appendEdit(doc, ev.Val, nil, w.Entry, f))
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].from < edits[i-1].to || edits[i].from == edits[i-1].from {
+			return nil, false
+		}
+	}
+	for _, c := range created {
+		ed.Created = addUnique(ed.Created, c)
+	}
+	for i, p := range emptied {
+		ed.noteEmptied(p, emptiedVal[i])
+	}
+	n := len(in)
+	for _, e := range edits {
+		n += e.delta()
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, e := range edits {
+		out = append(out, in[at:e.from]...)
+		out = append(out, e.text...)
+		at = e.to
+	}
+	return append(out, in[at:]...), true
+}
+
 // addEvent makes the array of one event hold our entry exactly once.
-func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte, error) {
+func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string, error) {
 	hooks, _ := m.locate(doc)
 	ev, ok := find(hooks.Val, w.Event)
 	if !ok {
 		ed.Created = addUnique(ed.Created, m.path(w.Event))
-		ed.noteEmptied(doc, m.Key, hooks.Val)
+		ed.noteEmptied(m.Key, hooks.Val)
 		return m.apply(doc, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
 	}
 	// Keep the first canonical entry; upgrade an old one of ours in place;
@@ -456,7 +517,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 			hooks, _ = m.locate(doc)
 			ev, _ = find(hooks.Val, w.Event)
 		}
-		ed.noteEmptied(doc, m.path(w.Event), ev.Val)
+		ed.noteEmptied(m.path(w.Event), ev.Val)
 		doc = m.apply(doc, appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	return doc, nil
@@ -465,7 +526,7 @@ func (m mapEdit) addEvent(doc []byte, w EventEntry, f Format, ed *Edit) ([]byte,
 // noteEmptied records container c at path, when it is empty and holds white
 // space that appending to it drops: a removal that empties it again puts
 // that white space back.
-func (ed *Edit) noteEmptied(doc []byte, path string, c gjson.Result) {
+func (ed *Edit) noteEmptied(path string, c gjson.Result) {
 	if len(c.Raw) < 2 || (c.IsObject() && len(members(c)) > 0) || (c.IsArray() && len(elements(c)) > 0) {
 		return
 	}
@@ -496,10 +557,10 @@ func (m mapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
 }
 
 // deleteMember deletes key from obj at path (see deleteEdit).
-func (m mapEdit) deleteMember(doc []byte, obj gjson.Result, key, path string) []byte {
+func (m mapEdit) deleteMember(doc string, obj gjson.Result, key, path string) string {
 	for i, mb := range members(obj) {
 		if mb.Key == key {
-			return m.deleteEdit(obj, i, path).apply(doc)
+			return m.apply(doc, m.deleteEdit(obj, i, path))
 		}
 	}
 	return doc
@@ -515,7 +576,7 @@ func (r *Record) emptied(path string) (string, bool) {
 
 // dropStale removes entries of ours under events we no longer install (an
 // older version's), when they are as written.
-func (m mapEdit) dropStale(doc []byte, ed *Edit) ([]byte, error) {
+func (m mapEdit) dropStale(doc string, ed *Edit) (string, error) {
 	keep := map[string]bool{}
 	for _, w := range m.Want {
 		keep[w.Event] = true
@@ -524,32 +585,48 @@ func (m mapEdit) dropStale(doc []byte, ed *Edit) ([]byte, error) {
 }
 
 // remove takes every entry of ours out of doc.
-func (m mapEdit) remove(doc []byte) (Edit, error) {
+func (m mapEdit) remove(in []byte) (Edit, error) {
 	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
-	if IsBlank(doc) {
-		ed.Doc = doc
+	if IsBlank(in) {
+		ed.Doc = in
 		return ed, nil
 	}
-	if _, _, ok, err := m.check(doc); err != nil || !ok {
-		ed.Doc = doc
+	doc, _, _, _, ok, err := m.checkRoot(in)
+	if err != nil || !ok {
+		ed.Doc = in
 		return ed, err
 	}
-	doc, err := m.removeWhere(doc, func(string) bool { return true }, &ed)
+	out, outBytes, err := m.removeFrom(in, doc, func(string) bool { return true }, &ed)
 	if err != nil {
 		return ed, err
 	}
-	ed.Doc = doc
+	if outBytes != nil {
+		ed.Doc = outBytes
+	} else if out == doc {
+		ed.Doc = in // nothing of ours: the caller's bytes, not a copy
+	} else {
+		ed.Doc = []byte(out)
+	}
 	return ed, nil
 }
 
 // removeWhere deletes our entries under the events that pick selects, then
 // the containers that we created and that became empty. doc has passed
 // parse.
-func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit) ([]byte, error) {
+func (m mapEdit) removeWhere(doc string, pick func(event string) bool, ed *Edit) (string, error) {
+	out, _, err := m.removeFrom(nil, doc, pick, ed)
+	return out, err
+}
+
+// removeFrom is removeWhere. Given in, the caller's bytes that doc holds, it
+// may instead return the result as new bytes made from in in one pass: when
+// each event loses one entry of ours and keeps others (the usual removal),
+// the deletions are at separate places and need no edit after another.
+func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool, ed *Edit) (string, []byte, error) {
 	hooks, ok := m.locate(doc)
 	if !ok {
-		return doc, nil
+		return doc, nil, nil
 	}
 	// One pass finds the events that hold something to delete, and what
 	// to report if nothing is deleted: on a large config, scanning every
@@ -563,50 +640,101 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 		event     string
 		dels      int
 		emptiesIt bool
+		arr       gjson.Result // the event's array
+		first     int          // its first entry of ours to delete, if pure
+		mixed     bool         // some deletion is a handler in a mixed group
 	}
 	var cuts []cut
 	var notes []string
 	kept := false
+	// What stays of ours, if the cuts are one per event (for the one pass).
+	type left struct {
+		event string
+		i     int
+		k     entryKind
+		cut   int // index into cuts of its event's cut, or -1
+	}
+	var lefts []left
 	for _, ev := range evs {
 		if !pick(ev.Key) || !ev.Val.IsArray() {
 			continue
 		}
 		if at, dup := second[ev.Key]; dup {
-			return nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
+			return "", nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 		}
 		if !mayHold(ev.Val.Raw, m.Prefix) {
 			continue // nothing of ours in this event
 		}
-		c := cut{event: strings.Clone(ev.Key)} // doc may be edited in place below
+		c := cut{event: ev.Key, arr: ev.Val, first: -1}
 		els := elements(ev.Val)
 		pure := 0
+		nLefts := len(lefts)
 		for i, e := range els {
 			k := classify(e, m.Prefix)
 			switch {
 			case k == oursPure && (m.Prev.wrote(ev.Key, e.Raw) || isCanonical(m, ev.Key, e.Raw) || m.Force):
 				c.dels++
 				pure++
+				if c.first < 0 {
+					c.first = i
+				}
 			case k == oursMixed && m.Force:
 				for _, h := range elements(e.Get("hooks")) {
 					if cm := h.Get("command"); cm.Type == gjson.String && strings.HasPrefix(cm.Str, m.Prefix) {
 						c.dels++
+						c.mixed = true
 					}
 				}
 			}
 			if n := leftNote(ev.Key, i, k); n != "" {
 				notes = append(notes, n)
 				kept = true
+				if i != c.first {
+					lefts = append(lefts, left{ev.Key, i, k, -1})
+				}
 			}
 		}
 		if c.dels > 0 {
 			c.emptiesIt = pure == len(els)
+			for j := nLefts; j < len(lefts); j++ {
+				lefts[j].cut = len(cuts)
+			}
 			cuts = append(cuts, c)
 		}
 	}
 	if len(cuts) == 0 {
 		ed.Notes = append(ed.Notes, notes...)
 		ed.Kept = ed.Kept || kept
-		return doc, nil
+		return doc, nil, nil
+	}
+	onePass := in != nil && !m.noOnePass
+	for _, c := range cuts {
+		onePass = onePass && c.dels == 1 && !c.mixed && !c.emptiesIt && c.first >= 0
+	}
+	if onePass {
+		n := len(in)
+		edits := make([]edit, len(cuts))
+		for j, c := range cuts {
+			edits[j] = m.deleteEdit(c.arr, c.first, m.path(c.event))
+			n += edits[j].delta()
+		}
+		out := make([]byte, 0, n)
+		at := 0
+		for _, e := range edits { // in the order of the events: in doc order
+			out = append(out, in[at:e.from]...)
+			out = append(out, e.text...)
+			at = e.to
+		}
+		out = append(out, in[at:]...)
+		for _, l := range lefts {
+			i := l.i
+			if l.cut >= 0 && i > cuts[l.cut].first {
+				i-- // the entry before it went
+			}
+			ed.Notes = append(ed.Notes, leftNote(l.event, i, l.k))
+			ed.Kept = true
+		}
+		return "", out, nil
 	}
 	for _, c := range cuts {
 		event := c.event
@@ -662,7 +790,7 @@ func (m mapEdit) removeWhere(doc []byte, pick func(event string) bool, ed *Edit)
 	if len(members(hooks.Val)) == 0 && m.Prev.created(m.Key) {
 		doc = m.deleteMember(doc, rootOf(doc), m.Key, "")
 	}
-	return doc, nil
+	return doc, nil, nil
 }
 
 // leftNote says why entry i of event, of kind k, stays after a removal.

@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -31,16 +28,25 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s at line %d, column %d (byte offset %d)", e.Msg, e.Line, e.Col, e.Offset)
 }
 
-func syntaxErrorAt(doc []byte, off int64, msg string) *SyntaxError {
+// text is a document's bytes, as the caller holds them ([]byte) or as the
+// edits below work on them (string: immutable, so gjson's results, whose
+// strings point into the document, stay valid whatever happens next).
+type text interface{ ~string | ~[]byte }
+
+func syntaxErrorAt[D text](doc D, off int64, msg string) *SyntaxError {
 	if off < 0 {
 		return &SyntaxError{Offset: -1, Msg: msg}
 	}
 	if off > int64(len(doc)) {
 		off = int64(len(doc))
 	}
-	line := 1 + bytes.Count(doc[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(doc[:off], '\n')
-	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: msg}
+	line, ls := 1, 0
+	for i := 0; i < int(off); i++ {
+		if doc[i] == '\n' {
+			line, ls = line+1, i+1
+		}
+	}
+	return &SyntaxError{Offset: off, Line: line, Col: int(off) - ls + 1, Msg: msg}
 }
 
 // MaxDocSize is the largest config file hookinstall edits. Agent configs are
@@ -52,24 +58,31 @@ func IsBlank(doc []byte) bool { return len(bytes.TrimSpace(doc)) == 0 }
 
 // ParseObject checks that doc is one strict JSON object (RFC 8259: no comments,
 // no trailing commas, no BOM, valid UTF-8, nothing after the value) and returns
-// its root. Errors are *SyntaxError values that carry the position.
-//
-// The returned values alias doc: it must not be changed while they are used.
+// its root. Errors are *SyntaxError values that carry the position. The
+// result holds a copy of doc: the caller may change doc afterwards.
 func ParseObject(doc []byte) (gjson.Result, error) {
 	if len(doc) > MaxDocSize {
-		return gjson.Result{}, &SyntaxError{Offset: -1, Msg: fmt.Sprintf("file is %d bytes, larger than the %d bytes hookinstall edits", len(doc), MaxDocSize)}
+		return gjson.Result{}, tooLarge(len(doc))
 	}
-	key, seen := validObjects.seen(doc)
-	if seen {
-		return rootOf(doc), nil
+	return parseObject(string(doc))
+}
+
+func tooLarge(n int) *SyntaxError {
+	return &SyntaxError{Offset: -1, Msg: fmt.Sprintf("file is %d bytes, larger than the %d bytes hookinstall edits", n, MaxDocSize)}
+}
+
+// parseObject is ParseObject on the string that the edits work on.
+func parseObject(doc string) (gjson.Result, error) {
+	if len(doc) > MaxDocSize {
+		return gjson.Result{}, tooLarge(len(doc))
 	}
-	if bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")) {
+	if strings.HasPrefix(doc, "\xef\xbb\xbf") {
 		return gjson.Result{}, syntaxErrorAt(doc, 0, errBOM)
 	}
-	if !utf8.Valid(doc) {
+	if !utf8.ValidString(doc) {
 		off := 0
 		for off < len(doc) {
-			r, n := utf8.DecodeRune(doc[off:])
+			r, n := utf8.DecodeRuneInString(doc[off:])
 			if r == utf8.RuneError && n <= 1 {
 				break
 			}
@@ -79,7 +92,7 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 	}
 	if !validJSON(doc) {
 		var v any
-		err := json.Unmarshal(doc, &v)
+		err := json.Unmarshal([]byte(doc), &v)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			msg := "invalid JSON: " + se.Error()
@@ -111,8 +124,30 @@ func ParseObject(doc []byte) (gjson.Result, error) {
 	if !root.IsObject() {
 		return gjson.Result{}, syntaxErrorAt(doc, int64(root.Index), "top-level value is not a JSON object")
 	}
-	validObjects.add(key)
 	return root, nil
+}
+
+// A parsedDoc is one document that parseObject accepted, and its root.
+type parsedDoc struct {
+	doc  string
+	root gjson.Result
+}
+
+// parse is parseObject(string(in)), through p when p holds the same bytes
+// (compared in full: the bytes may have changed since). A nil p parses.
+func (p *parsedDoc) parse(in []byte) (string, gjson.Result, error) {
+	if p != nil && p.doc != "" && string(in) == p.doc {
+		return p.doc, p.root, nil
+	}
+	if len(in) > MaxDocSize {
+		return "", gjson.Result{}, tooLarge(len(in))
+	}
+	doc := string(in)
+	root, err := parseObject(doc)
+	if err == nil && p != nil {
+		p.doc, p.root = doc, root
+	}
+	return doc, root, err
 }
 
 // maxDepth is encoding/json's nesting limit, which validJSON keeps.
@@ -122,16 +157,22 @@ const maxDepth = 10000
 // gjson's validator, which FuzzValidAgrees holds to the same verdicts, behind
 // an iterative depth check (gjson's validator recurses, so a file of a
 // million '[' must not reach it; encoding/json refuses depth over 10000).
-func validJSON(doc []byte) bool {
+func validJSON[D text](doc D) bool {
 	if tooDeep(doc) {
 		return false
 	}
-	return gjson.ValidBytes(doc)
+	switch d := any(doc).(type) {
+	case string:
+		return gjson.Valid(d)
+	case []byte:
+		return gjson.ValidBytes(d)
+	}
+	return gjson.Valid(string(doc))
 }
 
 // tooDeep reports whether doc nests arrays and objects deeper than maxDepth
 // (strings skipped), without parsing it.
-func tooDeep(doc []byte) bool {
+func tooDeep[D text](doc D) bool {
 	depth := 0
 	for i := 0; i < len(doc); i++ {
 		switch doc[i] {
@@ -155,64 +196,15 @@ func tooDeep(doc []byte) bool {
 }
 
 // rootOf locates the root value of doc, which must already be known to be
-// valid JSON: after ParseObject, or after splicing valid JSON into such a
-// document at a value boundary. It does not copy doc (a 10 MB config would
-// otherwise be copied at every step): the result's strings alias it.
-func rootOf(doc []byte) gjson.Result {
-	start := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
-	s := unsafe.String(unsafe.SliceData(doc), len(doc))[start:]
-	root := gjson.Parse(s)
+// valid JSON: after parseObject, or after splicing valid JSON into such a
+// document at a value boundary. The result's strings point into doc, which
+// no one can change.
+func rootOf(doc string) gjson.Result {
+	start := len(doc) - len(strings.TrimLeft(doc, " \t\r\n"))
+	root := gjson.Parse(doc[start:])
 	root.Index = start
-	root.Raw = strings.TrimRight(s, " \t\r\n")
+	root.Raw = strings.TrimRight(doc[start:], " \t\r\n")
 	return root
-}
-
-// validObjects remembers the last documents that ParseObject accepted, by
-// length and a 64-bit keyed hash, so the writer's Check and Add of one file
-// (and a re-plan of the same bytes under the lock) validate it once: strict
-// validation is the costliest step on a large config, and hashing is about
-// thirty times cheaper. The seed is random per process, so a collision
-// cannot be forced.
-var validObjects = &docMemo{seed: maphash.MakeSeed()}
-
-type docMemo struct {
-	mu   sync.Mutex
-	seed maphash.Seed
-	keys [4]docKey
-	next int
-}
-
-type docKey struct {
-	n int
-	h uint64
-}
-
-// memoMin is the size below which validating is cheaper than remembering.
-const memoMin = 64 << 10
-
-func (m *docMemo) seen(doc []byte) (docKey, bool) {
-	if len(doc) < memoMin {
-		return docKey{}, false
-	}
-	k := docKey{len(doc), maphash.Bytes(m.seed, doc)}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, x := range m.keys {
-		if x == k {
-			return k, true
-		}
-	}
-	return k, false
-}
-
-func (m *docMemo) add(k docKey) {
-	if k.n == 0 {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.keys[m.next] = k
-	m.next = (m.next + 1) % len(m.keys)
 }
 
 // A member is one key/value pair of an object, with absolute offsets.
@@ -266,12 +258,12 @@ func end(v gjson.Result) int { return v.Index + len(v.Raw) }
 
 // lookup finds key in obj. It is an error for the key to appear twice, since
 // agents disagree on which copy wins.
-func lookup(doc []byte, obj gjson.Result, key string) (member, bool, error) {
+func lookup[D text](doc D, obj gjson.Result, key string) (member, bool, error) {
 	return lookupIn(doc, members(obj), key)
 }
 
 // lookupIn is lookup in an object's members, already listed.
-func lookupIn(doc []byte, ms []member, key string) (member, bool, error) {
+func lookupIn[D text](doc D, ms []member, key string) (member, bool, error) {
 	var found member
 	n := 0
 	for _, m := range ms {
@@ -320,25 +312,29 @@ type Format struct {
 	CommaSpace bool   // `a, b` rather than `a,b` (inline text)
 }
 
-// DefaultFormat is used for files hookinstall creates.
-var DefaultFormat = Format{Newline: "\n", Unit: "  ", ColonSpace: true, CommaSpace: true}
+// DefaultFormat is the layout of files hookinstall creates.
+func DefaultFormat() Format {
+	return Format{Newline: "\n", Unit: "  ", ColonSpace: true, CommaSpace: true}
+}
 
 // DetectFormat reads the indent unit, newline style and separator spacing of doc.
-func DetectFormat(doc []byte, root gjson.Result) Format {
-	f := DefaultFormat
-	body := bytes.TrimRight(doc, " \t\r\n")
-	if i := bytes.IndexByte(body, '\n'); i < 0 {
+func DetectFormat(doc []byte, root gjson.Result) Format { return detectFormat(string(doc), root) }
+
+func detectFormat(doc string, root gjson.Result) Format {
+	f := DefaultFormat()
+	body := strings.TrimRight(doc, " \t\r\n")
+	if i := strings.IndexByte(body, '\n'); i < 0 {
 		f.Compact = true
 	} else if i > 0 && body[i-1] == '\r' {
 		f.Newline = "\r\n"
 	}
 	minSpaces := 0
-	for rest := body; rest != nil; {
+	for rest, more := body, true; more; {
 		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
 		} else {
-			rest = nil
+			more = false
 		}
 		n := 0
 		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
@@ -366,11 +362,11 @@ func DetectFormat(doc []byte, root gjson.Result) Format {
 	}
 	if len(ms) > 0 {
 		between := doc[ms[0].KeyStart:ms[0].Val.Index]
-		f.ColonSpace = bytes.ContainsAny(between[bytes.LastIndexByte(between, '"'):], " \t")
+		f.ColonSpace = strings.ContainsAny(between[strings.LastIndexByte(between, '"'):], " \t")
 		f.CommaSpace = f.ColonSpace
 		if len(ms) > 1 {
 			gap := doc[ms[0].end():ms[1].KeyStart]
-			f.CommaSpace = bytes.ContainsAny(gap, " \t\n")
+			f.CommaSpace = strings.ContainsAny(gap, " \t\n")
 		}
 	}
 	return f
@@ -495,35 +491,37 @@ func SameJSON(raw string, v any) bool {
 
 // leadOf returns the white space that starts the line holding offset p, and
 // whether p is the first non-blank byte on that line.
-func leadOf(doc []byte, p int) (string, bool) {
-	ls := bytes.LastIndexByte(doc[:p], '\n') + 1
+func leadOf(doc string, p int) (string, bool) {
+	ls := strings.LastIndexByte(doc[:p], '\n') + 1
 	pre := doc[ls:p]
-	if len(bytes.TrimLeft(pre, " \t")) != 0 {
-		return string(pre[:len(pre)-len(bytes.TrimLeft(pre, " \t"))]), false
+	if rest := strings.TrimLeft(pre, " \t"); rest != "" {
+		return pre[:len(pre)-len(rest)], false
 	}
-	return string(pre), true
+	return pre, true
 }
 
-func splice(doc []byte, from, to int, text string) []byte {
+func splice[D text](doc D, from, to int, text string) D {
 	out := make([]byte, 0, len(doc)-(to-from)+len(text))
 	out = append(out, doc[:from]...)
 	out = append(out, text...)
-	return append(out, doc[to:]...)
+	out = append(out, doc[to:]...)
+	return D(out)
 }
 
 // multiLine reports whether a container's children sit on their own lines.
-func multiLine(doc []byte, c gjson.Result, firstChild int) bool {
-	return bytes.IndexByte(doc[c.Index:firstChild], '\n') >= 0
+func multiLine(doc string, c gjson.Result, firstChild int) bool {
+	return strings.IndexByte(doc[c.Index:firstChild], '\n') >= 0
 }
 
 // appendChild adds one member (key != nil) or element to the end of container
-// c, imitating the layout of its siblings. It is the inverse of deleteChild.
-func appendChild(doc []byte, c gjson.Result, key *string, v any, f Format) []byte {
-	return appendEdit(doc, c, key, v, f).apply(doc)
+// c, imitating the layout of its siblings. It is the inverse of deleteEdit.
+func appendChild[D text](doc D, c gjson.Result, key *string, v any, f Format) D {
+	s := string(doc)
+	return D(appendEdit(s, c, key, v, f).apply(s))
 }
 
 // appendEdit is the edit that appendChild makes.
-func appendEdit(doc []byte, c gjson.Result, key *string, v any, f Format) edit {
+func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 	var lastEnd, firstStart, lastStart int
 	n := 0
 	if key != nil {
@@ -612,12 +610,13 @@ func deleteEdit(c gjson.Result, i int) edit {
 }
 
 // replaceValue puts v where val is, rendered at val's line indent.
-func replaceValue(doc []byte, val gjson.Result, v any, f Format) []byte {
-	return replaceEdit(doc, val, v, f).apply(doc)
+func replaceValue[D text](doc D, val gjson.Result, v any, f Format) D {
+	s := string(doc)
+	return D(replaceEdit(s, val, v, f).apply(s))
 }
 
 // replaceEdit is the edit that replaceValue makes.
-func replaceEdit(doc []byte, val gjson.Result, v any, f Format) edit {
+func replaceEdit(doc string, val gjson.Result, v any, f Format) edit {
 	lead, _ := leadOf(doc, val.Index)
 	inline := f.Compact || !strings.Contains(val.Raw, "\n")
 	return edit{val.Index, end(val), render(v, f, lead, inline)}
@@ -629,40 +628,11 @@ type edit struct {
 	text     string
 }
 
-// apply returns a new document with e made; doc is not changed.
-func (e edit) apply(doc []byte) []byte { return splice(doc, e.from, e.to, e.text) }
+// apply returns the document with e made.
+func (e edit) apply(doc string) string { return doc[:e.from] + e.text + doc[e.to:] }
 
 // delta is how much e changes the document's length.
 func (e edit) delta() int { return len(e.text) - (e.to - e.from) }
-
-// A workBuf is the one document buffer that a chain of edits owns, so that
-// each edit after the first is made in place instead of copying the whole
-// document again: on a large config every copy is its size in garbage, and
-// the copies, not the edit, set the peak memory. Edits never touch the
-// caller's document: the first one copies it, with headroom for the rest.
-type workBuf struct{ b []byte }
-
-// workHeadroom is room for the entries one add or remove inserts.
-const workHeadroom = 16 << 10
-
-func (w *workBuf) apply(doc []byte, e edit) []byte {
-	if w == nil {
-		return e.apply(doc)
-	}
-	n := len(doc) + e.delta()
-	if len(w.b) == 0 || len(doc) == 0 || &doc[0] != &w.b[0] || len(doc) != len(w.b) || n > cap(w.b) {
-		out := make([]byte, 0, n+workHeadroom)
-		out = append(out, doc[:e.from]...)
-		out = append(out, e.text...)
-		w.b = append(out, doc[e.to:]...)
-		return w.b
-	}
-	b := w.b[:max(len(doc), n)]
-	copy(b[e.from+len(e.text):], doc[e.to:])
-	copy(b[e.from:], e.text)
-	w.b = b[:n]
-	return w.b
-}
 
 // StripComments returns doc with each // and /* */ comment outside strings
 // replaced by spaces (newlines kept), so offsets and lines stay those of

@@ -1,6 +1,9 @@
 package adapters
 
 import (
+	"bytes"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -43,19 +46,94 @@ func TestRemoveDuplicateKeyOffset(t *testing.T) {
 	}
 }
 
-// Validation is remembered by content: the same bytes in another buffer
-// pass, and changed bytes are checked again.
-func TestValidatedMemo(t *testing.T) {
-	doc := []byte(`{"a":"` + strings.Repeat("x", memoMin) + `"}`)
-	if _, err := ParseObject(doc); err != nil {
-		t.Fatal(err)
+// add's one pass (addAppends) gives the bytes and the record that its edits
+// made one by one give, on every file of the corpora and on shapes they
+// lack (a missing event at the end of a map, two missing, empty ones).
+func TestAddOnePassSameResult(t *testing.T) {
+	tg := testTarget(t, "claude", "/home/u")
+	docs := [][]byte{
+		[]byte(`{"hooks":{"Stop":[{"hooks":[]}],"Other":[]}}`),
+		[]byte("{\n  \"hooks\": {\n    \"Stop\": [],\n    \"UserPromptSubmit\": [ ]\n  }\n}\n"),
+		[]byte("{\n  \"hooks\": {\n    \"PermissionRequest\": [\n    ]\n  }\n}"),
+		[]byte(`{"hooks":{}}`),
 	}
-	again := append([]byte(nil), doc...)
-	if _, err := ParseObject(again); err != nil {
-		t.Fatal(err)
+	for _, file := range allCorpusFiles(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, b)
 	}
-	again[len(again)-1] = ','
-	if _, err := ParseObject(again); err == nil {
-		t.Fatal("a changed, invalid document passed")
+	onePass := 0
+	for _, doc := range docs {
+		m := tg.Adapter.(claude).edit(tg, nil, false)
+		got, err := m.add(doc)
+		m.noOnePass = true
+		want, err2 := m.add(doc)
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("errors differ on %q: %v, %v", doc, err, err2)
+		}
+		if err != nil {
+			continue
+		}
+		if !bytes.Equal(got.Doc, want.Doc) || !reflect.DeepEqual(got.Created, want.Created) || !reflect.DeepEqual(got.Emptied, want.Emptied) {
+			t.Fatalf("one pass differs on %q:\n%q %v %v\n%q %v %v", doc, got.Doc, got.Created, got.Emptied, want.Doc, want.Created, want.Emptied)
+		}
+		m.noOnePass = false
+		if d, _, _, h, ok, _ := m.checkRoot(doc); ok {
+			if _, one := m.addAppends(doc, d, h, DefaultFormat(), &Edit{}); one {
+				onePass++
+			}
+		}
+	}
+	if onePass < 10 {
+		t.Fatalf("the one pass ran on only %d of %d documents", onePass, len(docs))
+	}
+}
+
+// remove's one pass gives the bytes, notes and record that its deletions
+// made one by one give: over every document add accepted above, after add,
+// and over entries of ours edited by hand before and after the one it takes
+// out (the notes name their indexes after the removal).
+func TestRemoveOnePassSameResult(t *testing.T) {
+	tg := testTarget(t, "claude", "/home/u")
+	stop := tg.ScriptPath("stop.sh")
+	canon := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":5}]}`
+	edited := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":9}]}`
+	user := `{"hooks":[{"type":"command","command":"echo"}]}`
+	docs := [][]byte{
+		[]byte(`{"hooks":{"Stop":[` + edited + `,` + user + `,` + canon + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + canon + `,` + user + `,` + edited + `],"Other":[` + edited + `]}}`),
+		[]byte("{\n  \"hooks\": {\n    \"Stop\": [\n      " + user + ",\n      " + canon + "\n    ]\n  }\n}\n"),
+	}
+	for _, file := range allCorpusFiles(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ed, err := tg.Adapter.Add(tg, b, nil, false); err == nil && !IsBlank(b) {
+			docs = append(docs, ed.Doc)
+		}
+	}
+	onePass := 0
+	for _, doc := range docs {
+		for _, rec := range []*Record{nil, {Entries: map[string][]string{"Stop": {Compact(tg.Adapter.(claude).want(tg)[2].Entry)}}}} {
+			m := tg.Adapter.(claude).edit(tg, rec, false)
+			got, err := m.remove(doc)
+			m.noOnePass = true
+			want, err2 := m.remove(doc)
+			if (err == nil) != (err2 == nil) {
+				t.Fatalf("errors differ on %q: %v, %v", doc, err, err2)
+			}
+			if !bytes.Equal(got.Doc, want.Doc) || !reflect.DeepEqual(got.Notes, want.Notes) || got.Kept != want.Kept {
+				t.Fatalf("one pass differs on %q:\n%q %q %v\n%q %q %v", doc, got.Doc, got.Notes, got.Kept, want.Doc, want.Notes, want.Kept)
+			}
+			if !bytes.Equal(got.Doc, doc) && !bytes.Equal(got.Doc, want.Doc[:0]) {
+				onePass++
+			}
+		}
+	}
+	if onePass < 10 {
+		t.Fatalf("only %d removals changed anything", onePass)
 	}
 }

@@ -120,6 +120,7 @@ func (oneConfig) PlanRemove(t Target, in PlanInput) (Plan, error) {
 // *OffError when its hooks are switched off), the config's edit and the
 // scripts.
 func configAdd(t Target, in PlanInput) (Plan, error) {
+	t.parsed = &parsedDoc{} // Check and Add parse the config once
 	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]
@@ -152,6 +153,7 @@ func configAdd(t Target, in PlanInput) (Plan, error) {
 // restore when the writer offers one, else only our entries, and a file
 // the install created that holds nothing else is deleted.
 func configRemove(t Target, in PlanInput) (Plan, error) {
+	t.parsed = &parsedDoc{} // Check and Remove parse the config once
 	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]

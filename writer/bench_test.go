@@ -16,9 +16,9 @@ import (
 // The writer benchmarks run the whole add and remove of Claude's hooks on
 // disk (validation, lock, backup, scripts, manifest, fsync and rename) on a
 // typical settings.json and on the 1 MB and 10 MB ones. Each iteration
-// uses one of five variants of the document (trailing newlines), so the
-// adapters' memo of validated documents never saves an iteration the
-// validation that a fresh process does.
+// uses one of five variants of the document (trailing newlines), so no
+// cache of earlier bytes can save an iteration the work that a fresh
+// process does.
 
 // variant returns doc with i%5 more trailing newlines.
 func variant(doc []byte, i int) []byte {
