@@ -67,7 +67,8 @@ $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin/staticcheck.tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/staticcheck.tmp/staticcheck $@ && rmdir bin/staticcheck.tmp
 
-# Each shared-file writer, seeded from ../shared/corpus, for FUZZTIME each.
+# Each shared-file writer, seeded from testdata/corpus (and ../shared/corpus
+# when it is there), for FUZZTIME each.
 # (make test runs every target's seed corpus.)
 fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzClaudeAddRemove$$' -fuzztime $(FUZZTIME)
