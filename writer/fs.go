@@ -249,6 +249,9 @@ func mkdirs(dir string) ([]string, error) {
 			if errors.Is(err, fs.ErrExist) {
 				continue
 			}
+			if errors.Is(err, fs.ErrPermission) {
+				return created, fmt.Errorf("cannot create the folder %s: %s is read-only for you; make it writable, or install into a home you can write with --home", missing[i], filepath.Dir(missing[i]))
+			}
 			return created, err
 		}
 		created = append(created, missing[i])

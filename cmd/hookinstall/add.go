@@ -24,6 +24,8 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add AGENT...|--all",
 		Short: "Install the state hooks into agents' global configs",
+		Long: "add installs the state hooks into each named agent's global config (with\n--all, into every agent detected on this machine) and says what happens next.\n\nAgents: " +
+			strings.Join(hookinstall.AgentNames(), ", ") + " (agy is antigravity).",
 		Example: `  hookinstall add claude
   hookinstall add --all --dry-run
   hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,

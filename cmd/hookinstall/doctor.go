@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"text/tabwriter"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +27,7 @@ func newDoctorCmd(g *globalOptions) *cobra.Command {
 	o := &doctorOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "doctor [AGENT...]",
-		Short: "Prove what each agent will really run: check configs, scripts and switches, and fire each hook against a pty",
+		Short: "Prove what each agent will really run, and fire each hook against a pty",
 		Long: `doctor checks, per agent, everything that can make an install look fine and do
 nothing: the config parses the way the agent parses it, our entries sit at the
 exact path in the shape the agent runs, exactly once; each script exists, is

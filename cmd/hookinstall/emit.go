@@ -27,7 +27,7 @@ func newEmitCmd(g *globalOptions) *cobra.Command {
 	o := &emitOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "emit STATE",
-		Short: "Write one state's exact OSC sequence to stdout, to see a host react without an agent",
+		Short: "Write one state's exact OSC to stdout, to watch a host react",
 		Long: `emit writes the exact bytes a hook sends for one state (working, attention,
 done or interrupted) to stdout, with no newline: ESC ] 777 ; notify ; NS ; BODY BEL.
 With --tmux it writes the tmux passthrough form Claude Code sends inside tmux:

@@ -145,9 +145,10 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hookinstall",
 		Short: "Install coding agents' state hooks for a terminal host, and remove them exactly",
-		Long: `hookinstall installs one tiny generated hook per state into each coding agent's
-global config, so the agent reports working, attention, done and interrupted to its
-terminal host as an OSC 777 sequence. remove gives the user's files back byte for byte.`,
+		Long: `hookinstall installs one tiny generated hook per state into each coding
+agent's global config, so the agent reports working, attention, done and
+interrupted to its terminal host as an OSC 777 sequence. remove gives the
+user's files back byte for byte.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,

@@ -19,8 +19,15 @@ type statusOptions struct {
 func newStatusCmd(g *globalOptions) *cobra.Command {
 	o := &statusOptions{globalOptions: g}
 	return &cobra.Command{
-		Use:               "status [AGENT...]",
-		Short:             "Say, per agent, in one word, whether our hooks will run: installed, drifted, disabled, untrusted, not-installed, not-detected or not-needed",
+		Use:   "status [AGENT...]",
+		Short: "Say in one word per agent whether our hooks will run",
+		Long: `status says, per agent, in one word whether our hooks will run: installed,
+drifted, disabled, untrusted, not-installed, not-detected or not-needed. With no
+agent named it also lists every install of another namespace and every clone
+found under the home. It exits 1 when an install is drifted, disabled or
+untrusted, and 0 otherwise.`,
+		Example: `  hookinstall status
+  hookinstall status claude --json`,
 		ValidArgsFunction: completeAgents,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Agents = args
