@@ -105,7 +105,8 @@ func completeAgents(_ *cobra.Command, args []string, _ string) ([]string, cobra.
 	return without(hookinstall.AgentNames(), args), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeInstalled completes the agents installed in the namespace in use.
+// completeInstalled completes the agents installed in the namespace in use,
+// clones included (remove finds a clone by its id).
 func (g *globalOptions) completeInstalled(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 	in, err := g.installer()
 	if err != nil {
@@ -114,7 +115,7 @@ func (g *globalOptions) completeInstalled(_ *cobra.Command, args []string, _ str
 	is, _ := in.Installs()
 	var names []string
 	for _, i := range is {
-		if i.Namespace == in.Namespace() && i.Base == "" {
+		if i.Namespace == in.Namespace() {
 			names = append(names, i.Agent)
 		}
 	}
