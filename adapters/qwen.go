@@ -14,7 +14,10 @@ import (
 // adds "$version" to a file that lacks it), in Claude's shape with timeouts
 // in seconds. Its hooks run detached, with no controlling terminal, and it
 // writes a hook's terminalSequence only for its idle notification, so our
-// scripts write to the host's pty and print nothing.
+// scripts write to the host's pty and print nothing. Esc while a tool runs
+// fires PostToolUseFailure with is_interrupt true and no Stop (measured):
+// that is interrupted. Esc at the permission dialog, or while the model
+// streams, fires no hook that says so.
 type qwen struct{ claudeStyle }
 
 func init() {
@@ -25,6 +28,8 @@ func init() {
 			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
 				field: "notification_type", value: "permission_prompt", note: "only when notification_type is permission_prompt"},
 			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+			{event: "PostToolUseFailure", state: scripts.Interrupted, rule: scripts.FieldTrue,
+				field: "is_interrupt", note: "only when is_interrupt is true: Esc while a tool runs"},
 		},
 		transport: scripts.PTY,
 	}})
@@ -79,6 +84,8 @@ func (q qwen) Facts(t Target) Facts {
 				Why: "a Notification whose notification_type is auth_success (not a permission prompt)"}},
 			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: scripts.Working,
 				Why: "the UserPromptSubmit Qwen Code fires with an empty prompt after an approved tool"}},
+			"PostToolUseFailure": {{ID: "fire.tool-failed", Payload: "PostToolUseFailure.failed",
+				Why: "a PostToolUseFailure whose is_interrupt is false (a tool that failed; the recorded payload with is_interrupt false)"}},
 		},
 	}
 }

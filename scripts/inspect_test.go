@@ -22,13 +22,16 @@ import (
 func allSpecs() []Spec {
 	var specs []Spec
 	for _, tr := range []Transport{Stdout, PTY} {
-		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals} {
+		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals, FieldTrue} {
 			for _, guard := range []bool{false, true} {
 				for _, st := range States() {
 					s := Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
 						Transport: tr, Rule: rule, GrokGuard: guard}
 					if rule == FieldEquals {
 						s.Field, s.Value = "notification_type", "permission_prompt"
+					}
+					if rule == FieldTrue {
+						s.Field = "is_interrupt"
 					}
 					specs = append(specs, s)
 				}

@@ -93,6 +93,10 @@ const (
 	// string Spec.Field is Spec.Value, and nothing otherwise (Copilot's and
 	// Qwen's notification_type "permission_prompt", Gemini's "ToolPermission").
 	FieldEquals
+	// FieldTrue reports Spec.State only when the payload's top-level
+	// Spec.Field is the JSON literal true, and nothing otherwise (Qwen's
+	// PostToolUseFailure is_interrupt: the user stopped the tool with Esc).
+	FieldTrue
 )
 
 // A Spec says what one generated hook script does.
@@ -104,8 +108,9 @@ type Spec struct {
 	Transport Transport
 	Rule      Rule
 	GrokGuard bool // exit silently when GROK_HOOK_EVENT is set (Grok runs Claude's hooks)
-	// Field and Value are what FieldEquals matches: letters, digits and
-	// underscores only, since the script compares them as shell words.
+	// Field and Value are what FieldEquals matches (FieldTrue: Field):
+	// letters, digits and underscores only, since the script compares them
+	// as shell words.
 	Field, Value string
 }
 
@@ -179,6 +184,13 @@ func Render(spec Spec) ([]byte, error) {
 			}
 			d.MatchKey, d.MatchValue = spec.Field, spec.Value
 		}
+		d.Then, d.Else = string(spec.State), "none"
+		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
+	case FieldTrue:
+		if !wordPattern.MatchString(spec.Field) {
+			return nil, fmt.Errorf("scripts: field %q must match %s", spec.Field, wordPattern)
+		}
+		d.Match, d.MatchKey = "true", spec.Field
 		d.Then, d.Else = string(spec.State), "none"
 		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
 	}

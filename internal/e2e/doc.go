@@ -39,7 +39,7 @@
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt, opencode,
-//	                         copilot, pi, kilo, gemini, qwen, kimi); default all. The pinned agents that
+//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files

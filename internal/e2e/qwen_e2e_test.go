@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookinstall/hookinstall/internal/e2e/fakemodel"
 )
 
 // qwenUserHooks renders the user's own hooks for Qwen Code: the recorder on
@@ -74,12 +76,58 @@ func qwenDrive(r *run) {
 	r.quit("C-u", "/quit", "Enter")
 }
 
+// qwenInterruptDrive approves a command that runs on (the fake model's
+// "slowly"), then stops it with Esc: Qwen fires PostToolUseFailure with
+// is_interrupt true, and no Stop.
+func qwenInterruptDrive(r *run) {
+	if !r.waitScreen(`Type your message`, 150*time.Second) {
+		r.snap("start")
+		r.problem("the TUI did not come up within 150s")
+		r.quit("C-c", "C-c")
+		return
+	}
+	time.Sleep(2 * time.Second)
+	r.snap("ready")
+	r.prompt(thePrompt + " " + fakemodel.SlowWord)
+	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
+		r.snap("permission")
+		r.problem("no permission prompt ('Allow execution of') within 90s")
+		r.quit("C-u", "/quit", "Enter")
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Allow execution of`, "Enter")
+	// the command runs (touch, then a long sleep): stop it
+	if !r.waitScreen(`sleep `+fmt.Sprint(fakemodel.SlowSeconds), 20*time.Second) {
+		r.note("the running command was not on screen within 20s")
+	}
+	time.Sleep(3 * time.Second)
+	r.snap("running")
+	r.keys("Escape")
+	if !r.waitOSC(hasState("interrupted"), 15*time.Second) {
+		r.note("no interrupted OSC within 15s of the Escape")
+	}
+	r.snap("interrupted")
+	time.Sleep(2 * time.Second) // nothing may follow
+	r.quit("C-u", "/quit", "Enter")
+}
+
 // TestQwen: Qwen Code reports working, attention, working again (it fires
 // UserPromptSubmit with an empty prompt when it sends the approved tool's
-// result), then done.
+// result), then done; and, when the user stops the approved command with
+// Esc, working, attention, interrupted and nothing after.
 func TestQwen(t *testing.T) {
-	runCase(t, agentCase{name: "qwen", agent: "qwen", who: "qwen",
-		form: "verbatim", hooks: true, marker: "qwen-marker.txt",
-		expect:  []string{"working", "attention", "working", "done"},
-		fixture: qwenFixture, drive: qwenDrive})
+	t.Run("turn", func(t *testing.T) {
+		runCase(t, agentCase{name: "qwen", agent: "qwen", who: "qwen",
+			form: "verbatim", hooks: true, marker: "qwen-marker.txt",
+			expect:  []string{"working", "attention", "working", "done"},
+			fixture: qwenFixture, drive: qwenDrive})
+	})
+	t.Run("interrupt", func(t *testing.T) {
+		runCase(t, agentCase{name: "qwen-interrupt", agent: "qwen", who: "qwen (Esc while the approved command runs)",
+			form: "verbatim", hooks: true, marker: "qwen-marker.txt",
+			expect:  []string{"working", "attention", "interrupted"},
+			fixture: qwenFixture, drive: qwenInterruptDrive})
+	})
 }

@@ -7,12 +7,12 @@
 # message must name the agent and say "missing state STATE". Exit 0 only then.
 #
 #   sh e2e/selftest.sh                       # claude:attention codex:done codex-interrupt:interrupted opencode:working
-#                                            # copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention
+#                                            # copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted
 #                                            # kimi:interrupted
 #   sh e2e/selftest.sh claude-tmux:done      # a case name works too
 set -u
 cd "$(dirname "$0")" || exit 2
-[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention kimi:interrupted
+[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted kimi:interrupted
 fails=0
 for pair in "$@"; do
   case_name=${pair%%:*} state=${pair#*:}

@@ -137,6 +137,9 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 		if m := fieldRx.FindSubmatch(content); m != nil {
 			if v := valueRx.FindSubmatch(content); v != nil {
 				rule, field, value = scripts.FieldEquals, string(m[1]), string(v[1])
+			} else if bytes.Contains(content, []byte("case $sep in true")) {
+				// FieldTrue: the field must be the JSON literal true
+				rule, field = scripts.FieldTrue, string(m[1])
 			}
 		}
 	}
@@ -178,6 +181,9 @@ func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value 
 	case scripts.FieldEquals:
 		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
 		fmt.Fprintf(&b, "if (p[%q] !== %q) process.exit(0);\n", field, value)
+	case scripts.FieldTrue:
+		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
+		fmt.Fprintf(&b, "if (p[%q] !== true) process.exit(0);\n", field)
 	}
 	fmt.Fprintf(&b, "const osc = '\\x1b]777;notify;%s;' + state + '\\x07';\n", ns)
 	if toPTY {
