@@ -156,6 +156,10 @@ user's files back byte for byte.`,
 			if showVersion {
 				return printVersion(g)
 			}
+			if g.JSON {
+				// --json promises one document: help text is none.
+				return usageError{errors.New("name a command: add, remove, status, doctor, agents, emit or version")}
+			}
 			return cmd.Help()
 		},
 	}
