@@ -43,7 +43,7 @@ const (
 	TitleText = "Hook test session"
 )
 
-// A Chat Completions prompt holding SlowWord gets a shell command that runs
+// A Chat Completions or Gemini prompt holding SlowWord gets a shell command that runs
 // on for SlowSeconds after it touches the marker, so a driver can interrupt
 // the agent while the tool runs.
 const (
@@ -663,17 +663,31 @@ func geminiDecide(body map[string]any, marker string) decision {
 			}
 		}
 	}
-	has := false
+	// Only this turn counts: a functionResponse after the last user text (a
+	// second prompt in the same session gets its own tool call).
+	has, prompt := false, ""
 	for _, c := range list(body["contents"]) {
+		resp, txt := false, ""
 		for _, p := range list(obj(c)["parts"]) {
 			if obj(p)["functionResponse"] != nil {
-				has = true
+				resp = true
 			}
+			txt += str(obj(p)["text"])
+		}
+		switch {
+		case resp:
+			has = true
+		case str(obj(c)["role"]) == "user" && txt != "":
+			has, prompt = false, txt
 		}
 	}
 	if len(tools) > 0 && !has && contains(tools, "run_shell_command") {
+		cmd := "touch " + marker
+		if strings.Contains(prompt, SlowWord) {
+			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
+		}
 		return decision{kind: "tool", name: "run_shell_command", tools: tools,
-			args: map[string]any{"command": "touch " + marker, "description": "Create hook test marker file"}}
+			args: map[string]any{"command": cmd, "description": "Create hook test marker file"}}
 	}
 	if len(tools) == 0 {
 		// Gemini CLI's helper calls (the model router's classifier, the

@@ -135,6 +135,13 @@ func TestGeminiTurn(t *testing.T) {
 	if !strings.Contains(out, `"text":"`+FinalText+`"`) {
 		t.Fatalf("no final text:\n%s", out)
 	}
+	// a second prompt after a finished turn is a turn of its own; "slowly" runs on
+	turn1 := `{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"functionCall":{"name":"run_shell_command","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{}}}]},{"role":"model","parts":[{"text":"done"}]}`
+	_, out = post(t, s.URL+"/v1beta/models/gemini-x:streamGenerateContent?alt=sse",
+		`{"contents":[`+turn1+`,{"role":"user","parts":[{"text":"again, slowly"}]}],`+tools+`}`)
+	if !strings.Contains(out, `"command":"touch m.txt \u0026\u0026 sleep 60"`) {
+		t.Fatalf("the second, slow prompt got no slow call:\n%s", out)
+	}
 	_, out = post(t, s.URL+"/v1beta/models/gemini-lite:generateContent",
 		`{"contents":[{"role":"user","parts":[{"text":"route"}]}],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"object","properties":{"complexity_reasoning":{"type":"string"},"complexity_score":{"type":"number","minimum":1,"maximum":100},"next_speaker":{"type":"string","enum":["model","user"]}}}}}`)
 	var m struct {
@@ -156,7 +163,7 @@ func TestGeminiTurn(t *testing.T) {
 	for _, q := range s.Requests() {
 		replies = append(replies, q.API+":"+q.Reply+":"+q.Model)
 	}
-	if got := strings.Join(replies, " "); got != "gemini:tool:run_shell_command:gemini-x gemini:text:final:gemini-x gemini:text:json:gemini-lite gemini:count_tokens:" {
+	if got := strings.Join(replies, " "); got != "gemini:tool:run_shell_command:gemini-x gemini:text:final:gemini-x gemini:tool:run_shell_command:gemini-x gemini:text:json:gemini-lite gemini:count_tokens:" {
 		t.Fatalf("requests = %s", got)
 	}
 }
