@@ -136,7 +136,7 @@ func TestRemoveOnePassSameResult(t *testing.T) {
 			}
 		}
 	}
-	if onePass < atLeast(t, 5, 5) { // 7 in our own corpus alone
+	if onePass < 10 {
 		t.Fatalf("only %d removals changed anything", onePass)
 	}
 }
