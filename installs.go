@@ -40,7 +40,8 @@ type Install struct {
 
 // Installs lists every install under the Installer's home, whatever its
 // namespace, clones included, by the manifests in the agents' folders
-// (<agent dir>/<NS>-hooks/manifest.json), sorted by namespace, then agent.
+// (<agent dir>/<NS>-hooks/manifest.json, or <NS>-<agent>-hooks for an agent
+// that shares its folder), sorted by namespace, then agent.
 // It reads only those folders; a manifest it cannot read is skipped.
 func (in *Installer) Installs() ([]Install, error) {
 	var out []Install
@@ -56,7 +57,16 @@ func (in *Installer) Installs() ([]Install, error) {
 				continue
 			}
 			m, err := manifest.Load(raw)
-			if err != nil || filepath.Base(filepath.Dir(p)) != m.Namespace+"-hooks" {
+			if err != nil {
+				continue
+			}
+			// The hooks dir is <NS>-hooks, or <NS>-<agent>-hooks for an
+			// agent that shares its folder (Gemini CLI's ~/.gemini).
+			kind := agent
+			if kind == "" {
+				kind = base
+			}
+			if d := filepath.Base(filepath.Dir(p)); d != m.Namespace+"-hooks" && d != m.Namespace+"-"+kind+"-hooks" {
 				continue
 			}
 			switch {
