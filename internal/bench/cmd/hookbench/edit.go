@@ -370,7 +370,7 @@ func benchDoctor(r *report, bin, work string) error {
 			ds = append(ds, res.wall)
 		}
 	}
-	r.tables = append(r.tables, fmt.Sprintf("### doctor\n\n`hookinstall doctor --home H` on a HOME where every agent (%s) was added by name (codex's and zerocode's hooks stay untrusted, as after any add until the user trusts them in /hooks, so doctor exits 1 on their six trust checks): every static check and every live fire (each installed script run against a pty; the opencode plugin in node). PATH is /usr/bin:/bin, so no agent's own program is asked (see the doctor section above for those). Exit codes seen: %v. Beside it, interleaved, `hookinstall agents`: the process's own start-up.\n\n", strings.Join(agents, ", "), codes)+
+	r.tables = append(r.tables, fmt.Sprintf("### doctor\n\n`hookinstall doctor --home H` on a HOME where every agent (%s) was added by name (codex's and zerocode's hooks stay untrusted, as after any add until the user trusts them in /hooks, so doctor exits 1 on their six trust checks): every static check and every live fire (each installed script run against a pty; the plugins of opencode and Kilo and Pi's extension in node, the agents checked four at a time). PATH is /usr/bin:/bin, so no agent's own program is asked (see the doctor section above for those). Exit codes seen: %v. Beside it, interleaved, `hookinstall agents`: the process's own start-up.\n\n", strings.Join(agents, ", "), codes)+
 		table([]string{"", "wall", "vs start-up"}, [][]string{{"`doctor`, all agents, live fires", cell(ds), fmt.Sprintf("%.1f×", ratio(ds, base))}, {"`agents` (start-up floor)", cell(base), "1.0×"}}))
 	r.target("doctor, all agents, live fires", "≤ 300 ms", ms(ds.median())+" ms", ds.median() <= 300*time.Millisecond)
 	return nil
