@@ -1,0 +1,86 @@
+package hookinstall_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/hookinstall/hookinstall"
+)
+
+func TestInstallsEveryNamespaceAndClone(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".claude", ".grok"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	getenv := func(k string) string {
+		if k == "PATH" {
+			return "/nonexistent"
+		}
+		return ""
+	}
+	ctx := context.Background()
+	newIn := func(ns string) *hookinstall.Installer {
+		in, err := hookinstall.New(hookinstall.Options{Namespace: ns, Home: home, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	def, termic := newIn(""), newIn("termic")
+	for _, step := range []struct {
+		in          *hookinstall.Installer
+		agent, base string
+	}{{def, "claude", ""}, {termic, "grok", ""}, {termic, "claude", ""}, {def, "claude-work", "claude"}} {
+		if _, err := step.in.Install(ctx, step.agent, hookinstall.InstallOptions{Base: step.base}); err != nil {
+			t.Fatalf("install %s: %v", step.agent, err)
+		}
+	}
+	is, err := def.Installs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range is {
+		got = append(got, i.Namespace+"/"+i.Agent+"/"+i.Base+" "+i.HooksDir)
+	}
+	want := []string{
+		"hookinstall/claude/ " + filepath.Join(home, ".claude", "hookinstall-hooks"),
+		"hookinstall/claude-work/claude " + filepath.Join(home, ".claude-work", "hookinstall-hooks"),
+		"termic/claude/ " + filepath.Join(home, ".claude", "termic-hooks"),
+		"termic/grok/ " + filepath.Join(home, ".grok", "termic-hooks"),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Installs:\n got %q\nwant %q", got, want)
+	}
+	// The Installer's own namespace does not limit what is found.
+	if is2, _ := termic.Installs(); !reflect.DeepEqual(is2, is) {
+		t.Errorf("Installs from namespace termic differ:\n%v\n%v", is2, is)
+	}
+	if ns, _ := def.Namespaces(); !reflect.DeepEqual(ns, []string{"hookinstall", "termic"}) {
+		t.Errorf("Namespaces = %q", ns)
+	}
+	// A removed install is gone from the list.
+	if _, err := termic.Remove(ctx, "grok", hookinstall.RemoveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if is, _ := def.Installs(); len(is) != 3 {
+		t.Errorf("after removing termic/grok: %d installs, want 3", len(is))
+	}
+}
+
+func TestAgentName(t *testing.T) {
+	for in, want := range map[string]string{"claude": "claude", "Claude": "claude", "CODEX": "codex", "agy": "antigravity", "claud": "", "": ""} {
+		got, ok := hookinstall.AgentName(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("AgentName(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if !hookinstall.TrustWritable("codex") || hookinstall.TrustWritable("claude") || hookinstall.TrustWritable("zerocode") {
+		t.Error("TrustWritable: only codex's trust records are written")
+	}
+}
