@@ -46,7 +46,8 @@ type Options struct {
 	// $HOOKINSTALL_NAMESPACE. nil means os.Getenv.
 	Getenv func(string) string
 	// Version names the installing program in the manifests it writes; ""
-	// means "dev".
+	// means this module's version as the build info records it (the
+	// version a host's go.mod requires, or "(devel)").
 	Version string
 }
 
@@ -64,6 +65,9 @@ type Installer struct {
 // field cannot be used; it reads no file.
 func New(o Options) (*Installer, error) {
 	in := &Installer{getenv: o.Getenv, version: o.Version}
+	if in.version == "" {
+		in.version = ModuleVersion()
+	}
 	if in.getenv == nil {
 		in.getenv = os.Getenv
 	}

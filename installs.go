@@ -2,6 +2,7 @@ package hookinstall
 
 import (
 	"os"
+	"runtime/debug"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -136,4 +137,33 @@ func (in *Installer) Namespaces() ([]string, error) {
 func TrustWritable(agent string) bool {
 	a, ok := adapters.Lookup(agent)
 	return ok && a.VersionCommand() != nil
+}
+
+// modulePath is this module's path, as build info names it.
+const modulePath = "github.com/hookinstall/hookinstall"
+
+// ModuleVersion is the version of this module in the running binary, from
+// its build info: the main module's version when the binary is hookinstall's
+// own (a pseudo-version for a build from a checkout), or the version a host's
+// go.mod requires when the host embeds the package. "(devel)" when the build
+// recorded none.
+func ModuleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	if bi.Main.Path == modulePath && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == modulePath {
+			if d.Replace != nil && d.Replace.Version != "" {
+				return d.Replace.Version
+			}
+			if d.Version != "" {
+				return d.Version
+			}
+		}
+	}
+	return "(devel)"
 }

@@ -84,3 +84,26 @@ func TestAgentName(t *testing.T) {
 		t.Error("TrustWritable: only codex's trust records are written")
 	}
 }
+
+// A library caller that names no Version gets this module's version from the
+// build info in its manifests, never "dev".
+func TestManifestVersionDefault(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Install(context.Background(), "claude", hookinstall.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	is, err := in.Installs()
+	if err != nil || len(is) != 1 {
+		t.Fatalf("Installs: %v %v", is, err)
+	}
+	if v := is[0].Version; v != hookinstall.ModuleVersion() || v == "dev" || v == "" {
+		t.Errorf("manifest tool_version %q, want ModuleVersion() %q", v, hookinstall.ModuleVersion())
+	}
+}
