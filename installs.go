@@ -2,8 +2,8 @@ package hookinstall
 
 import (
 	"os"
-	"runtime/debug"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
