@@ -48,7 +48,8 @@ var opencodeEvents = []EventInfo{
 	{Event: "chat.message", State: scripts.Working},
 	{Event: "permission.asked", State: scripts.Attention, Note: "bus event, through the event hook"},
 	{Event: "permission.replied", State: scripts.Working, Note: "bus event, through the event hook"},
-	{Event: "session.idle", State: scripts.Done, Note: "bus event, through the event hook; not for a subagent's session"},
+	{Event: "session.idle", State: scripts.Done, Note: "bus event, through the event hook; not for a subagent's session, nor after an abort"},
+	{Event: "session.error", State: scripts.Interrupted, Note: "bus event, through the event hook; when error.name is MessageAbortedError (Esc while the turn runs)"},
 }
 
 // opencodeCases are the live fires of a plugin of opencode's API.
@@ -57,6 +58,7 @@ var opencodeCases = []PluginCase{
 	{"fire.attention", "permission.asked", scripts.Attention},
 	{"fire.replied", "permission.replied", scripts.Working},
 	{"fire.done", "session.idle", scripts.Done},
+	{"fire.interrupted", "session.error", scripts.Interrupted},
 }
 
 // configDir is $<envVar>, else $XDG_CONFIG_HOME/<name>, else

@@ -31,7 +31,16 @@ for (const name of names) {
   await ev("session.idle", { sessionID: "child" });
   await ev("session.idle", { sessionID: "s1" });
   await ev("session.status", { sessionID: "s1", status: { type: "idle" } });
+  // a second prompt, stopped with Esc: the idles after the abort are not done
+  await hooks["chat.message"]({ sessionID: "s1", agent: "build" }, { message: { role: "user" }, parts: [] });
+  await ev("session.error", { sessionID: "child", error: { name: "MessageAbortedError", data: { message: "Aborted" } } });
+  await ev("session.error", { sessionID: "s1", error: { name: "APIError", data: { message: "x" } } });
+  await ev("session.error", { sessionID: "s1", error: { name: "MessageAbortedError", data: { message: "Aborted" } } });
+  await ev("session.idle", { sessionID: "s1" });
+  await ev("session.idle", { sessionID: "s1" });
   if (process.argv[3] !== "odd") continue;
+  await ev("session.error", undefined);
+  await ev("session.error", { error: null });
   await hooks.event(undefined);
   await hooks.event({});
   await hooks.event({ event: null });
@@ -118,7 +127,7 @@ func TestOpencodePluginWritesExactOSC(t *testing.T) {
 			t.Errorf("%s: driver printed %q, want %q", ns, out, wantOut)
 		}
 		var want []byte
-		for _, s := range []State{Working, Attention, Working, Done} {
+		for _, s := range []State{Working, Attention, Working, Done, Working, Interrupted} {
 			want = append(want, OSC(ns, s)...)
 		}
 		if got := p.Drain(t); !bytes.Equal(got, want) {

@@ -240,7 +240,7 @@ var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").Funcs(funcs).P
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
-var opencodeStates = []State{Working, Attention, Done}
+var opencodeStates = []State{Working, Attention, Done, Interrupted}
 
 // RenderOpencode returns the opencode plugin for namespace ns: an ES module
 // whose only export is the plugin function. agent is the id named in its

@@ -396,11 +396,58 @@ func opencodeDrive(r *run) {
 	r.approve(`Permission required`, "Enter") // "Allow once" is preselected
 	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
 	r.snap("done")
+	abortSlowTurn(r, 60*time.Second)
 	r.quit("C-c")
+}
+
+// pluginTurns is what a plugin of opencode's API reports over opencodeDrive's
+// and kiloDrive's two prompts: one approved and ended, one approved and then
+// stopped with Esc Esc while its command ran.
+var pluginTurns = []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"}
+
+// abortSlowTurn sends a second prompt whose command runs on (the fake model's
+// SlowWord), approves it, and stops it with Esc Esc while it runs: opencode and
+// Kilo then send session.error MessageAbortedError, then session.idle twice
+// (measured on opencode 1.18.33 and Kilo 7.7.9).
+func abortSlowTurn(r *run, wait time.Duration) {
+	attentions := func(n int) func([]OSC) bool {
+		return func(s []OSC) bool {
+			c := 0
+			for _, o := range s {
+				if o.State == "attention" {
+					c++
+				}
+			}
+			return c >= n
+		}
+	}
+	time.Sleep(time.Second)
+	_, _ = r.tm("send-keys", "-t", r.sess, "-l", "again, slowly")
+	time.Sleep(500 * time.Millisecond)
+	_, _ = r.tm("send-keys", "-t", r.sess, "Enter")
+	if !r.waitScreen(`Permission required`, wait) {
+		r.snap("permission2")
+		r.problem("no permission prompt for the second prompt within %v", wait)
+		return
+	}
+	r.waitOSC(attentions(2), 8*time.Second)
+	r.approve(`Permission required`, "Enter")
+	if !r.waitScreen(`sleep 60`, 30*time.Second) {
+		r.problem("the second prompt's slow command never showed")
+	}
+	time.Sleep(2 * time.Second)
+	r.snap("running")
+	r.keys("Escape", "Escape")
+	if !r.waitOSC(hasState("interrupted"), 20*time.Second) {
+		r.snap("interrupted")
+		r.problem("no interrupted within 20s of Esc Esc")
+	}
+	time.Sleep(2 * time.Second) // the idles that follow must stay silent
+	r.snap("interrupted")
 }
 
 func TestOpencode(t *testing.T) {
 	runCase(t, agentCase{name: "opencode", agent: "opencode", who: "opencode",
-		form: "verbatim", hooks: true, marker: "opencode-marker.txt",
+		form: "verbatim", hooks: true, marker: "opencode-marker.txt", expect: pluginTurns,
 		fixture: opencodeFixture, drive: opencodeDrive})
 }

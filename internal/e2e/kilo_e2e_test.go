@@ -58,6 +58,7 @@ func kiloDrive(r *run) {
 	r.approve(`Permission required`, "Enter") // "Allow once" is preselected
 	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
 	r.snap("done")
+	abortSlowTurn(r, 90*time.Second)
 	// Ctrl-C does not quit Kilo 7.7.9's TUI (measured: twice, the pane lived
 	// on); /exit does.
 	r.waitScreen(`ctrl\+p commands`, 20*time.Second)
@@ -66,6 +67,6 @@ func kiloDrive(r *run) {
 
 func TestKilo(t *testing.T) {
 	runCase(t, agentCase{name: "kilo", agent: "kilo", who: "kilo",
-		form: "verbatim", hooks: true, marker: "kilo-marker.txt",
+		form: "verbatim", hooks: true, marker: "kilo-marker.txt", expect: pluginTurns,
 		fixture: kiloFixture, drive: kiloDrive})
 }
