@@ -129,7 +129,7 @@ func TestHostileCoversMalformedCorpus(t *testing.T) {
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no malformed corpus under %s: %v", c.dir, err)
 		}
-		for _, script := range []string{c.prefix + ".txtar", c.prefix + "_agents.txtar"} {
+		for _, script := range []string{c.prefix + ".txtar", c.prefix + "_agents.txtar", c.prefix + "_gemini_qwen.txtar"} {
 			b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", script))
 			if err != nil {
 				t.Fatal(err)
