@@ -59,6 +59,12 @@ var crashDocs = map[string][2]string{
 	"codex": {"{\r\n\t\"hooks\": {\r\n\t\t\"PermissionRequest\": []\r\n\t}\r\n}\r\n", "{\"hooks\":{}}"},
 	"antigravity": {"{\n  \"mine\": {\"enabled\": true, \"Stop\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n}\n",
 		"{\"mine\":{\"enabled\":false}}"},
+	"gemini": {"{\n    \"general\": {\"vimMode\": true},\n    \"hooks\": {\n        \"AfterAgent\": [{\"hooks\": [{\"name\": \"mine\", \"type\": \"command\", \"command\": \"say done\"}]}]\n    }\n}\n",
+		"{\"general\":{}}"},
+	"qwen": {"{\n\t\"$version\": 4,\n\t\"hooks\": {\n\t\t\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n\t}\n}\n",
+		"{\"$version\":4}"},
+	"kimi": {"# my Kimi Code config\ndefault_model = \"k2\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\n",
+		"default_model = \"k2\"\n"},
 }
 
 var crashCases = []crashCase{
@@ -170,11 +176,14 @@ func checkManifest(t *testing.T, tg adapters.Target, origs map[string]string) {
 // consistent or absent, no temp file is left, re-running the same command
 // converges, and a final remove gives back the original home exactly.
 // "codex+trust" is add codex --trust: a plan of two files, hooks.json and
-// the trust records in config.toml, each with its own steps.
+// the trust records in config.toml, each with its own steps. gemini and qwen
+// (settings.json the agents rewrite themselves) and kimi (TOML, appended)
+// are the second wave's shared files.
 func TestCrashSafety(t *testing.T) {
-	for _, agent := range []string{"claude", "zerocode", "codex", "codex+trust", "antigravity"} {
+	for _, agent := range []string{"claude", "zerocode", "codex", "codex+trust", "antigravity", "gemini", "qwen", "kimi"} {
 		for _, c := range crashCases {
-			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" {
+			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" ||
+				(agent == "gemini" || agent == "qwen") && c.name != "existing" || agent == "kimi" && c.name == "no-dir" {
 				continue // the same code paths as claude's; keeps the suite quick
 			}
 			t.Run(agent+"/"+c.name, func(t *testing.T) { crashSafety(t, agent, c) })
