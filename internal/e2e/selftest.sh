@@ -6,10 +6,10 @@
 # `hookinstall add` installed, right after the add. The case must FAIL, and its
 # message must name the agent and say "missing state STATE". Exit 0 only then.
 #
-#   sh e2e/selftest.sh                       # claude:attention codex:done codex-interrupt:interrupted opencode:working
+#   sh internal/e2e/selftest.sh                       # claude:attention codex:done codex-interrupt:interrupted opencode:working
 #                                            # copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted
 #                                            # kimi:interrupted
-#   sh e2e/selftest.sh claude-tmux:done      # a case name works too
+#   sh internal/e2e/selftest.sh claude-tmux:done      # a case name works too
 set -u
 cd "$(dirname "$0")" || exit 2
 [ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted kimi:interrupted
