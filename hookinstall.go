@@ -35,7 +35,9 @@ type Options struct {
 	// Home is the home directory to install into. "" means $HOME, which
 	// must then be an absolute path. The agents' own directory variables
 	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME, ...) are honoured only when Home
-	// is "": an explicit home is taken as it is.
+	// is "": an explicit home is taken as it is. When it is not $HOME, the
+	// header of every file written names it (--home) in the command that
+	// removes the install.
 	Home string
 	// AsHome, with Home, is the home as the agents will see it (a
 	// container's home, where Home is mounted): every path written into a
@@ -241,11 +243,21 @@ func skipReason(t adapters.Target, detected bool) string {
 }
 
 func (in *Installer) options() adapters.Options {
-	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot}
+	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot, NameHome: in.homeGiven && !in.ownHome()}
 	if !in.homeGiven {
 		o.Getenv = in.getenv
 	}
 	return o
+}
+
+// ownHome reports whether the home is the user's own, $HOME: a command
+// that acts on an install there needs no --home. The headers of the files
+// an install writes name the command that removes it, so this decides their
+// bytes: they depend on the home and $HOME, never on how the home was
+// spelled.
+func (in *Installer) ownHome() bool {
+	h := in.getenv("HOME")
+	return h != "" && filepath.IsAbs(h) && filepath.Clean(h) == in.home
 }
 
 // target resolves an agent: a known one, a new clone of base, or (base

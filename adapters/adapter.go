@@ -103,6 +103,9 @@ type Target struct {
 	// read: "/" on the machine itself, a scratch folder in tests, "" for
 	// none (a Docker target's system files are the container's).
 	SystemRoot string
+	// NameHome says that Home is not the user's own ($HOME), so the
+	// command that removes the install names it (--home); see Install.
+	NameHome bool
 
 	// parsed, set only for the length of one plan (configAdd,
 	// configRemove), lets the agent's Check and its Add or Remove share the
@@ -145,6 +148,29 @@ func (t Target) AsPath(p string) string {
 		return p
 	}
 	return filepath.Join(t.AsHome, rel)
+}
+
+// Install names the install for the command that removes it, which the
+// header of every file generated for it names: with --home when the home
+// is not the user's own, and for a Docker target (AsHome) with --as-home
+// and a stand-in for the host folder, which is never written into files.
+func (t Target) Install() scripts.Install {
+	in := scripts.Install{NS: t.NS, Agent: t.ID}
+	switch {
+	case t.AsHome != "" && t.AsHome != t.Home:
+		in.AsHome = t.AsHome
+	case t.NameHome:
+		in.Home = t.Home
+	}
+	return in
+}
+
+// spec is s, one event's script, made one of t's install: its namespace,
+// agent id and home.
+func (t Target) spec(s scripts.Spec) scripts.Spec {
+	in := t.Install()
+	s.NS, s.Agent, s.Home, s.AsHome = in.NS, in.Agent, in.Home, in.AsHome
+	return s
 }
 
 // Prefix is the start of every command of ours, as written into configs.
@@ -192,6 +218,10 @@ type Options struct {
 	// SystemRoot is where the agents' machine-wide files (/etc/...) are
 	// read; "" means "/". A Docker target (AsHome set) reads none.
 	SystemRoot string
+	// NameHome says that Home is not the user's own ($HOME): the command
+	// that removes an install, which its files' headers name, then says
+	// --home.
+	NameHome bool
 }
 
 // Resolve finds the target for agent id. A clone (opts.Base set) keeps its own
@@ -203,7 +233,7 @@ func Resolve(id string, opts Options) (Target, error) {
 	if !filepath.IsAbs(opts.Home) {
 		return Target{}, fmt.Errorf("home %q is not an absolute path", opts.Home)
 	}
-	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome}
+	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, NameHome: opts.NameHome}
 	if t.AsHome == "" {
 		t.AsHome = t.Home
 	}

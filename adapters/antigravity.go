@@ -57,7 +57,7 @@ func (a antigravity) SwitchFiles(t Target) []string { return []string{a.deadPath
 func (antigravity) Scripts(t Target) ([]Script, error) {
 	var ss []Script
 	for _, e := range antigravityEvents {
-		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule})
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule}))
 		if err != nil {
 			return nil, err
 		}

@@ -56,8 +56,7 @@ func (c claudeStyle) Events() []EventInfo {
 func (c claudeStyle) Scripts(t Target) ([]Script, error) {
 	var ss []Script
 	for _, e := range c.events {
-		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state,
-			Transport: c.transport, Rule: e.rule, GrokGuard: c.grokGuard, Field: e.field, Value: e.value})
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: c.transport, Rule: e.rule, GrokGuard: c.grokGuard, Field: e.field, Value: e.value}))
 		if err != nil {
 			return nil, err
 		}

@@ -69,8 +69,7 @@ func (c copilot) SwitchFiles(t Target) []string { return []string{c.settings(t),
 func (copilot) Scripts(t Target) ([]Script, error) {
 	var ss []Script
 	for _, e := range copilotEvents {
-		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state,
-			Transport: scripts.PTY, Rule: e.rule, Field: e.field, Value: e.value})
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule, Field: e.field, Value: e.value}))
 		if err != nil {
 			return nil, err
 		}

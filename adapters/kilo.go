@@ -18,7 +18,7 @@ var kilo = pluginAgent{
 	events:   opencodeEvents,
 	dir:      configDir("KILO_CONFIG_DIR", "kilo"),
 	sub:      "plugins", ext: ".js",
-	render: func(ns, id string) ([]byte, error) { return scripts.RenderPlugin(ns, id, "Kilo") },
+	render: func(in scripts.Install) ([]byte, error) { return scripts.RenderPlugin(in, "Kilo") },
 	header: func(ns string) string { return scripts.PluginHeader(ns, "Kilo") },
 	twins: func(t Target) []string {
 		ts := []string{

@@ -85,8 +85,7 @@ func (kimi) Config(t Target) string { return filepath.Join(t.Dir, "config.toml")
 func (kimi) Scripts(t Target) ([]Script, error) {
 	var ss []Script
 	for _, e := range kimiEvents {
-		b, err := scripts.Render(scripts.Spec{NS: t.NS, Agent: t.ID, Event: e.event, State: e.state,
-			Transport: scripts.PTY, Rule: e.rule})
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule}))
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // pluginAgent is an agent that loads a module of ours in-process from its
@@ -22,9 +24,10 @@ type pluginAgent struct {
 	dir func(home string, getenv func(string) string) (string, string)
 	// sub and ext place our file: <dir>/<sub>/<NS><ext>.
 	sub, ext string
-	// render gives our module's bytes for a namespace and agent id; header
-	// its first line, which marks a file as ours.
-	render func(ns, id string) ([]byte, error)
+	// render gives our module's bytes for an install (its header names the
+	// command that removes it); header its first line, which marks a file
+	// as ours.
+	render func(in scripts.Install) ([]byte, error)
 	header func(ns string) string
 	// twins are the other files the agent would load as a second copy of
 	// ours (so every state would be reported twice); twinWhy says why, for
@@ -81,7 +84,7 @@ func (p pluginAgent) state(t Target, cur, want []byte, prev *Record) (exact, our
 }
 
 func (p pluginAgent) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	want, err := p.render(t.NS, t.ID)
+	want, err := p.render(t.Install())
 	if err != nil {
 		return Edit{}, err
 	}
@@ -100,7 +103,7 @@ func (p pluginAgent) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 }
 
 func (p pluginAgent) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	want, err := p.render(t.NS, t.ID)
+	want, err := p.render(t.Install())
 	if err != nil {
 		return Edit{}, err
 	}
@@ -137,9 +140,9 @@ func (p pluginAgent) Facts(t Target) Facts {
 		panic("adapters: a plugin agent's facts lack Plugin")
 	}
 	pl := *f.Plugin
-	ns, id := t.NS, t.ID
-	pl.Header = p.header(ns)
-	pl.Render = func() ([]byte, error) { return p.render(ns, id) }
+	in := t.Install()
+	pl.Header = p.header(t.NS)
+	pl.Render = func() ([]byte, error) { return p.render(in) }
 	f.Plugin = &pl
 	f.Reads = append(append([]string(nil), f.Reads...), p.twins(t)...)
 	own := f.DeadPaths

@@ -20,5 +20,10 @@
 // ES module whose only export is the plugin function; silent without
 // <NS>_TASK_ID; writes only to <NS>_PTY when it is a character device, opened
 // without O_CREAT; every handler catches everything, so nothing throws; the
-// bytes depend only on the namespace and agent id.
+// bytes depend only on the Install (namespace, agent id and home).
+//
+// Every file's header names the exact command that removes its install
+// (Install.RemoveCommand), --home and --as-home included where the install
+// needs them; a path in it is quoted (ShellQuote) so that it never ends the
+// comment line.
 package scripts

@@ -62,7 +62,7 @@ func needNode(t *testing.T) string {
 // writePlugin writes the plugin for ns and the driver into an ES module dir.
 func writePlugin(t *testing.T, ns string) (dir, plugin string) {
 	t.Helper()
-	b, err := RenderOpencode(ns, "opencode")
+	b, err := RenderOpencode(Install{NS: ns, Agent: "opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,11 +194,11 @@ func TestOpencodePluginSilent(t *testing.T) {
 // TestOpencodePluginStable: the bytes depend only on the namespace and agent,
 // no raw control byte appears, and the header marks it as ours.
 func TestOpencodePluginStable(t *testing.T) {
-	a, err := RenderOpencode("hookinstall", "opencode")
+	a, err := RenderOpencode(Install{NS: "hookinstall", Agent: "opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := RenderOpencode("hookinstall", "opencode")
+	b, _ := RenderOpencode(Install{NS: "hookinstall", Agent: "opencode"})
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renders differ")
 	}
@@ -229,7 +229,7 @@ func TestOpencodePluginStable(t *testing.T) {
 	if n := strings.Count(strings.Join(code, "\n"), "export "); n != 1 {
 		t.Errorf("plugin has %d exports, want 1", n)
 	}
-	if _, err := RenderOpencode("Bad NS", "opencode"); err == nil {
+	if _, err := RenderOpencode(Install{NS: "Bad NS", Agent: "opencode"}); err == nil {
 		t.Error("an invalid namespace was accepted")
 	}
 	if got := ExportName("my-host-2"); got != "MyHost2Plugin" {

@@ -44,7 +44,7 @@ console.log("ok");
 
 func writePi(t *testing.T, ns string) (dir, ext string) {
 	t.Helper()
-	b, err := RenderPi(ns, "pi")
+	b, err := RenderPi(Install{NS: ns, Agent: "pi"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +149,11 @@ func TestPiExtensionSilent(t *testing.T) {
 // TestPiExtensionStable: byte-stable, header first, no raw control byte, no
 // type annotation (it must load as plain JavaScript), one default export.
 func TestPiExtensionStable(t *testing.T) {
-	a, err := RenderPi("hookinstall", "pi")
+	a, err := RenderPi(Install{NS: "hookinstall", Agent: "pi"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := RenderPi("hookinstall", "pi"); !bytes.Equal(a, b) {
+	if b, _ := RenderPi(Install{NS: "hookinstall", Agent: "pi"}); !bytes.Equal(a, b) {
 		t.Fatal("two renders differ")
 	}
 	if !bytes.HasPrefix(a, []byte(PiHeader("hookinstall"))) {
@@ -182,7 +182,7 @@ func TestPiExtensionStable(t *testing.T) {
 	if strings.Contains(src, "agent needs your input") {
 		t.Error("the Pi extension reports attention, which Pi cannot give")
 	}
-	if _, err := RenderPi("Bad NS", "pi"); err == nil {
+	if _, err := RenderPi(Install{NS: "Bad NS", Agent: "pi"}); err == nil {
 		t.Error("an invalid namespace was accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 )
 
 // A State is one of the four things a hook reports.
@@ -112,6 +113,14 @@ type Spec struct {
 	// letters, digits and underscores only, since the script compares them
 	// as shell words.
 	Field, Value string
+	// Home and AsHome say where the install lives, for the command the
+	// header names: see Install.
+	Home, AsHome string
+}
+
+// Install is the install the script belongs to, which its header names.
+func (s Spec) Install() Install {
+	return Install{NS: s.NS, Agent: s.Agent, Home: s.Home, AsHome: s.AsHome}
 }
 
 // wordPattern is what a FieldEquals key or value may hold.
@@ -120,7 +129,7 @@ var wordPattern = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 //go:embed templates/hook.sh.tmpl
 var templates embed.FS
 
-var hookTmpl = template.Must(template.New("hook.sh.tmpl").Funcs(funcs).ParseFS(templates, "templates/hook.sh.tmpl"))
+var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "templates/hook.sh.tmpl"))
 
 type stateLine struct{ Name, Body string }
 
@@ -201,18 +210,124 @@ func Render(spec Spec) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// funcs are the templates' functions.
-var funcs = template.FuncMap{"removeCommand": RemoveCommand}
+// An Install names one install, for the command that removes it: the
+// header of every file generated for it names that command.
+type Install struct {
+	NS    string
+	Agent string // the agent's name, or a clone's id
+	// Home is the home the install was made in when that is not the user's
+	// own (add --home DIR): a plain "hookinstall remove" would act on
+	// $HOME instead, so the command names it. "" for the user's own home.
+	Home string
+	// AsHome is the home as the agent sees it, for a Docker target (add
+	// --home DIR --as-home CHOME). The files are read inside the
+	// container, while the remove must run on the host with --home DIR;
+	// the host's folder is never written into them (every path in them
+	// names CHOME), so the command names --as-home CHOME and HostDir in
+	// place of DIR, and Where says what that is. Home is then unused.
+	AsHome string
+}
 
-// RemoveCommand is the exact command that removes the install of agent (an
-// agent's name or a clone's id) in namespace ns, as every generated file's
-// header names it: "hookinstall remove grok --namespace termic".
-func RemoveCommand(ns, agent string) string {
-	c := "hookinstall remove " + agent
-	if ns != "hookinstall" {
-		c += " --namespace " + ns
+// HostDir stands in the header of a Docker target's files for the host
+// folder mounted as the container's home. Pasted as it is, it is refused
+// (a relative --home), so it never acts on another home.
+const HostDir = "HOST_DIR"
+
+// RemoveCommand is the exact command that removes the install, as every
+// generated file's header names it: "hookinstall remove grok --namespace
+// termic --home /srv/agents/1". Paths are quoted for the shell where they
+// need it, and never hold a raw line break, so the header stays a comment.
+func (in Install) RemoveCommand() string {
+	c := "hookinstall remove " + in.Agent
+	if in.NS != "hookinstall" {
+		c += " --namespace " + in.NS
+	}
+	switch {
+	case in.AsHome != "":
+		c += " --home " + HostDir + " --as-home " + ShellQuote(in.AsHome)
+	case in.Home != "":
+		c += " --home " + ShellQuote(in.Home)
 	}
 	return c
+}
+
+// Where says where RemoveCommand runs when that is not plain: for a Docker
+// target, on the host, with HostDir the folder mounted as the container's
+// home. "" otherwise.
+func (in Install) Where() string {
+	if in.AsHome == "" {
+		return ""
+	}
+	return "on the host, " + HostDir + " being the folder mounted at " + ShellQuote(in.AsHome) + " in the container."
+}
+
+// ShellQuote returns s as one word for a POSIX shell: as it is when it
+// holds only characters no shell treats specially, else in single quotes,
+// else (when it holds a control character, a line or paragraph separator,
+// a bidirectional control or bytes that are not UTF-8) in $'...' with those
+// escaped, so that the result never breaks a line: a comment holding it
+// stays a comment, in sh and in JavaScript alike.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !plainRune(r) }) < 0 {
+		return s
+	}
+	hidden := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || hiddenRune(r) {
+			hidden = true
+			break
+		}
+		i += n
+	}
+	if !hidden {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == utf8.RuneError && n == 1 || hiddenRune(r):
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// plainRune is a character no shell treats specially.
+func plainRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)
+}
+
+// hiddenRune is a character that would end a comment line (in sh or
+// JavaScript) or hide what a line says: a control character, a line or
+// paragraph separator, a bidirectional control.
+func hiddenRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r < 0xa0:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0x200e, r == 0x200f, r == 0xfeff:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // FileName is the script's file name for an agent event:
@@ -236,28 +351,30 @@ func FileName(event string) string {
 //go:embed templates/opencode.js.tmpl
 var opencodeFS embed.FS
 
-var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").Funcs(funcs).ParseFS(opencodeFS, "templates/opencode.js.tmpl"))
+var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(opencodeFS, "templates/opencode.js.tmpl"))
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
 var opencodeStates = []State{Working, Attention, Done, Interrupted}
 
-// RenderOpencode returns the opencode plugin for namespace ns: an ES module
-// whose only export is the plugin function. agent is the id named in its
-// header. The bytes depend only on ns and agent.
-func RenderOpencode(ns, agent string) ([]byte, error) { return RenderPlugin(ns, agent, "opencode") }
+// RenderOpencode returns the opencode plugin for the install in: an ES
+// module whose only export is the plugin function, whose header names the
+// command that removes in. The bytes depend only on in.
+func RenderOpencode(in Install) ([]byte, error) { return RenderPlugin(in, "opencode") }
 
 // RenderPlugin returns the plugin of opencode's plugin API (opencode, and
-// Kilo, which forked it) for namespace ns; product names the agent in its
-// header. The bytes depend only on ns, agent and product.
-func RenderPlugin(ns, agent, product string) ([]byte, error) {
+// Kilo, which forked it) for the install in; product names the agent in its
+// header. The bytes depend only on in and product.
+func RenderPlugin(in Install, product string) ([]byte, error) {
+	ns := in.NS
 	if err := ValidNamespace(ns); err != nil {
 		return nil, err
 	}
 	d := struct {
-		NS, Agent, Product, TaskVar, PTYVar, Export string
-		States                                      []stateLine
-	}{NS: ns, Agent: agent, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns)}
+		NS, Product, TaskVar, PTYVar, Export string
+		Install                              Install
+		States                               []stateLine
+	}{NS: ns, Install: in, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns)}
 	for _, s := range opencodeStates {
 		d.States = append(d.States, stateLine{string(s), s.Body()})
 	}
@@ -271,24 +388,26 @@ func RenderPlugin(ns, agent, product string) ([]byte, error) {
 //go:embed templates/pi.ts.tmpl
 var piFS embed.FS
 
-var piTmpl = template.Must(template.New("pi.ts.tmpl").Funcs(funcs).ParseFS(piFS, "templates/pi.ts.tmpl"))
+var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(piFS, "templates/pi.ts.tmpl"))
 
 // piStates are the states the Pi extension reports (Pi has no permission
 // prompts), in the order its table lists them.
 var piStates = []State{Working, Done, Interrupted}
 
-// RenderPi returns the Pi extension for namespace ns: a TypeScript module
-// that is also plain JavaScript, whose default export registers the
-// handlers. agent is the id named in its header. The bytes depend only on ns
-// and agent.
-func RenderPi(ns, agent string) ([]byte, error) {
+// RenderPi returns the Pi extension for the install in: a TypeScript
+// module that is also plain JavaScript, whose default export registers the
+// handlers, and whose header names the command that removes in. The bytes
+// depend only on in.
+func RenderPi(in Install) ([]byte, error) {
+	ns := in.NS
 	if err := ValidNamespace(ns); err != nil {
 		return nil, err
 	}
 	d := struct {
-		NS, Agent, TaskVar, PTYVar string
-		States                     []stateLine
-	}{NS: ns, Agent: agent, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns)}
+		NS, TaskVar, PTYVar string
+		Install             Install
+		States              []stateLine
+	}{NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns)}
 	for _, s := range piStates {
 		d.States = append(d.States, stateLine{string(s), s.Body()})
 	}
