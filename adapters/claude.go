@@ -298,6 +298,20 @@ func readClaudeDoctor(in AskInput) []Finding {
 		}
 	}
 	var fs []Finding
+	if len(ours) == 0 && len(others) == 0 && !bytes.Contains(in.Out, []byte("Claude Code doctor")) {
+		// Not the report we know (empty, or another format): no verdict.
+		said := strings.TrimSpace(string(in.Out))
+		if said == "" {
+			said = "nothing"
+		} else if first, _, _ := strings.Cut(said, "\n"); len(first) <= 120 {
+			said = "\"" + first + "\""
+		} else {
+			said = "\"" + first[:120] + "...\""
+		}
+		return []Finding{{ID: "binary.claude", Result: Info, File: file, Timed: true,
+			Verdict: "claude doctor printed " + said + ", not the report hookinstall reads, so it gave no verdict on " + file,
+			Hint:    "run 'claude doctor' yourself"}}
+	}
 	if len(ours) > 0 {
 		fs = append(fs, Finding{ID: "binary.claude", Result: Fail, File: file, Timed: true,
 			Verdict: fmt.Sprintf("claude %s doctor says: %s", version, strings.Join(ours, "; ")),
