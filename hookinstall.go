@@ -250,6 +250,23 @@ func (in *Installer) options() adapters.Options {
 	return o
 }
 
+// HomeFlags are the flags a hookinstall command needs to act on this
+// Installer's installs again, with a space before each: "" for the user's
+// own home ($HOME), " --home DIR" for another, and " --home DIR --as-home
+// CHOME" for a Docker target, each path quoted for the shell where it needs
+// it. The headers of the files an install writes name the same, except that
+// a Docker target's name no host folder (they are read in the container).
+func (in *Installer) HomeFlags() string {
+	var s string
+	if in.asHome != "" || in.homeGiven && !in.ownHome() {
+		s = " --home " + scripts.ShellQuote(in.home)
+	}
+	if in.asHome != "" {
+		s += " --as-home " + scripts.ShellQuote(in.asHome)
+	}
+	return s
+}
+
 // ownHome reports whether the home is the user's own, $HOME: a command
 // that acts on an install there needs no --home. The headers of the files
 // an install writes name the command that removes it, so this decides their

@@ -317,3 +317,35 @@ func TestDoctorHonoursContext(t *testing.T) {
 		t.Fatalf("Doctor took %s after its context ended", took)
 	}
 }
+
+// TestHomeFlags pins the flags a command needs to find an Installer's
+// installs again: none for $HOME however it is spelled, --home for another
+// home (quoted where the shell needs it), --as-home too for a Docker target.
+func TestHomeFlags(t *testing.T) {
+	env := func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		o    hookinstall.Options
+		want string
+	}{
+		{hookinstall.Options{}, ""},
+		{hookinstall.Options{Home: "/home/u/"}, ""},
+		{hookinstall.Options{Home: "/srv/a"}, " --home /srv/a"},
+		{hookinstall.Options{Home: "/srv/my home"}, " --home '/srv/my home'"},
+		{hookinstall.Options{Home: "/srv/a", AsHome: "/root"}, " --home /srv/a --as-home /root"},
+		{hookinstall.Options{Home: "/home/u", AsHome: "/root"}, " --home /home/u --as-home /root"},
+	} {
+		c.o.Getenv = env
+		in, err := hookinstall.New(c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := in.HomeFlags(); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.o, got, c.want)
+		}
+	}
+}

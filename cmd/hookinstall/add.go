@@ -101,12 +101,12 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, results))
+	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, results, in.HomeFlags()))
 }
 
 // nextSteps is what add tells the user once something was installed: what
 // the host must set, that running agents need a restart, how to check.
-func nextSteps(in *hookinstall.Installer, results []done) []string {
+func nextSteps(in *hookinstall.Installer, results []done, flags string) []string {
 	var installed []string
 	for _, r := range results {
 		if r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
@@ -122,6 +122,7 @@ func nextSteps(in *hookinstall.Installer, results []done) []string {
 	if in.Namespace() != hookinstall.DefaultNamespace {
 		check += " --namespace " + in.Namespace()
 	}
+	check += flags
 	return []string{
 		fmt.Sprintf("The hooks stay silent until your terminal host starts the agent with %s (any non-empty id) and %s (the tab's pty) in its environment.", task, pty),
 		fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(installed, ", ")),

@@ -101,7 +101,7 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 			}
 			if r.Err != nil {
 				a.Error = r.Err.Error()
-				if h := leftHint(command, r); h != "" {
+				if h := leftHint(command, r, in.HomeFlags()); h != "" {
 					a.Hint = h
 				}
 			}
@@ -165,19 +165,20 @@ func label(in *hookinstall.Installer, r done) string {
 	return r.Agent + " (" + strings.Join(q, ", ") + ")"
 }
 
-// removeCommand is the command that removes r's install again.
-func removeCommand(r done) string {
+// removeCommand is the command that removes r's install again; flags are
+// the home's (Installer.HomeFlags).
+func removeCommand(r done, flags string) string {
 	c := "hookinstall remove " + r.Agent
 	if r.NS != "" && r.NS != hookinstall.DefaultNamespace {
 		c += " --namespace " + r.NS
 	}
-	return c
+	return c + flags
 }
 
 // leftHint says, when a removal failed on a file it could not use, what
 // is left and how to finish: nothing was written, so our entries are still
 // in the file and the scripts they run are still in the hooks dir.
-func leftHint(command string, r done) string {
+func leftHint(command string, r done, flags string) string {
 	var fe *hookinstall.FileError
 	if command != "remove" || !errors.As(r.Err, &fe) || fe.Written {
 		return ""
@@ -187,7 +188,7 @@ func leftHint(command string, r done) string {
 		dir = "its hooks folder"
 	}
 	return fmt.Sprintf("nothing was removed: hookinstall's entries are still in %s and the scripts they run are still in %s (left in place, since the config points at them); fix %s, then run '%s' again",
-		fe.Path, dir, fe.Path, removeCommand(r))
+		fe.Path, dir, fe.Path, removeCommand(r, flags))
 }
 
 func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r done) {
@@ -198,7 +199,7 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
 			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: an install would never fire, so nothing was written\n", name)
 		}
-		if h := leftHint(command, r); h != "" {
+		if h := leftHint(command, r, in.HomeFlags()); h != "" {
 			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: %s\n", name, h)
 		}
 		for _, n := range r.Notes {
