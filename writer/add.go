@@ -82,7 +82,52 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe) (*txn, error) {
 	if err := x.checkHooksDir(); err != nil {
 		return nil, w.fail(t, "", err)
 	}
+	if err := w.userParts(x); err != nil {
+		return nil, err
+	}
 	return x, nil
+}
+
+// userParts finds what each file that x backs up for the first time held
+// before any install, when that is not the file as it is: a file that
+// already holds entries of ours with no manifest record of it. Claude Code
+// rewrites settings.json in place from a copy it read earlier, so a copy
+// read before a remove and written after it puts our entries back once the
+// manifest, scripts and backup are gone (a manifest deleted by hand does the
+// same). Backing that file up as it is would make the exact restore of the
+// next remove put our entries back, pointing at the scripts it deletes. The
+// user's file is what a remove without a manifest leaves of it: that is the
+// backup, or, when nothing would be left, the file counts as created by the
+// install.
+func (w *Writer) userParts(x *txn) error {
+	todo := map[string]bool{}
+	for _, b := range w.backups(x) {
+		todo[b.path] = true
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	in := w.input(x, adapters.Probe{}, false, nil)
+	in.Records = map[string]*adapters.Record{} // as without a manifest
+	p, err := x.t.Adapter.PlanRemove(x.t, in)
+	if err != nil {
+		return w.fail(x.t, x.t.Adapter.Config(x.t), err)
+	}
+	for _, e := range p.Edits {
+		if todo[e.Path] && changes(e, x.files[e.Path]) {
+			x.pre[e.Path] = preImage{data: e.Doc, absent: e.Delete}
+		}
+	}
+	return nil
+}
+
+// preData is what the backup of path holds: the file as read, or its
+// user's part (userParts).
+func (x *txn) preData(path string) []byte {
+	if p, ok := x.pre[path]; ok {
+		return p.data
+	}
+	return x.files[path].Data
 }
 
 // addChanges lists what an add would write; empty means nothing to do.
@@ -138,7 +183,7 @@ func (w *Writer) applyAdd(x *txn, created []string) error {
 			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
 				return written(bpath, err)
 			}
-			if err := writeAtomic(bpath, x.files[b.path].Data, 0o600, true, nil, w.step("backup-temp")); err != nil {
+			if err := writeAtomic(bpath, x.preData(b.path), 0o600, true, nil, w.step("backup-temp")); err != nil {
 				return written(bpath, err)
 			}
 		}

@@ -24,12 +24,13 @@ type backup struct {
 	name string // the backup, relative to the hooks dir
 }
 
-// backups lists the files of x's plan to back up: recorded, present, and
-// not yet in the manifest (backup once: a later add never takes another).
+// backups lists the files of x's plan to back up: recorded, present (with
+// more than our entries in it, see userParts), and not yet in the manifest
+// (backup once: a later add never takes another).
 func (w *Writer) backups(x *txn) []backup {
 	var bs []backup
 	for _, e := range x.plan.Edits {
-		if x.files[e.Path].Exists && w.recorded(x, e) && x.man.File(w.rel(x.t, e.Path)) == nil {
+		if x.files[e.Path].Exists && !x.pre[e.Path].absent && w.recorded(x, e) && x.man.File(w.rel(x.t, e.Path)) == nil {
 			bs = append(bs, backup{e.Path, x.backupName(e.Path)})
 		}
 	}
@@ -102,8 +103,8 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 				// the backup, and surgical otherwise.
 				f.PostSHA256 = old.PostSHA256
 			}
-		} else if st.Exists {
-			f.PreSHA256, f.Backup = x.sum(st.Data), x.backupName(e.Path)
+		} else if st.Exists && !x.pre[e.Path].absent {
+			f.PreSHA256, f.Backup = x.sum(x.preData(e.Path)), x.backupName(e.Path)
 		} else {
 			f.Created = true
 		}

@@ -29,6 +29,16 @@ type txn struct {
 	notes    []string          // the writer's own (a manifest it ignored)
 	pending  []string          // dirs an earlier run created, listed in the lock file
 	sums     map[sumKey]string // manifest.Sum of buffers already hashed
+	// pre is, for each file an add backs up for the first time while it
+	// already holds entries of ours, the file without them (see userParts).
+	pre map[string]preImage
+}
+
+// A preImage is what a file held before any install, as far as can be
+// known: its bytes, or absent when it holds nothing but ours.
+type preImage struct {
+	data   []byte
+	absent bool
 }
 
 type sumKey struct {
@@ -61,7 +71,7 @@ func changes(e adapters.FileEdit, st fileState) bool {
 
 // load reads every file t's plans read, and its manifest.
 func (w *Writer) load(t adapters.Target) (*txn, error) {
-	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}}
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}, pre: map[string]preImage{}}
 	for _, f := range x.reads {
 		st, err := readFile(f, adapters.MaxDocSize)
 		if err != nil {

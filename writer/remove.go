@@ -96,11 +96,24 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 		}
 		if rec.Created {
 			m[path] = adapters.Edit{Delete: true}
-		} else if b, ok := readBackup(x.hooksDir, rec); ok {
+		} else if b, ok := readBackup(x.hooksDir, rec); ok && !holdsOurs(x.t, path, b) {
 			m[path] = adapters.Edit{Doc: b}
 		}
 	}
 	return m
+}
+
+// holdsOurs reports whether b, the backup of file path, holds entries of
+// ours: one taken, before add looked for them (userParts), of a config that
+// an agent had written our entries back into. Restoring it would leave them
+// behind, pointing at the scripts remove deletes, so such a file gets the
+// surgical removal instead.
+func holdsOurs(t adapters.Target, path string, b []byte) bool {
+	if path != t.Adapter.Config(t) {
+		return false
+	}
+	ed, err := t.Adapter.Remove(t, b, nil, false)
+	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, b))
 }
 
 // ownedFiles lists the files in the hooks dir that a remove deletes.

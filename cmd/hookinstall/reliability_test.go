@@ -341,9 +341,22 @@ func TestLoadWithRewriter(t *testing.T) {
 		t.Fatalf("rewriter key gone:\n%s", now)
 	}
 	want := counterRe.ReplaceAllString(rewriterSettings, `"rewrites": `+string(m[1]))
-	if out, err := runHI(t, bin, home, "add", "claude"); err != nil {
+	// What the final add and remove started from, for a failure to show
+	// which record was in place and which backup a restore would use.
+	hooksDir := filepath.Join(home, ".claude", "hookinstall-hooks")
+	state := func(stage, said string) string {
+		mb, merr := os.ReadFile(filepath.Join(hooksDir, manifest.FileName))
+		bb, berr := os.ReadFile(filepath.Join(hooksDir, "backup", "settings.json"))
+		fb, _ := os.ReadFile(cfg)
+		return fmt.Sprintf("--- %s: settings.json (sha256 %s):\n%s\nmanifest (%v):\n%s\nbackup (%v):\n%s\nhookinstall said:\n%s\n",
+			stage, sum(fb), fb, merr, mb, berr, bb, said)
+	}
+	beforeAdd := state("before the final add", "")
+	out, err := runHI(t, bin, home, "add", "claude")
+	if err != nil {
 		t.Fatalf("final add: %v\n%s", err, out)
 	}
+	afterAdd := state("after the final add", out)
 	b, _ := os.ReadFile(cfg)
 	if p := settingsProblem(b, home); p != "" {
 		t.Fatal(p)
@@ -353,12 +366,13 @@ func TestLoadWithRewriter(t *testing.T) {
 			t.Fatalf("after the final add, %s has %d entries of ours:\n%s", ev, n, b)
 		}
 	}
-	if out, err := runHI(t, bin, home, "remove", "claude"); err != nil {
+	out, err = runHI(t, bin, home, "remove", "claude")
+	if err != nil {
 		t.Fatalf("final remove: %v\n%s", err, out)
 	}
 	b, _ = os.ReadFile(cfg)
 	if string(b) != want {
-		t.Fatalf("after the final remove settings.json is not the user's file:\ngot:\n%s\nwant:\n%s", b, want)
+		t.Fatalf("after the final remove settings.json is not the user's file:\ngot:\n%s\nwant:\n%s\nremove said:\n%s\n%s%s", b, want, out, beforeAdd, afterAdd)
 	}
 	ents, _ := os.ReadDir(filepath.Dir(cfg))
 	if len(ents) != 1 {
