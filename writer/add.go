@@ -101,8 +101,14 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe) (*txn, error) {
 // install.
 func (w *Writer) userParts(x *txn) error {
 	todo := map[string]bool{}
+	roles := map[string]adapters.Role{}
+	for _, e := range x.plan.Edits {
+		roles[e.Path] = e.Role
+	}
 	for _, b := range w.backups(x) {
-		todo[b.path] = true
+		if roles[b.path] != adapters.RoleConfig || mayHoldNS(x.files[b.path].Data, x.t.NS) {
+			todo[b.path] = true
+		}
 	}
 	if len(todo) == 0 {
 		return nil
@@ -119,6 +125,20 @@ func (w *Writer) userParts(x *txn) error {
 		}
 	}
 	return nil
+}
+
+// mayHoldNS reports whether a config may hold an entry of ours: each one
+// names the hooks dir, <NS>-hooks (or a plugin's header names NS), either
+// as it is or spelled with escapes (JSON's \u and \/, TOML's \u, \U and
+// \x); a namespace has no byte that needs another escape. False is
+// certain, and spares the first install on a large config a second parse.
+func mayHoldNS(data []byte, ns string) bool {
+	for _, s := range []string{ns, `\u`, `\U`, `\x`, `\/`} {
+		if bytes.Contains(data, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // preData is what the backup of path holds: the file as read, or its

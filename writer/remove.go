@@ -109,7 +109,7 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 // behind, pointing at the scripts remove deletes, so such a file gets the
 // surgical removal instead.
 func holdsOurs(t adapters.Target, path string, b []byte) bool {
-	if path != t.Adapter.Config(t) {
+	if path != t.Adapter.Config(t) || !mayHoldNS(b, t.NS) {
 		return false
 	}
 	ed, err := t.Adapter.Remove(t, b, nil, false)

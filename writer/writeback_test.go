@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -111,5 +112,28 @@ func TestAddAfterStaleWriteBackOwnFile(t *testing.T) {
 	mustOK(t, w.Remove(context.Background(), tg))
 	if got, ok := readOrAbsent(t, cfg); ok {
 		t.Fatalf("remove left our plugin behind:\n%s", got)
+	}
+}
+
+// Our entries written back with the hooks dir spelled with JSON escapes
+// (the namespace nowhere as it is) are found too.
+func TestAddAfterStaleWriteBackEscaped(t *testing.T) {
+	_, tg := newHome(t)
+	cfg := tg.Adapter.Config(tg)
+	orig := "{\n  \"model\": \"opus\"\n}\n"
+	writeFile(t, cfg, orig)
+	w := newWriter(nil)
+	mustOK(t, w.Add(context.Background(), tg))
+	added, _ := readOrAbsent(t, cfg)
+	mustOK(t, w.Remove(context.Background(), tg))
+	escaped := strings.ReplaceAll(added, tg.NS+"-hooks", `\u0068`+tg.NS[1:]+"-hooks")
+	if escaped == added || strings.Contains(escaped, tg.NS) {
+		t.Fatalf("the namespace is still there as it is:\n%s", escaped)
+	}
+	writeFile(t, cfg, escaped)
+	mustOK(t, w.Add(context.Background(), tg))
+	mustOK(t, w.Remove(context.Background(), tg))
+	if got, _ := readOrAbsent(t, cfg); got != orig {
+		t.Fatalf("remove left:\n%q\nwant\n%q", got, orig)
 	}
 }
