@@ -357,3 +357,42 @@ func ctxErr(ctx context.Context) error {
 	}
 	return ctx.Err()
 }
+
+// recorded is t with the home its install was made for. An install for a
+// Docker target (add --home DIR --as-home CHOME) names CHOME in every path
+// it wrote into configs and scripts, and its manifest records CHOME: when
+// the caller named no AsHome, remove, status and doctor look for the
+// entries the install really wrote, not for DIR's. With strict (remove), an
+// AsHome that the caller named and that is not the recorded one is an
+// error that names the command to run: such a remove would miss every
+// entry of ours.
+func (in *Installer) recorded(t adapters.Target, strict bool) (adapters.Target, error) {
+	raw, err := os.ReadFile(filepath.Join(t.HooksDir(), manifest.FileName))
+	if err != nil {
+		return t, nil
+	}
+	m, err := manifest.Load(raw)
+	if err != nil || m.AsHome == "" || !filepath.IsAbs(m.AsHome) {
+		return t, nil
+	}
+	rec := filepath.Clean(m.AsHome)
+	switch {
+	case rec == t.AsHome:
+	case in.asHome == "":
+		t.AsHome, t.SystemRoot = rec, ""
+	case strict:
+		var ns string
+		if in.ns != DefaultNamespace {
+			ns = " --namespace " + in.ns
+		}
+		flags := " --home " + scripts.ShellQuote(in.home)
+		made := "without --as-home"
+		if rec != t.Home {
+			flags += " --as-home " + scripts.ShellQuote(rec)
+			made = "with --as-home " + scripts.ShellQuote(rec)
+		}
+		return t, fmt.Errorf("installed %s, not --as-home %s (its manifest %s says so): run 'hookinstall remove %s%s'",
+			made, scripts.ShellQuote(in.asHome), filepath.Join(t.HooksDir(), manifest.FileName), t.ID, ns+flags)
+	}
+	return t, nil
+}

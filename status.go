@@ -139,8 +139,10 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 
 // checked is t as doctor and status check it. The system-wide files the
 // agent's facts name (adapters.Facts.SystemFiles) concern the machine's own
-// user only: with an explicit Home they are not read.
+// user only: with an explicit Home they are not read. An install made for a
+// Docker target is checked as made (see recorded).
 func (in *Installer) checked(t adapters.Target) adapters.Target {
+	t, _ = in.recorded(t, false)
 	if in.homeGiven {
 		t.SystemRoot = ""
 	}

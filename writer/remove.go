@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // Remove takes t's hooks out of every file its adapter's plan names, and
@@ -80,7 +82,66 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 	if err := w.checkPlan(x); err != nil {
 		return nil, err
 	}
+	keepReferenced(x)
 	return x, nil
+}
+
+// keepReferenced is the safety net of a removal: a remove never deletes a
+// script that a config still points at. When the config, as the plan
+// leaves it, still holds entries of ours under another spelling of the
+// home than t's (the container's home the manifest records for a Docker
+// target, or the home on disk), the plan keeps them and so the scripts
+// (partly-removed), and a note names the command that finishes the job.
+func keepReferenced(x *txn) {
+	t := x.t
+	if t.Adapter.OwnFile() || x.plan.Kept() {
+		return
+	}
+	cfg := t.Adapter.Config(t)
+	idx := -1
+	for i, e := range x.plan.Edits {
+		if e.Path == cfg {
+			idx = i
+		}
+	}
+	var doc []byte
+	switch {
+	case idx >= 0 && x.plan.Edits[idx].Delete:
+		return
+	case idx >= 0:
+		doc = x.plan.Edits[idx].Doc
+	case x.files[cfg].Exists:
+		doc = x.files[cfg].Data
+	default:
+		return
+	}
+	homes := []string{t.Home}
+	if x.man != nil && filepath.IsAbs(x.man.AsHome) {
+		homes = append(homes, filepath.Clean(x.man.AsHome))
+	}
+	for _, h := range homes {
+		alt := t
+		alt.AsHome = h
+		if alt.Prefix() == t.Prefix() {
+			continue
+		}
+		ed, err := t.Adapter.Remove(alt, doc, nil, true)
+		if err != nil || !ed.Delete && bytes.Equal(ed.Doc, doc) {
+			continue
+		}
+		if idx < 0 {
+			x.plan.Edits = append(x.plan.Edits, adapters.FileEdit{Path: cfg, Role: adapters.RoleConfig, Edit: adapters.Edit{Doc: doc}})
+			idx = len(x.plan.Edits) - 1
+		}
+		x.plan.Edits[idx].Kept = true
+		cmd := "hookinstall remove " + t.ID
+		if t.NS != "hookinstall" {
+			cmd += " --namespace " + t.NS
+		}
+		cmd += " --home " + scripts.ShellQuote(t.Home) + " --as-home " + scripts.ShellQuote(h)
+		x.plan.Notes = append(x.plan.Notes, fmt.Sprintf("%s still runs our scripts as %s...: they stay; finish with '%s'", cfg, alt.Prefix(), cmd))
+		return
+	}
 }
 
 // restores are the exact restores of x's files: each file that holds byte
