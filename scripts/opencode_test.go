@@ -80,7 +80,8 @@ func writePlugin(t *testing.T, ns string) (dir, plugin string) {
 	return dir, plugin
 }
 
-// runDriver runs the driver; with odd set it also feeds the hooks malformed
+// runDriver runs dir/driver.mjs on plugin (the opencode plugin or the Pi
+// extension); with odd set it also feeds the hooks malformed
 // input, which must not make them throw.
 func runDriver(t *testing.T, node, dir, plugin string, env []string, odd bool) string {
 	t.Helper()

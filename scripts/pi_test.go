@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,25 +57,6 @@ func writePi(t *testing.T, ns string) (dir, ext string) {
 	return dir, ext
 }
 
-func runPi(t *testing.T, node, dir, ext string, env []string, odd bool) string {
-	t.Helper()
-	mode := "turn"
-	if odd {
-		mode = "odd"
-	}
-	cmd := exec.Command(node, filepath.Join(dir, "driver.mjs"), ext, mode)
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("driver: %v\nstdout %s\nstderr %s", err, stdout.String(), stderr.String())
-	}
-	if stderr.Len() != 0 {
-		t.Fatalf("driver wrote to stderr: %s", stderr.String())
-	}
-	return stdout.String()
-}
-
 const piWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"agent_end\"]\nok\n"
 
 // TestPiExtensionWritesExactOSC drives the extension in node against a real
@@ -88,7 +68,7 @@ func TestPiExtensionWritesExactOSC(t *testing.T) {
 	for _, ns := range []string{"hookinstall", "my-host"} {
 		dir, ext := writePi(t, ns)
 		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
-		if out := runPi(t, node, dir, ext, env, false); out != piWantOut {
+		if out := runDriver(t, node, dir, ext, env, false); out != piWantOut {
 			t.Errorf("%s: driver printed %q, want %q", ns, out, piWantOut)
 		}
 		var want []byte
@@ -98,7 +78,7 @@ func TestPiExtensionWritesExactOSC(t *testing.T) {
 		if got := p.Drain(t); !bytes.Equal(got, want) {
 			t.Errorf("%s: pty got %q, want %q", ns, got, want)
 		}
-		if out := runPi(t, node, dir, ext, env, true); out != piWantOut {
+		if out := runDriver(t, node, dir, ext, env, true); out != piWantOut {
 			t.Errorf("%s: driver with odd input printed %q", ns, out)
 		}
 		got := p.Drain(t)
@@ -131,7 +111,7 @@ func TestPiExtensionSilent(t *testing.T) {
 		"pty a regular file": {"HOOKINSTALL_TASK_ID=t", "HOOKINSTALL_PTY=" + regular},
 		"pty a directory":    {"HOOKINSTALL_TASK_ID=t", "HOOKINSTALL_PTY=" + dir},
 	} {
-		if out := runPi(t, node, dir, ext, env, true); out != piWantOut {
+		if out := runDriver(t, node, dir, ext, env, true); out != piWantOut {
 			t.Errorf("%s: driver printed %q", name, out)
 		}
 		if got := p.Drain(t); len(got) != 0 {
