@@ -268,7 +268,9 @@ func TestInstallAllPicks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]bool{}
 	for _, a := range as {
+		seen[a.Name] = true
 		if a.Name == "codex" && (!a.Detected || !a.ByNameOnly || !strings.Contains(a.Skip, "only when named")) {
 			t.Errorf("codex: %+v", a)
 		}
@@ -281,6 +283,10 @@ func TestInstallAllPicks(t *testing.T) {
 		if a.Name == "claude" && !reflect.DeepEqual(a.States(), []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done}) {
 			t.Errorf("claude states %v", a.States())
 		}
+	}
+	// the checks above are per name: they must have run
+	if !seen["claude"] || !seen["codex"] || !seen["grok"] {
+		t.Errorf("Agents() = %d agents, missing claude, codex or grok: %v", len(as), seen)
 	}
 }
 
