@@ -152,14 +152,13 @@ func (claude) SwitchFiles(t Target) []string { return nonEmpty(SystemPath(t, cla
 
 func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	if managed := SystemPath(t, claudeManaged); managed != "" {
-		if b, ok := files[managed]; ok && gjson.ValidBytes(b) {
-			root := gjson.ParseBytes(b)
-			if root.Get("disableAllHooks").Type == gjson.True {
-				return nil, &OffError{File: managed, Key: "disableAllHooks", Reason: "is true in the managed settings, so Claude Code runs no hooks at all; ask whoever manages this machine (a user setting cannot override it)"}
-			}
-			if root.Get("allowManagedHooksOnly").Type == gjson.True {
-				return nil, &OffError{File: managed, Key: "allowManagedHooksOnly", Reason: "is true, so Claude Code runs only managed hooks, never ours; ask whoever manages this machine"}
-			}
+		b, ok := files[managed]
+		root := claudeManagedRoot(b, ok)
+		if claudeOn(root, claudeKeyOff) {
+			return nil, &OffError{File: managed, Key: claudeKeyOff, Reason: "is true in the managed settings, " + claudeOffWhy + "; " + claudeAskAdmin + " (a user setting cannot override it)"}
+		}
+		if claudeOn(root, claudeKeyManagedOnly) {
+			return nil, &OffError{File: managed, Key: claudeKeyManagedOnly, Reason: "is true, " + claudeManagedOnlyWhy + "; " + claudeAskAdmin}
 		}
 	}
 	if IsBlank(cur) {
@@ -172,8 +171,8 @@ func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 		return nil, err
 	}
 	var notes []string
-	if v, ok := first(rms, "disableAllHooks"); ok && v.Val.Type == gjson.True {
-		return nil, &OffError{File: c.Config(t), Key: "disableAllHooks", Reason: "is true, so Claude Code runs no hooks at all; set it to false or remove it, then run add again"}
+	if v, ok := first(rms, claudeKeyOff); ok && v.Val.Type == gjson.True {
+		return nil, &OffError{File: c.Config(t), Key: claudeKeyOff, Reason: "is true, " + claudeOffWhy + "; " + claudeUserFix + ", then run add again"}
 	}
 	if p, ok := first(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
 		notes = append(notes, claudeAuto(c.Config(t)))
@@ -185,6 +184,29 @@ func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 
 // claudeManaged is the machine-wide managed settings file Claude Code reads.
 const claudeManaged = "/etc/claude-code/managed-settings.json"
+
+// The switches that stop Claude Code running our hooks, checked and worded
+// once for add's refusal (Check) and doctor's failures (claudeSwitches).
+const (
+	claudeKeyOff         = "disableAllHooks"
+	claudeKeyManagedOnly = "allowManagedHooksOnly"
+	claudeOffWhy         = "so Claude Code runs no hooks at all"
+	claudeManagedOnlyWhy = "so Claude Code runs only managed hooks, never ours"
+	claudeUserFix        = "set it to false or remove it"
+	claudeAskAdmin       = "ask whoever manages this machine"
+)
+
+// claudeOn says whether the switch key is true in a settings root.
+func claudeOn(root gjson.Result, key string) bool { return root.Get(key).Type == gjson.True }
+
+// claudeManagedRoot is the managed settings' root; a file that is absent
+// or not valid JSON switches nothing.
+func claudeManagedRoot(data []byte, exists bool) gjson.Result {
+	if !exists || !gjson.ValidBytes(data) {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(data)
+}
 
 // claudeAuto says what the auto permission mode does to our hooks.
 func claudeAuto(path string) string {
@@ -237,17 +259,14 @@ func claudeSwitches(in Input) []Finding {
 	userRoot := jsonRoot(user)
 	managedPath := SystemPath(in.T, claudeManaged)
 	managed := in.File(managedPath)
-	var managedRoot gjson.Result
-	if managed.Exists && gjson.ValidBytes(managed.Data) {
-		managedRoot = gjson.ParseBytes(managed.Data)
-	}
+	managedRoot := claudeManagedRoot(managed.Data, managed.Exists)
 	off := false
-	if userRoot.Get("disableAllHooks").Type == gjson.True {
-		fs = append(fs, fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, so Claude Code runs no hooks at all", user.Path), "set it to false or remove it"))
+	if claudeOn(userRoot, claudeKeyOff) {
+		fs = append(fs, fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix))
 		off = true
 	}
-	if managedRoot.Get("disableAllHooks").Type == gjson.True {
-		fs = append(fs, fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, so Claude Code runs no hooks at all", managed.Path), "ask whoever manages this machine; a user setting cannot override it"))
+	if claudeOn(managedRoot, claudeKeyOff) {
+		fs = append(fs, fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", managed.Path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it"))
 		off = true
 	}
 	if !off {
@@ -257,8 +276,8 @@ func claudeSwitches(in Input) []Finding {
 		}
 		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+where))
 	}
-	if managedRoot.Get("allowManagedHooksOnly").Type == gjson.True {
-		fs = append(fs, fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, so Claude Code runs only managed hooks, never ours in %s", managed.Path, user.Path), "ask whoever manages this machine"))
+	if claudeOn(managedRoot, claudeKeyManagedOnly) {
+		fs = append(fs, fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", managed.Path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin))
 	} else if managedPath != "" {
 		fs = append(fs, pass("switch.allowManagedHooksOnly", managed.Path, "allowManagedHooksOnly is not set in "+managed.Path))
 	}
