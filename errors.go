@@ -2,7 +2,6 @@ package hookinstall
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/writer"
@@ -39,17 +38,9 @@ type FileError struct {
 	Err     error
 }
 
+// Error reads as the writer's error it was made from.
 func (e *FileError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Agent)
-	if e.Path != "" {
-		b.WriteString(": " + e.Path)
-	}
-	b.WriteString(": " + e.Err.Error())
-	if !e.Written {
-		b.WriteString(", file not modified")
-	}
-	return b.String()
+	return (&writer.Error{Agent: e.Agent, File: e.Path, Err: e.Err, Written: e.Written}).Error()
 }
 
 func (e *FileError) Unwrap() error { return e.Err }

@@ -204,6 +204,8 @@ func TestErrors(t *testing.T) {
 	var fe *hookinstall.FileError
 	if !errors.As(err, &fe) || fe.Agent != "claude" || fe.Path != settings || fe.Line != 3 || fe.Written {
 		t.Errorf("invalid JSON: %#v", err)
+	} else if msg := fe.Error(); !strings.HasPrefix(msg, "claude: "+settings+": ") || !strings.HasSuffix(msg, ", file not modified") {
+		t.Errorf("invalid JSON: message %q", msg)
 	}
 
 	// Hooks switched off: nothing is written, and the error says so.
