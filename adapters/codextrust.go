@@ -95,7 +95,7 @@ func lookupCodexEvent(event string) (codexEvent, error) {
 // CodexTrustKey returns the [hooks.state] key under which Codex records trust for
 // handler handlerIndex of group groupIndex of event (a hooks.json event name such as
 // "UserPromptSubmit") in the hooks file at hooksJSONPath. The path must be the one
-// Codex itself uses (see CodexHooksJSONPath). Indexes count every handler and group in
+// Codex itself uses (see TrustKeyPath). Indexes count every handler and group in
 // the file, including ones Codex skips.
 func CodexTrustKey(hooksJSONPath, event string, groupIndex, handlerIndex int) (string, error) {
 	ev, err := lookupCodexEvent(event)
