@@ -4,7 +4,7 @@
 // tests of its helpers (the OSC decoder, HOME snapshots, the fake model server). Run it
 // with
 //
-//	go test -tags e2e -count=1 -timeout 30m -v ./e2e/...
+//	go test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
 //
 // (that is `make e2e`). For each of claude, codex, opencode, copilot, pi, kilo, gemini,
 // qwen and kimi it:
@@ -45,7 +45,8 @@
 //	                         corrupts the OSC body of STATE in the installed hook files
 //	                         right after `add` (and restores them before `remove`); the
 //	                         run must then fail naming the agent and the missing state.
-//	                         e2e/selftest.sh runs this and checks the message.
+//	                         internal/e2e/selftest.sh (make e2e-selftest) runs this
+//	                         and checks the message.
 //	HOOKINSTALL_E2E_BIN      test this hookinstall binary instead of building ./cmd/hookinstall
 //
 // Artifacts of each case (raw.bin, screen-*.txt, launch.sh, hooks.log, server.jsonl,
