@@ -104,6 +104,7 @@ func TestHeaderNamesHome(t *testing.T) {
 // give the path's exact bytes. dash reads the plain and single-quoted
 // forms; $'...' is bash's (and POSIX 2024's).
 func TestShellQuoteRoundTrip(t *testing.T) {
+	ran := 0
 	for _, c := range []struct{ shell, s string }{
 		{"dash", "/srv/agents/a-1"},
 		{"dash", "/tmp/my home"},
@@ -116,10 +117,14 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 			t.Logf("%s not installed", c.shell)
 			continue
 		}
+		ran++
 		q := ShellQuote(c.s)
 		out, err := exec.Command(c.shell, "-c", "printf %s "+q).Output()
 		if err != nil || string(out) != c.s {
 			t.Errorf("%s read %s as %q (%v), want %q", c.shell, q, out, err, c.s)
 		}
+	}
+	if ran == 0 {
+		t.Skip("neither dash nor bash is installed: nothing was checked")
 	}
 }
