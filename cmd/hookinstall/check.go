@@ -108,18 +108,25 @@ func completeAgents(_ *cobra.Command, args []string, _ string) ([]string, cobra.
 // completeInstalled completes the agents installed in the namespace in use,
 // clones included (remove finds a clone by its id).
 func (g *globalOptions) completeInstalled(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	names := g.installed(func(hookinstall.Install) bool { return true })
+	return without(names, args), cobra.ShellCompDirectiveNoFileComp
+}
+
+// installed is the agents (ids, for a clone) installed in the namespace in
+// use that keep accepts.
+func (g *globalOptions) installed(keep func(hookinstall.Install) bool) []string {
 	in, err := g.installer()
 	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+		return nil
 	}
 	is, _ := in.Installs()
-	var names []string
+	var ids []string
 	for _, i := range is {
-		if i.Namespace == in.Namespace() {
-			names = append(names, i.Agent)
+		if i.Namespace == in.Namespace() && keep(i) {
+			ids = append(ids, i.Agent)
 		}
 	}
-	return without(names, args), cobra.ShellCompDirectiveNoFileComp
+	return ids
 }
 
 // completeNamespaces completes the namespaces that have an install.
@@ -136,18 +143,7 @@ func (g *globalOptions) completeNamespaces(_ *cobra.Command, _ []string, _ strin
 
 // completeClones completes the ids of the clones installed.
 func (g *globalOptions) completeClones(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	in, err := g.installer()
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	is, _ := in.Installs()
-	var ids []string
-	for _, i := range is {
-		if i.Base != "" && i.Namespace == in.Namespace() {
-			ids = append(ids, i.Agent)
-		}
-	}
-	return ids, cobra.ShellCompDirectiveNoFileComp
+	return g.installed(func(i hookinstall.Install) bool { return i.Base != "" }), cobra.ShellCompDirectiveNoFileComp
 }
 
 func without(names, given []string) []string {
