@@ -31,13 +31,7 @@ func (antigravity) Binaries() []string { return []string{"agy"} }
 func (antigravity) OwnFile() bool      { return false }
 func (antigravity) ByNameOnly() bool   { return false }
 
-func (antigravity) Events() []EventInfo {
-	var es []EventInfo
-	for _, e := range antigravityEvents {
-		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
-	}
-	return es
-}
+func (antigravity) Events() []EventInfo { return eventInfos(antigravityEvents) }
 
 func (antigravity) Dir(home string, _ func(string) string) (string, string) {
 	return filepath.Join(home, ".gemini"), ""
@@ -55,15 +49,7 @@ func (antigravity) deadPath(t Target) string {
 func (a antigravity) SwitchFiles(t Target) []string { return []string{a.deadPath(t)} }
 
 func (antigravity) Scripts(t Target) ([]Script, error) {
-	var ss []Script
-	for _, e := range antigravityEvents {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule}))
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, Script{Event: e.event, Name: scripts.FileName(e.event), Content: b})
-	}
-	return ss, nil
+	return eventScripts(t, antigravityEvents, scripts.PTY, false)
 }
 
 // set is the named hook set we install.

@@ -45,18 +45,27 @@ const HookTimeout = 5
 
 func (c claudeStyle) Name() string { return c.name }
 
-func (c claudeStyle) Events() []EventInfo {
+func (c claudeStyle) Events() []EventInfo { return eventInfos(c.events) }
+
+func (c claudeStyle) Scripts(t Target) ([]Script, error) {
+	return eventScripts(t, c.events, c.transport, c.grokGuard)
+}
+
+// eventInfos is what Events reports for a script-per-event agent (the
+// Claude-style ones, Kimi, Antigravity, Copilot).
+func eventInfos(evs []claudeEvent) []EventInfo {
 	var es []EventInfo
-	for _, e := range c.events {
+	for _, e := range evs {
 		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
 	}
 	return es
 }
 
-func (c claudeStyle) Scripts(t Target) ([]Script, error) {
+// eventScripts renders one hook script per event.
+func eventScripts(t Target, evs []claudeEvent, tr scripts.Transport, grokGuard bool) ([]Script, error) {
 	var ss []Script
-	for _, e := range c.events {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: c.transport, Rule: e.rule, GrokGuard: c.grokGuard, Field: e.field, Value: e.value}))
+	for _, e := range evs {
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: tr, Rule: e.rule, GrokGuard: grokGuard, Field: e.field, Value: e.value}))
 		if err != nil {
 			return nil, err
 		}

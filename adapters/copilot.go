@@ -18,22 +18,14 @@ import (
 // environment and write to the host's pty (measured on 1.0.102).
 type copilot struct{ oneConfig }
 
-// copilotEvent is one hook we install.
-type copilotEvent struct {
-	event        string
-	state        scripts.State
-	rule         scripts.Rule
-	field, value string
-	note         string
-}
-
 // The camelCase names keep Copilot's own payload casing (PascalCase names
 // switch it to Claude's). permissionRequest is not attention: it fires under
 // --allow-all-tools too, with no prompt on screen (measured).
-var copilotEvents = []copilotEvent{
-	{"userPromptSubmitted", scripts.Working, scripts.Always, "", "", ""},
-	{"notification", scripts.Attention, scripts.FieldEquals, "notification_type", "permission_prompt", "only when notification_type is permission_prompt"},
-	{"agentStop", scripts.Done, scripts.Always, "", "", ""},
+var copilotEvents = []claudeEvent{
+	{event: "userPromptSubmitted", state: scripts.Working, rule: scripts.Always},
+	{event: "notification", state: scripts.Attention, rule: scripts.FieldEquals,
+		field: "notification_type", value: "permission_prompt", note: "only when notification_type is permission_prompt"},
+	{event: "agentStop", state: scripts.Done, rule: scripts.Always},
 }
 
 func init() { register(copilot{}) }
@@ -43,13 +35,7 @@ func (copilot) Binaries() []string { return []string{"copilot"} }
 func (copilot) OwnFile() bool      { return true }
 func (copilot) ByNameOnly() bool   { return false }
 
-func (copilot) Events() []EventInfo {
-	var es []EventInfo
-	for _, e := range copilotEvents {
-		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
-	}
-	return es
-}
+func (copilot) Events() []EventInfo { return eventInfos(copilotEvents) }
 
 func (copilot) Dir(home string, getenv func(string) string) (string, string) {
 	return envDir(getenv, "COPILOT_HOME", filepath.Join(home, ".copilot"))
@@ -67,15 +53,7 @@ func (copilot) deadPath(t Target) string { return filepath.Join(t.Dir, "config.j
 func (c copilot) SwitchFiles(t Target) []string { return []string{c.settings(t), c.deadPath(t)} }
 
 func (copilot) Scripts(t Target) ([]Script, error) {
-	var ss []Script
-	for _, e := range copilotEvents {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule, Field: e.field, Value: e.value}))
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, Script{Event: e.event, Name: scripts.FileName(e.event), Content: b})
-	}
-	return ss, nil
+	return eventScripts(t, copilotEvents, scripts.PTY, false)
 }
 
 func (copilot) edit(t Target, prev *Record, force bool) mapEdit {

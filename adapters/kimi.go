@@ -68,13 +68,7 @@ func (kimi) ByNameOnly() bool            { return false }
 func (kimi) SwitchFiles(Target) []string { return nil }
 func (kimi) VersionCommand() []string    { return nil }
 
-func (kimi) Events() []EventInfo {
-	var es []EventInfo
-	for _, e := range kimiEvents {
-		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
-	}
-	return es
-}
+func (kimi) Events() []EventInfo { return eventInfos(kimiEvents) }
 
 func (kimi) Dir(home string, getenv func(string) string) (string, string) {
 	return envDir(getenv, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"))
@@ -83,15 +77,7 @@ func (kimi) Dir(home string, getenv func(string) string) (string, string) {
 func (kimi) Config(t Target) string { return filepath.Join(t.Dir, "config.toml") }
 
 func (kimi) Scripts(t Target) ([]Script, error) {
-	var ss []Script
-	for _, e := range kimiEvents {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: scripts.PTY, Rule: e.rule}))
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, Script{Event: e.event, Name: scripts.FileName(e.event), Content: b})
-	}
-	return ss, nil
+	return eventScripts(t, kimiEvents, scripts.PTY, false)
 }
 
 // kimiEntry is one [[hooks]] table of ours, in the order we write its keys.
