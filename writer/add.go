@@ -24,7 +24,7 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	if err != nil {
 		return r.failed(err)
 	}
-	r.Notes = append(append(r.Notes, x.notes...), x.plan.Notes...)
+	r.Notes = x.allNotes()
 	if w.o.DryRun {
 		r.Changes = w.addChanges(x, true)
 		r.Status = "would-install"
@@ -46,7 +46,7 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 				return err
 			}
 			x = y
-			r.Notes = append(append([]string(nil), y.notes...), y.plan.Notes...)
+			r.Notes = y.allNotes()
 			r.Changes = w.addChanges(y, false)
 			if len(r.Changes) == 0 {
 				return nil

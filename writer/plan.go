@@ -34,6 +34,11 @@ type txn struct {
 	pre map[string]preImage
 }
 
+// allNotes is what the report says of x: the writer's notes, then the plan's.
+func (x *txn) allNotes() []string {
+	return append(append([]string(nil), x.notes...), x.plan.Notes...)
+}
+
 // A preImage is what a file held before any install, as far as can be
 // known: its bytes, or absent when it holds nothing but ours.
 type preImage struct {

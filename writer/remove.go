@@ -26,7 +26,7 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	if err != nil {
 		return r.failed(err)
 	}
-	r.Notes = append(append(r.Notes, x.notes...), x.plan.Notes...)
+	r.Notes = x.allNotes()
 	_, dirErr := os.Lstat(x.hooksDir)
 	if len(w.removeChanges(x, false)) == 0 && errors.Is(dirErr, fs.ErrNotExist) {
 		r.Status = "not-installed"
@@ -52,7 +52,7 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 			}
 			x = y
 			y.pending = pending
-			r.Notes = append(append([]string(nil), y.notes...), y.plan.Notes...)
+			r.Notes = y.allNotes()
 			r.Changes = w.removeChanges(y, false)
 			return w.applyRemove(y)
 		})
