@@ -133,6 +133,24 @@ var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "te
 
 type stateLine struct{ Name, Body string }
 
+// stateLines is each state's name and OSC body, for a template's table.
+func stateLines(states ...State) []stateLine {
+	ls := make([]stateLine, 0, len(states))
+	for _, s := range states {
+		ls = append(ls, stateLine{string(s), s.Body()})
+	}
+	return ls
+}
+
+// execute renders one template.
+func execute(t *template.Template, d any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 type tmplData struct {
 	Spec
 	Stdout                      bool
@@ -181,9 +199,9 @@ func Render(spec Spec) ([]byte, error) {
 	case NonEmptyBackgroundTasks:
 		d.Match, d.MatchKey = "nonempty-array", "background_tasks"
 		d.Then, d.Else = string(Working), string(spec.State)
-		d.States = []stateLine{{string(Working), Working.Body()}}
+		d.States = stateLines(Working)
 		if spec.State != Working {
-			d.States = append(d.States, stateLine{string(spec.State), spec.State.Body()})
+			d.States = stateLines(Working, spec.State)
 		}
 	case PermissionPrompt, FieldEquals:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
@@ -194,20 +212,16 @@ func Render(spec Spec) ([]byte, error) {
 			d.MatchKey, d.MatchValue = spec.Field, spec.Value
 		}
 		d.Then, d.Else = string(spec.State), "none"
-		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
+		d.States = stateLines(spec.State)
 	case FieldTrue:
 		if !wordPattern.MatchString(spec.Field) {
 			return nil, fmt.Errorf("scripts: field %q must match %s", spec.Field, wordPattern)
 		}
 		d.Match, d.MatchKey = "true", spec.Field
 		d.Then, d.Else = string(spec.State), "none"
-		d.States = []stateLine{{string(spec.State), spec.State.Body()}}
+		d.States = stateLines(spec.State)
 	}
-	var b bytes.Buffer
-	if err := hookTmpl.Execute(&b, d); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return execute(hookTmpl, d)
 }
 
 // An Install names one install, for the command that removes it: the
@@ -375,14 +389,8 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 		Install                              Install
 		States                               []stateLine
 	}{NS: ns, Install: in, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns)}
-	for _, s := range opencodeStates {
-		d.States = append(d.States, stateLine{string(s), s.Body()})
-	}
-	var b bytes.Buffer
-	if err := opencodeTmpl.Execute(&b, d); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	d.States = stateLines(opencodeStates...)
+	return execute(opencodeTmpl, d)
 }
 
 //go:embed templates/pi.ts.tmpl
@@ -408,14 +416,8 @@ func RenderPi(in Install) ([]byte, error) {
 		Install             Install
 		States              []stateLine
 	}{NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns)}
-	for _, s := range piStates {
-		d.States = append(d.States, stateLine{string(s), s.Body()})
-	}
-	var b bytes.Buffer
-	if err := piTmpl.Execute(&b, d); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	d.States = stateLines(piStates...)
+	return execute(piTmpl, d)
 }
 
 // PiHeader is the first line of every Pi extension hookinstall writes for
