@@ -21,11 +21,7 @@ var kilo = pluginAgent{
 	render: func(in scripts.Install) ([]byte, error) { return scripts.RenderPlugin(in, "Kilo") },
 	header: func(ns string) string { return scripts.PluginHeader(ns, "Kilo") },
 	twins: func(t Target) []string {
-		ts := []string{
-			filepath.Join(t.Dir, "plugin", t.NS+".js"),
-			filepath.Join(t.Dir, "plugin", t.NS+".ts"),
-			filepath.Join(t.Dir, "plugins", t.NS+".ts"),
-		}
+		ts := opencodeTwins(t)
 		// the legacy ~/.kilocode loads beside the config dir, and so does
 		// ~/.config/kilo beside $KILO_CONFIG_DIR (which adds a folder)
 		others := []string{filepath.Join(t.Home, ".kilocode")}

@@ -16,15 +16,9 @@ var opencode = pluginAgent{
 	// opencode also loads plugin/ (singular): we never write there, since a
 	// copy in both fires every event twice.
 	sub: "plugins", ext: ".js",
-	render: scripts.RenderOpencode,
-	header: scripts.OpencodeHeader,
-	twins: func(t Target) []string {
-		return []string{
-			filepath.Join(t.Dir, "plugin", t.NS+".js"),
-			filepath.Join(t.Dir, "plugin", t.NS+".ts"),
-			filepath.Join(t.Dir, "plugins", t.NS+".ts"),
-		}
-	},
+	render:  scripts.RenderOpencode,
+	header:  scripts.OpencodeHeader,
+	twins:   opencodeTwins,
 	twinWhy: "opencode loads plugin/ and plugins/ alike",
 	facts: func(Target) Facts {
 		return Facts{
@@ -50,6 +44,16 @@ var opencodeEvents = []EventInfo{
 	{Event: "permission.replied", State: scripts.Working, Note: "bus event, through the event hook"},
 	{Event: "session.idle", State: scripts.Done, Note: "bus event, through the event hook; not for a subagent's session, nor after an abort"},
 	{Event: "session.error", State: scripts.Interrupted, Note: "bus event, through the event hook; when error.name is MessageAbortedError (Esc while the turn runs)"},
+}
+
+// opencodeTwins are the other files through which opencode (and Kilo, in
+// its config dir) would load a second copy of our plugin.
+func opencodeTwins(t Target) []string {
+	return []string{
+		filepath.Join(t.Dir, "plugin", t.NS+".js"),
+		filepath.Join(t.Dir, "plugin", t.NS+".ts"),
+		filepath.Join(t.Dir, "plugins", t.NS+".ts"),
+	}
 }
 
 // opencodeCases are the live fires of a plugin of opencode's API.
