@@ -86,10 +86,7 @@ func claudeFixture(r *run) {
 }
 
 func claudeDrive(r *run) {
-	if !r.waitScreen(`manual mode|for shortcuts|Make auto mode`, 60*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 60s")
-		r.quit("C-c", "C-c")
+	if !r.need(`manual mode|for shortcuts|Make auto mode`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	if strings.Contains(r.screen(), "Make auto mode your default") {
@@ -99,10 +96,7 @@ func claudeDrive(r *run) {
 	r.waitScreen(`manual mode on|for shortcuts`, 15*time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Do you want to proceed`, 60*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Do you want to proceed') within 60s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Do you want to proceed`, 60*time.Second, "permission", "no permission prompt ('Do you want to proceed')", "C-c", "C-c") {
 		return
 	}
 	r.snap("permission")
@@ -167,10 +161,7 @@ func codexDrive(choice string, hooks bool, answer string) func(r *run) {
 	return func(r *run) {
 		// The composer is drawn before the hook review dialog: wait for the dialog or
 		// for the fully loaded footer, then give a late dialog a moment.
-		if !r.waitScreen(`Hooks need review|fake-model default`, 60*time.Second) {
-			r.snap("start")
-			r.problem("the TUI did not come up within 60s")
-			r.quit("C-c", "C-c")
+		if !r.need(`Hooks need review|fake-model default`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 			return
 		}
 		time.Sleep(2 * time.Second)
@@ -194,10 +185,7 @@ func codexDrive(choice string, hooks bool, answer string) func(r *run) {
 		}
 		r.snap("ready")
 		r.prompt(thePrompt)
-		if !r.waitScreen(`Would you like to run the following command`, 60*time.Second) {
-			r.snap("permission")
-			r.problem("no approval prompt ('Would you like to run the following command') within 60s")
-			r.quit("C-c", "C-c")
+		if !r.need(`Would you like to run the following command`, 60*time.Second, "permission", "no approval prompt ('Would you like to run the following command')", "C-c", "C-c") {
 			return
 		}
 		r.snap("permission")
@@ -376,19 +364,13 @@ func opencodeFixture(r *run) {
 }
 
 func opencodeDrive(r *run) {
-	if !r.waitScreen(`Ask anything`, 60*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 60s")
-		r.quit("C-c")
+	if !r.need(`Ask anything`, 60*time.Second, "start", "the TUI did not come up", "C-c") {
 		return
 	}
 	time.Sleep(time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Permission required`, 60*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Permission required') within 60s")
-		r.quit("C-c")
+	if !r.need(`Permission required`, 60*time.Second, "permission", "no permission prompt ('Permission required')", "C-c") {
 		return
 	}
 	r.snap("permission")

@@ -54,10 +54,7 @@ func copilotFixture(r *run) {
 
 func copilotDrive(r *run) {
 	ready := `Interactive ·|Confirm folder trust`
-	if !r.waitScreen(ready, 90*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 90s")
-		r.quit("C-c", "C-c")
+	if !r.need(ready, 90*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	if strings.Contains(r.screen(), "Confirm folder trust") {
@@ -82,10 +79,7 @@ func copilotDrive(r *run) {
 	r.keys("Escape")
 	time.Sleep(time.Second)
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Do you want to run this command`, 60*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Do you want to run this command') within 60s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Do you want to run this command`, 60*time.Second, "permission", "no permission prompt ('Do you want to run this command')", "C-c", "C-c") {
 		return
 	}
 	r.snap("permission")

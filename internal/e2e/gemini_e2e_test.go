@@ -58,10 +58,7 @@ func geminiFixture(r *run) {
 }
 
 func geminiDrive(r *run) {
-	if !r.waitScreen(`Type your message`, 120*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 120s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Type your message`, 120*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	if strings.Contains(r.screen(), "Do you trust") {
@@ -73,10 +70,7 @@ func geminiDrive(r *run) {
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Allow execution of') within 90s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Allow execution of`, 90*time.Second, "permission", "no permission prompt ('Allow execution of')", "C-c", "C-c") {
 		return
 	}
 	r.snap("permission")

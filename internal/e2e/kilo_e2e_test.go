@@ -38,19 +38,13 @@ func kiloFixture(r *run) {
 func kiloDrive(r *run) {
 	// Kilo 7.7.9 takes long to first draw on a loaded machine (85s measured at
 	// a load average of 20 on two cores).
-	if !r.waitScreen(`Ask anything`, 150*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 150s")
-		r.quit("/exit", "Enter")
+	if !r.need(`Ask anything`, 150*time.Second, "start", "the TUI did not come up", "/exit", "Enter") {
 		return
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Permission required`, 90*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Permission required') within 90s")
-		r.quit("Escape", "/exit", "Enter")
+	if !r.need(`Permission required`, 90*time.Second, "permission", "no permission prompt ('Permission required')", "Escape", "/exit", "Enter") {
 		return
 	}
 	r.snap("permission")

@@ -44,10 +44,7 @@ max_context_size = 128000
 // kimiDrive: one approved turn, then a second prompt whose command runs on
 // (the fake model's slow command), approved and then interrupted with Escape.
 func kimiDrive(r *run) {
-	if !r.waitScreen(`Trust this folder\?|No session yet`, 90*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 90s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Trust this folder\?|No session yet`, 90*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	if strings.Contains(r.screen(), "Trust this folder?") {
@@ -60,10 +57,7 @@ func kimiDrive(r *run) {
 	time.Sleep(time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Run this command\?`, 60*time.Second) {
-		r.snap("permission")
-		r.problem("no approval dialog ('Run this command?') within 60s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Run this command\?`, 60*time.Second, "permission", "no approval dialog ('Run this command?')", "C-c", "C-c") {
 		return
 	}
 	r.snap("permission")
@@ -77,10 +71,7 @@ func kimiDrive(r *run) {
 	_, _ = r.tm("send-keys", "-t", r.sess, "-l", thePrompt+" "+fakemodel.SlowWord)
 	time.Sleep(500 * time.Millisecond)
 	r.keys("Enter")
-	if !r.waitScreen(`Run this command\?`, 60*time.Second) {
-		r.snap("permission-2")
-		r.problem("no approval dialog in the second turn within 60s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Run this command\?`, 60*time.Second, "permission-2", "no approval dialog in the second turn", "C-c", "C-c") {
 		return
 	}
 	r.waitOSC(func(s []OSC) bool { return len(s) >= n+2 }, 8*time.Second) // working, attention

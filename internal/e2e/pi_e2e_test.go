@@ -60,10 +60,7 @@ func piFixture(r *run) {
 // command the user stops with Esc (working, interrupted). Pi has no permission
 // prompts, so there is no attention.
 func piDrive(r *run) {
-	if !r.waitScreen(`fake-model`, 60*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 60s")
-		r.quit("C-d")
+	if !r.need(`fake-model`, 60*time.Second, "start", "the TUI did not come up", "C-d") {
 		return
 	}
 	time.Sleep(time.Second)

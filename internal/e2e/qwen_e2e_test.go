@@ -53,19 +53,13 @@ func qwenFixture(r *run) {
 }
 
 func qwenDrive(r *run) {
-	if !r.waitScreen(`Type your message`, 150*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 150s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Type your message`, 150*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
-	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Allow execution of') within 90s")
-		r.quit("C-u", "/quit", "Enter")
+	if !r.need(`Allow execution of`, 90*time.Second, "permission", "no permission prompt ('Allow execution of')", "C-u", "/quit", "Enter") {
 		return
 	}
 	r.snap("permission")
@@ -80,19 +74,13 @@ func qwenDrive(r *run) {
 // "slowly"), then stops it with Esc: Qwen fires PostToolUseFailure with
 // is_interrupt true, and no Stop.
 func qwenInterruptDrive(r *run) {
-	if !r.waitScreen(`Type your message`, 150*time.Second) {
-		r.snap("start")
-		r.problem("the TUI did not come up within 150s")
-		r.quit("C-c", "C-c")
+	if !r.need(`Type your message`, 150*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt + " " + fakemodel.SlowWord)
-	if !r.waitScreen(`Allow execution of`, 90*time.Second) {
-		r.snap("permission")
-		r.problem("no permission prompt ('Allow execution of') within 90s")
-		r.quit("C-u", "/quit", "Enter")
+	if !r.need(`Allow execution of`, 90*time.Second, "permission", "no permission prompt ('Allow execution of')", "C-u", "/quit", "Enter") {
 		return
 	}
 	r.snap("permission")

@@ -282,6 +282,19 @@ func (r *run) approve(dialogRe, key string) {
 }
 
 // waitScreen polls the visible pane until it matches re or timeout passes.
+// need waits up to timeout for the screen to match re. When it does not, it
+// keeps the screen as snap, records that what did not happen within the
+// timeout, types the keys that quit the agent, and reports false.
+func (r *run) need(re string, timeout time.Duration, snap, what string, quit ...string) bool {
+	if r.waitScreen(re, timeout) {
+		return true
+	}
+	r.snap(snap)
+	r.problem("%s within %.0fs", what, timeout.Seconds())
+	r.quit(quit...)
+	return false
+}
+
 func (r *run) waitScreen(re string, timeout time.Duration) bool {
 	rx := regexp.MustCompile(re)
 	end := time.Now().Add(timeout)
