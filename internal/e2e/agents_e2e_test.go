@@ -17,20 +17,22 @@ const thePrompt = "please create the marker file"
 
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// recorderHooks renders a "hooks" object (at depth 1, 2-space indent) with the
-// recorder on each event, the way a user's own settings would hold hooks.
-func recorderHooks(r *run, events ...string) string {
+// hookGroups renders a "hooks" object (at depth 1, 2-space indent) that puts
+// the recorder on each event, one group each, the way a user's own settings
+// would hold hooks. group gives the members a group holds before "hooks" (a
+// matcher, or none) and handler the handler's members, each one line; the
+// recorder's command line for the event is cmd.
+func hookGroups(r *run, events []string, group func(ev string) []string, handler func(ev, cmd string) []string) string {
 	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
 	var b strings.Builder
 	b.WriteString("{\n")
 	for i, ev := range events {
 		fmt.Fprintf(&b, "    %s: [\n      {\n", js(ev))
-		switch ev {
-		case "PreToolUse", "PostToolUse", "PermissionRequest":
-			b.WriteString("        \"matcher\": \"*\",\n")
+		for _, m := range group(ev) {
+			b.WriteString("        " + m + ",\n")
 		}
 		b.WriteString("        \"hooks\": [\n          {\n")
-		fmt.Fprintf(&b, "            \"type\": \"command\",\n            \"command\": %s\n", js(rec+" "+r.rec+" "+ev))
+		b.WriteString("            " + strings.Join(handler(ev, rec+" "+r.rec+" "+ev), ",\n            ") + "\n")
 		b.WriteString("          }\n        ]\n      }\n    ]")
 		if i < len(events)-1 {
 			b.WriteString(",")
@@ -39,6 +41,18 @@ func recorderHooks(r *run, events ...string) string {
 	}
 	b.WriteString("  }")
 	return b.String()
+}
+
+// recorderHooks renders a "hooks" object (at depth 1, 2-space indent) with the
+// recorder on each event, the way a user's own settings would hold hooks.
+func recorderHooks(r *run, events ...string) string {
+	return hookGroups(r, events, func(ev string) []string {
+		switch ev {
+		case "PreToolUse", "PostToolUse", "PermissionRequest":
+			return []string{`"matcher": "*"`}
+		}
+		return nil
+	}, func(_, cmd string) []string { return []string{`"type": "command"`, `"command": ` + js(cmd)} })
 }
 
 // ---------------------------------------------------------------- claude

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,21 +13,9 @@ import (
 // on every event of a turn, in Gemini's shape (named handlers, timeout in
 // milliseconds), at depth 1 with a 2-space indent.
 func geminiUserHooks(r *run, events ...string) string {
-	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
-	var b strings.Builder
-	b.WriteString("{\n")
-	for i, ev := range events {
-		fmt.Fprintf(&b, "    %s: [\n      {\n        \"hooks\": [\n          {\n", js(ev))
-		fmt.Fprintf(&b, "            \"name\": %s,\n            \"type\": \"command\",\n            \"command\": %s,\n            \"timeout\": 10000\n",
-			js("recorder-"+ev), js(rec+" "+r.rec+" "+ev))
-		b.WriteString("          }\n        ]\n      }\n    ]")
-		if i < len(events)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("  }")
-	return b.String()
+	return hookGroups(r, events, func(string) []string { return nil }, func(ev, cmd string) []string {
+		return []string{`"name": ` + js("recorder-"+ev), `"type": "command"`, `"command": ` + js(cmd), `"timeout": 10000`}
+	})
 }
 
 // geminiFixture: Gemini CLI 0.61.0 against the fake model's Gemini API

@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,20 +13,9 @@ import (
 // qwenUserHooks renders the user's own hooks for Qwen Code: the recorder on
 // every event of a turn, in Claude's shape with an empty matcher.
 func qwenUserHooks(r *run, events ...string) string {
-	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
-	var b strings.Builder
-	b.WriteString("{\n")
-	for i, ev := range events {
-		fmt.Fprintf(&b, "    %s: [\n      {\n        \"matcher\": \"\",\n        \"hooks\": [\n          {\n", js(ev))
-		fmt.Fprintf(&b, "            \"type\": \"command\",\n            \"command\": %s,\n            \"timeout\": 10\n", js(rec+" "+r.rec+" "+ev))
-		b.WriteString("          }\n        ]\n      }\n    ]")
-		if i < len(events)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("  }")
-	return b.String()
+	return hookGroups(r, events, func(string) []string { return []string{`"matcher": ""`} }, func(_, cmd string) []string {
+		return []string{`"type": "command"`, `"command": ` + js(cmd), `"timeout": 10`}
+	})
 }
 
 // qwenFixture: Qwen Code 0.24.4 against the fake model's Chat Completions API
