@@ -18,7 +18,10 @@
 //   - Never leaves a partial file: every write is a temp file in the same
 //     directory as the real target, fsync, rename, fsync of the directory.
 //   - Never replaces a symlink: a symlinked file is written through to its
-//     target. A read-only target is refused, with the reason.
+//     target. A read-only target is refused, with the reason. A symlink to
+//     nothing (the file, or a folder on its way) is refused when the plan
+//     would write the file: nothing is created through it, wherever it
+//     points.
 //   - Keeps an existing file's mode and, where allowed, its owner.
 //   - Validates everything before it writes anything: on bad input (in any
 //     file of the plan) nothing is written for that agent, not even the

@@ -16,20 +16,19 @@ import (
 
 // resolve follows symlinks to the file that really holds path's bytes, so a
 // config managed by a dotfile manager stays a symlink and its target gets the
-// edit. A dangling link resolves to the file it names.
+// edit. A link that names a file or folder that does not exist (a dotfiles
+// checkout not cloned yet) is a *danglingError: writing through it would
+// create that file, and its folders, wherever the link points, outside the
+// home as readily as inside.
 func resolve(path string) (string, error) {
-	p := path
+	p, link := path, ""
 	for i := 0; i < 40; i++ {
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			dir, err := filepath.EvalSymlinks(filepath.Dir(p))
-			if errors.Is(err, fs.ErrNotExist) {
-				return p, nil
+			if link != "" {
+				return "", &danglingError{link: link, target: p}
 			}
-			if err != nil {
-				return "", err
-			}
-			return filepath.Join(dir, filepath.Base(p)), nil
+			return resolveMissing(p)
 		}
 		if err != nil {
 			return "", err
@@ -37,16 +36,64 @@ func resolve(path string) (string, error) {
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			return filepath.EvalSymlinks(p)
 		}
-		link, err := os.Readlink(p)
+		target, err := os.Readlink(p)
 		if err != nil {
 			return "", err
 		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(p), link)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
 		}
-		p = link
+		link, p = p, target
 	}
 	return "", fmt.Errorf("too many levels of symbolic links")
+}
+
+// resolveMissing is resolve for a path that does not exist: the path in its
+// folder with the folder's symlinks resolved, or the path as it is when the
+// folder does not exist either (mkdirs creates it, as named). A folder on
+// the way that is a dangling symlink is a *danglingError.
+func resolveMissing(p string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err == nil {
+		return filepath.Join(dir, filepath.Base(p)), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	// The deepest folder on the way that exists, if it is a link to nothing.
+	a := filepath.Dir(p)
+	for {
+		fi, err := os.Lstat(a)
+		if err == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				if _, err := os.Stat(a); errors.Is(err, fs.ErrNotExist) {
+					target, _ := os.Readlink(a)
+					if !filepath.IsAbs(target) {
+						target = filepath.Join(filepath.Dir(a), target)
+					}
+					return "", &danglingError{link: a, target: target}
+				}
+			}
+			return p, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(a) == a {
+			return p, nil
+		}
+		a = filepath.Dir(a)
+	}
+}
+
+// A danglingError says that a file is reached through a symlink that names
+// something that does not exist.
+type danglingError struct {
+	file, link, target string // file is the path named, when known
+}
+
+func (e *danglingError) Error() string {
+	if e.link == e.file {
+		return fmt.Sprintf("is a symlink to %s, which does not exist; hookinstall will not create it through the link: create it (clone your dotfiles first), or remove the link", e.target)
+	}
+	return fmt.Sprintf("%s is a symlink to %s, which does not exist; hookinstall will not create it through the link: create it (clone your dotfiles first), or remove the link", e.link, e.target)
 }
 
 // fileState is what was read of one file.
@@ -58,6 +105,9 @@ type fileState struct {
 	Mode   fs.FileMode
 	UID    int
 	GID    int
+	// Dangling is set when the file is reached through a symlink to
+	// nothing (Exists is false): it may be read as absent, never written.
+	Dangling *danglingError
 }
 
 // readFile reads a config file without ever blocking on a FIFO or device:
@@ -79,6 +129,10 @@ func readFile(path string, limit int64) (fileState, error) {
 func statFile(path string, limit int64) (fileState, int64, error) {
 	st := fileState{Path: path}
 	real, err := resolve(path)
+	if de := (*danglingError)(nil); errors.As(err, &de) {
+		de.file, st.Dangling = path, de
+		return st, 0, nil
+	}
 	if err != nil {
 		return st, 0, err
 	}

@@ -117,13 +117,17 @@ func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string
 	return in
 }
 
-// checkPlan refuses a plan that edits a file it did not read, or a
-// read-only file (a store path a home manager links to).
+// checkPlan refuses a plan that edits a file it did not read, a file
+// reached through a symlink to nothing (see resolve), or a read-only file
+// (a store path a home manager links to).
 func (w *Writer) checkPlan(x *txn) error {
 	for _, e := range x.plan.Edits {
 		st, ok := x.files[e.Path]
 		if !ok {
 			return w.fail(x.t, e.Path, errors.New("is not one of the files the agent's plans read (adapters.Reads)"))
+		}
+		if st.Dangling != nil && !e.Delete {
+			return w.fail(x.t, e.Path, st.Dangling)
 		}
 		if st.Exists && st.Mode&0o222 == 0 && changes(e, st) {
 			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the hooks at its source", st.Mode, st.Real))
