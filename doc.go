@@ -23,7 +23,9 @@
 // # Safety
 //
 // The rules the command enforces live here, so that a caller cannot skip
-// one: the namespace pattern and default ($HOOKINSTALL_NAMESPACE), targets
+// one: the namespace pattern and default ($HOOKINSTALL_NAMESPACE), the home
+// ([Options.Home] or $HOME: an absolute path to a folder that exists; [New]
+// refuses anything else and nothing ever creates a home), targets
 // only under the home (never under the current directory or a repository),
 // the agents' own directory variables honoured only for the user's own home,
 // [Options.AsHome] only with [Options.Home], the InstallAll selection

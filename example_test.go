@@ -68,7 +68,7 @@ func ExampleInstaller_Install() {
 
 // A host starts each agent with the task and pty variables of its tab.
 func ExampleInstaller_Env() {
-	in, err := hookinstall.New(hookinstall.Options{Namespace: "my-host", Home: "/home/u"})
+	in, err := hookinstall.New(hookinstall.Options{Namespace: "my-host", Home: os.TempDir()})
 	if err != nil {
 		log.Fatal(err)
 	}

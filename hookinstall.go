@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,10 @@ type Options struct {
 	// must match ^[a-z][a-z0-9-]{1,31}$. "" means $HOOKINSTALL_NAMESPACE,
 	// then "hookinstall".
 	Namespace string
-	// Home is the home directory to install into. "" means $HOME, which
-	// must then be an absolute path. The agents' own directory variables
+	// Home is the home directory to install into. "" means $HOME. Either
+	// must be an absolute path to a directory that exists: New refuses
+	// anything else with an *OptionError (ErrHomeNotAbsolute,
+	// fs.ErrNotExist, ErrHomeNotDir), and hookinstall never creates a home. The agents' own directory variables
 	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME, ...) are honoured only when Home
 	// is "": an explicit home is taken as it is. When it is not $HOME, the
 	// header of every file written names it (--home) in the command that
@@ -64,7 +67,7 @@ type Installer struct {
 }
 
 // New checks o and returns an Installer. It returns an *OptionError when a
-// field cannot be used; it reads no file.
+// field cannot be used; it reads no file, and stats only the home.
 func New(o Options) (*Installer, error) {
 	in := &Installer{getenv: o.Getenv, version: o.Version}
 	if in.version == "" {
@@ -78,28 +81,50 @@ func New(o Options) (*Installer, error) {
 		return nil, err
 	}
 	in.ns = ns
-	if o.Home != "" {
-		abs, err := filepath.Abs(o.Home)
-		if err != nil {
-			return nil, &OptionError{Option: "Home", Err: err}
-		}
-		in.home, in.homeGiven = abs, true
-	} else {
-		in.home = in.getenv("HOME")
-		if in.home == "" || !filepath.IsAbs(in.home) {
-			return nil, &OptionError{Option: "Home", Err: errors.New("$HOME is not set to an absolute path")}
-		}
+	home, what := o.Home, "Home"
+	if home == "" {
+		home, what = in.getenv("HOME"), "$HOME"
 	}
+	if err := checkHome(what, home); err != nil {
+		return nil, &OptionError{Option: "Home", Err: err}
+	}
+	in.home, in.homeGiven = filepath.Clean(home), o.Home != ""
 	if o.AsHome != "" {
 		if o.Home == "" {
 			return nil, &OptionError{Option: "AsHome", Err: errors.New("AsHome needs Home")}
 		}
 		if !filepath.IsAbs(o.AsHome) {
-			return nil, &OptionError{Option: "AsHome", Err: fmt.Errorf("AsHome %q is not an absolute path", o.AsHome)}
+			return nil, &OptionError{Option: "AsHome", Err: &homeError{fmt.Sprintf("AsHome %q is not an absolute path", o.AsHome), ErrHomeNotAbsolute}}
 		}
 		in.asHome = filepath.Clean(o.AsHome)
 	}
 	return in, nil
+}
+
+// checkHome is the one place that says which homes hookinstall works in,
+// for the library and the command alike: an absolute path (never one
+// resolved under the current directory) to a directory that exists
+// (hookinstall never creates a home). what names where home came from,
+// "Home" or "$HOME", in the message. The error wraps ErrHomeNotAbsolute,
+// fs.ErrNotExist or ErrHomeNotDir, so that a caller (the command) can word
+// it as its own flag.
+func checkHome(what, home string) error {
+	if home == "" || !filepath.IsAbs(home) {
+		if what == "$HOME" {
+			return &homeError{"$HOME is not set to an absolute path", ErrHomeNotAbsolute}
+		}
+		return &homeError{fmt.Sprintf("%s %q is not an absolute path", what, home), ErrHomeNotAbsolute}
+	}
+	fi, err := os.Stat(home)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &homeError{fmt.Sprintf("%s %q does not exist", what, home), fs.ErrNotExist}
+	case err != nil:
+		return &homeError{fmt.Sprintf("%s %q: %v", what, home, err), err}
+	case !fi.IsDir():
+		return &homeError{fmt.Sprintf("%s %q is not a directory", what, home), ErrHomeNotDir}
+	}
+	return nil
 }
 
 // ResolveNamespace returns the namespace an Installer made with

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -330,9 +331,16 @@ func TestDoctorHonoursContext(t *testing.T) {
 // installs again: none for $HOME however it is spelled, --home for another
 // home (quoted where the shell needs it), --as-home too for a Docker target.
 func TestHomeFlags(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"u", "a", "my home"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, a, sp := filepath.Join(root, "u"), filepath.Join(root, "a"), filepath.Join(root, "my home")
 	env := func(k string) string {
 		if k == "HOME" {
-			return "/home/u"
+			return u
 		}
 		return ""
 	}
@@ -341,11 +349,11 @@ func TestHomeFlags(t *testing.T) {
 		want string
 	}{
 		{hookinstall.Options{}, ""},
-		{hookinstall.Options{Home: "/home/u/"}, ""},
-		{hookinstall.Options{Home: "/srv/a"}, " --home /srv/a"},
-		{hookinstall.Options{Home: "/srv/my home"}, " --home '/srv/my home'"},
-		{hookinstall.Options{Home: "/srv/a", AsHome: "/root"}, " --home /srv/a --as-home /root"},
-		{hookinstall.Options{Home: "/home/u", AsHome: "/root"}, " --home /home/u --as-home /root"},
+		{hookinstall.Options{Home: u + "/"}, ""},
+		{hookinstall.Options{Home: a}, " --home " + a},
+		{hookinstall.Options{Home: sp}, " --home '" + sp + "'"},
+		{hookinstall.Options{Home: a, AsHome: "/root"}, " --home " + a + " --as-home /root"},
+		{hookinstall.Options{Home: u, AsHome: "/root"}, " --home " + u + " --as-home /root"},
 	} {
 		c.o.Getenv = env
 		in, err := hookinstall.New(c.o)
@@ -354,6 +362,50 @@ func TestHomeFlags(t *testing.T) {
 		}
 		if got := in.HomeFlags(); got != c.want {
 			t.Errorf("%+v: got %q, want %q", c.o, got, c.want)
+		}
+	}
+}
+
+// TestNewHome: New applies the CLI's rules for the home, whether Options.Home
+// or $HOME names it: an absolute path to a directory that exists. A relative,
+// missing or non-directory home is an *OptionError for "Home", and nothing
+// is created.
+func TestNewHome(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, []byte("not a dir\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
+	for _, c := range []struct {
+		name string
+		o    hookinstall.Options
+		is   error
+	}{
+		{"relative Home", hookinstall.Options{Home: "relative/home", Getenv: env("HOME", dir)}, hookinstall.ErrHomeNotAbsolute},
+		{"missing Home", hookinstall.Options{Home: missing, Getenv: env("HOME", dir)}, fs.ErrNotExist},
+		{"file Home", hookinstall.Options{Home: file, Getenv: env("HOME", dir)}, hookinstall.ErrHomeNotDir},
+		{"relative $HOME", hookinstall.Options{Getenv: env("HOME", "relative")}, hookinstall.ErrHomeNotAbsolute},
+		{"unset $HOME", hookinstall.Options{Getenv: env()}, hookinstall.ErrHomeNotAbsolute},
+		{"missing $HOME", hookinstall.Options{Getenv: env("HOME", missing)}, fs.ErrNotExist},
+		{"file $HOME", hookinstall.Options{Getenv: env("HOME", file)}, hookinstall.ErrHomeNotDir},
+	} {
+		in, err := hookinstall.New(c.o)
+		var oe *hookinstall.OptionError
+		if !errors.As(err, &oe) || oe.Option != "Home" || !errors.Is(err, c.is) {
+			t.Errorf("%s: New = %v, %v; want an *OptionError for Home that is %v", c.name, in, err, c.is)
+		}
+	}
+	if _, err := os.Lstat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("New created the missing home: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "relative")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a relative home was resolved and created under the cwd: %v", err)
+	}
+	for _, o := range []hookinstall.Options{{Home: dir}, {Home: dir + "/"}, {Getenv: env("HOME", dir)}} {
+		in, err := hookinstall.New(o)
+		if err != nil || in.Home() != dir {
+			t.Errorf("New(%+v) = %v, %v; want home %s", o, in, err, dir)
 		}
 	}
 }

@@ -3,8 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -22,38 +21,25 @@ type hinted struct {
 
 func (h hinted) Unwrap() error { return h.error }
 
-// checkHomeFlags refuses --home and --as-home values that would make
-// hookinstall write where nobody expects, before anything is read or
-// written: a ~ the shell did not expand (--home=~/x), a relative path
-// (which would land under the current directory), a home that does not
-// exist (a typo would otherwise grow a whole tree).
-func (g *globalOptions) checkHomeFlags() error {
-	for _, f := range []struct{ name, value string }{{"--home", g.Home}, {"--as-home", g.AsHome}} {
-		switch {
-		case f.value == "":
-		case strings.HasPrefix(f.value, "~"):
-			return usageError{hinted{fmt.Errorf("%s %q starts with ~, which the shell did not expand", f.name, f.value),
-				fmt.Sprintf("give an absolute path: %s \"$HOME%s\", or %s ~%s with a space instead of = so the shell expands it",
-					f.name, strings.TrimPrefix(f.value, "~"), f.name, strings.TrimPrefix(f.value, "~"))}}
-		case !filepath.IsAbs(f.value):
-			return usageError{hinted{fmt.Errorf("%s %q is not an absolute path", f.name, f.value),
-				"give an absolute path: hookinstall never writes under the current directory"}}
-		}
-	}
-	if g.Home == "" {
-		return nil
-	}
-	fi, err := os.Stat(g.Home)
+// homeFlagError words the library's refusal of a home (hookinstall.New
+// holds the rules: absolute, existing, a directory) as the flag that gave
+// it, --home or --as-home, with what to do.
+func homeFlagError(flag, value string, err error) error {
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return usageError{hinted{fmt.Errorf("--home %q does not exist", g.Home),
+	case errors.Is(err, hookinstall.ErrHomeNotAbsolute) && strings.HasPrefix(value, "~"):
+		return usageError{hinted{fmt.Errorf("%s %q starts with ~, which the shell did not expand", flag, value),
+			fmt.Sprintf("give an absolute path: %s \"$HOME%s\", or %s ~%s with a space instead of = so the shell expands it",
+				flag, strings.TrimPrefix(value, "~"), flag, strings.TrimPrefix(value, "~"))}}
+	case errors.Is(err, hookinstall.ErrHomeNotAbsolute):
+		return usageError{hinted{fmt.Errorf("%s %q is not an absolute path", flag, value),
+			"give an absolute path: hookinstall never writes under the current directory"}}
+	case errors.Is(err, fs.ErrNotExist):
+		return usageError{hinted{fmt.Errorf("%s %q does not exist", flag, value),
 			"check it for a typo, or create it first: hookinstall does not create a home"}}
-	case err != nil:
-		return usageError{fmt.Errorf("--home %q: %v", g.Home, err)}
-	case !fi.IsDir():
-		return usageError{fmt.Errorf("--home %q is not a directory", g.Home)}
+	case errors.Is(err, hookinstall.ErrHomeNotDir):
+		return usageError{fmt.Errorf("%s %q is not a directory", flag, value)}
 	}
-	return nil
+	return usageError{fmt.Errorf("%s %q: %v", flag, value, errors.Unwrap(err))}
 }
 
 // unknownAgent words an unknown agent name, with the names it may mean.

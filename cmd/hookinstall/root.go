@@ -187,12 +187,9 @@ user's files back byte for byte.`,
 }
 
 // installer builds the library's Installer from the flags. Every default
-// and check ($HOOKINSTALL_NAMESPACE, $HOME, --as-home) is the library's; this
-// only words its errors as flags.
+// and check ($HOOKINSTALL_NAMESPACE, --home and $HOME, --as-home) is the
+// library's (hookinstall.New); this only words its errors as flags.
 func (g *globalOptions) installer() (*hookinstall.Installer, error) {
-	if err := g.checkHomeFlags(); err != nil {
-		return nil, err
-	}
 	in, err := hookinstall.New(hookinstall.Options{Namespace: g.NS, Home: g.Home, AsHome: g.AsHome, Getenv: g.Getenv, Version: buildVersion().String()})
 	var oe *hookinstall.OptionError
 	switch {
@@ -200,12 +197,14 @@ func (g *globalOptions) installer() (*hookinstall.Installer, error) {
 		return in, nil
 	case !errors.As(err, &oe):
 		return nil, err
+	case oe.Option == "Home" && g.Home != "":
+		return nil, homeFlagError("--home", g.Home, oe.Err)
 	case oe.Option == "Home":
 		return nil, usageError{fmt.Errorf("%v; use --home", oe.Err)}
 	case oe.Option == "AsHome" && g.Home == "":
 		return nil, usageError{errors.New("--as-home needs --home")}
 	case oe.Option == "AsHome":
-		return nil, usageError{fmt.Errorf("--as-home %q is not an absolute path", g.AsHome)}
+		return nil, homeFlagError("--as-home", g.AsHome, oe.Err)
 	}
 	return nil, usageError{err}
 }
