@@ -336,12 +336,29 @@ func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) 
 		}
 	}
 	var created []string
+	var emptied map[string]string
 	if prev != nil {
 		created = append(created, prev.Created...)
+		if ws, ok := prev.Emptied[kimiEmptyHooks]; ok {
+			emptied = map[string]string{kimiEmptyHooks: ws}
+		}
 	}
 	if len(add) > 0 {
 		if _, _, err := d.tables(out); err != nil {
 			return Edit{}, err
+		}
+		if d.hooks != nil && len(d.hooks) == 0 {
+			// `hooks = []` (Kimi's own default config holds it): our tables
+			// take its place, and remove puts its bytes back where they were
+			if s, e, ok := tomlEmptyInline(out, "hooks"); ok {
+				ls := bytes.LastIndexByte(out[:max(s-1, 0)], '\n') + 1 // the line before
+				if s == 0 {
+					ls = 0
+				}
+				rec, _ := json.Marshal(kimiEmptied{At: s, After: string(out[ls:s]), Text: string(out[s:e])})
+				emptied = map[string]string{kimiEmptyHooks: string(rec)}
+				out = append(out[:s:s], out[e:]...)
+			}
 		}
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, '\n')
@@ -366,7 +383,55 @@ func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) 
 			return Edit{}, fmt.Errorf("appending our [[hooks]] tables would not give Kimi Code the same config plus our hooks (%v); add them by hand", err)
 		}
 	}
-	return Edit{Doc: out, Entries: entries, Created: dedupe(created), Notes: notes, Kept: kept}, nil
+	return Edit{Doc: out, Entries: entries, Created: dedupe(created), Emptied: emptied, Notes: notes, Kept: kept}, nil
+}
+
+// kimiEmptyHooks is the Record.Emptied key of an empty inline hooks array
+// that add took out; its value is a kimiEmptied in JSON.
+const kimiEmptyHooks = "hooks = []"
+
+// kimiEmptied is where add took an empty inline hooks array out: its
+// offset, the line before it, and its own lines.
+type kimiEmptied struct {
+	At    int    `json:"at"`
+	After string `json:"after"`
+	Text  string `json:"text"`
+}
+
+// kimiPutBack puts an empty inline hooks array that add took out back into
+// out (which has no hooks left), among the root keys before the first
+// table: at its old offset when the line before it is still there, else
+// after the first copy of that line, else at the end of the root keys.
+func kimiPutBack(out []byte, rec string) ([]byte, bool) {
+	var e kimiEmptied
+	if json.Unmarshal([]byte(rec), &e) != nil || e.Text == "" {
+		return out, false
+	}
+	prelude := len(out)
+	if hs := tomlHeaders(out); len(hs) > 0 {
+		prelude = hs[0].Start
+	}
+	lineStart := func(at int) bool { return at == 0 || out[at-1] == '\n' }
+	at := -1
+	switch {
+	case e.At <= prelude && e.At >= len(e.After) && lineStart(e.At) && string(out[e.At-len(e.After):e.At]) == e.After:
+		at = e.At
+	case e.After != "":
+		for i := 0; i+len(e.After) <= prelude; i++ {
+			if lineStart(i) && string(out[i:i+len(e.After)]) == e.After {
+				at = i + len(e.After)
+				break
+			}
+		}
+	}
+	text := e.Text
+	if at < 0 {
+		at = prelude
+		if !lineStart(at) {
+			text = "\n" + text
+		}
+	}
+	return append(append(append([]byte(nil), out[:at]...), text...), out[at:]...), true
 }
 
 func (k kimi) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
@@ -425,6 +490,12 @@ func (k kimi) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, erro
 		want["hooks"] = hooks
 	} else {
 		delete(want, "hooks")
+		if rec, ok := prev.emptied(kimiEmptyHooks); ok {
+			if o, put := kimiPutBack(out, rec); put {
+				out = o
+				want["hooks"] = []any{}
+			}
+		}
 	}
 	got, err := parseTOML(out)
 	if err != nil || !reflect.DeepEqual(got, want) {

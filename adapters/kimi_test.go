@@ -78,10 +78,10 @@ func TestKimiRoundTrip(t *testing.T) {
 				t.Fatalf("add: %v", err)
 			}
 			kimiOurs(t, tg, orig, ed.Doc)
-			if !bytes.HasPrefix(ed.Doc, orig) && !bytes.HasPrefix(ed.Doc, append(append([]byte(nil), orig...), '\n')) {
+			if _, _, inline := tomlEmptyInline(orig, "hooks"); !inline && !bytes.HasPrefix(ed.Doc, orig) && !bytes.HasPrefix(ed.Doc, append(append([]byte(nil), orig...), '\n')) {
 				t.Fatalf("add did not only append:\n%s", ed.Doc)
 			}
-			rec := &Record{Entries: ed.Entries, Created: ed.Created}
+			rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
 			for _, prev := range []*Record{nil, rec} {
 				again, err := tg.Adapter.Add(tg, ed.Doc, prev, false)
 				if err != nil || !bytes.Equal(again.Doc, ed.Doc) {
@@ -254,7 +254,7 @@ func FuzzKimiAddRemove(f *testing.F) {
 	for _, b := range kimiSamples(f) {
 		f.Add(b)
 	}
-	for _, s := range []string{"a = 1", "[t]\n", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"", "x = '''\n[[hooks]]\n'''\n", "\r\n", "#"} {
+	for _, s := range []string{"a = 1", "[t]\n", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"", "x = '''\n[[hooks]]\n'''\n", "\r\n", "#", "hooks = [\n# c ]\n]\nx = 1", "s = \"\"\"\nhooks = []\n\"\"\"\nhooks = []\n"} {
 		f.Add([]byte(s))
 	}
 	tg := testTarget(f, "kimi", "/home/u")
@@ -270,7 +270,7 @@ func FuzzKimiAddRemove(f *testing.F) {
 			return // refused, with a reason; nothing written
 		}
 		kimiOurs(t, tg, orig, ed.Doc)
-		rec := &Record{Entries: ed.Entries, Created: ed.Created}
+		rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
 		again, err := tg.Adapter.Add(tg, ed.Doc, rec, false)
 		if err != nil || !bytes.Equal(again.Doc, ed.Doc) {
 			t.Fatalf("second add changed the file (%v)", err)
@@ -280,4 +280,58 @@ func FuzzKimiAddRemove(f *testing.F) {
 			t.Fatalf("remove did not restore %q: %v\n%q", orig, err, rm.Doc)
 		}
 	})
+}
+
+// TestKimiEmptyHooks: an empty inline hooks array (Kimi's legacy default
+// config holds `hooks = []`) is taken over, since [[hooks]] tables cannot
+// follow it, and remove puts its bytes back where they were, also after the
+// user edited the file around it.
+func TestKimiEmptyHooks(t *testing.T) {
+	tg := testTarget(t, "kimi", "/home/u")
+	ours := ""
+	for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "Stop", "Interrupt"} {
+		ours += "\n[[hooks]]\nevent = \"" + ev + "\"\ncommand = \"/home/u/.kimi-code/hookinstall-hooks/" + scripts.FileName(ev) + "\"\ntimeout = 5\n"
+	}
+	for _, c := range []struct{ name, orig, want string }{
+		{"alone", "hooks = []\n", ours[1:]},
+		{"no newline", "a = 1\nhooks = []", "a = 1\n" + ours},
+		{"spaces and comments", "a = 1\n  hooks = [ # none yet\n  # really\n] # x\nb = 2\n", "a = 1\nb = 2\n" + ours},
+		{"quoted key", "\"hooks\" = []\r\nb = 2\r\n", "b = 2\r\n" + ours},
+		{"before tables", "x = 1\nhooks = []\n\n[models]\n", "x = 1\n\n[models]\n" + ours},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ed, err := tg.Adapter.Add(tg, []byte(c.orig), nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(ed.Doc) != c.want {
+				t.Fatalf("add wrote\n%q\nwant\n%q", ed.Doc, c.want)
+			}
+			rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
+			again, err := tg.Adapter.Add(tg, ed.Doc, rec, false)
+			if err != nil || !bytes.Equal(again.Doc, ed.Doc) || !reflect.DeepEqual(again.Emptied, ed.Emptied) {
+				t.Fatalf("second add: %v %v\n%q", err, again.Emptied, again.Doc)
+			}
+			rm, err := tg.Adapter.Remove(tg, ed.Doc, rec, false)
+			if err != nil || string(rm.Doc) != c.orig {
+				t.Fatalf("remove (%v) gave\n%q\nwant\n%q", err, rm.Doc, c.orig)
+			}
+		})
+	}
+	// the user adds a key at the top after the install: ours go, theirs stay,
+	// and the empty array is back at the start of its line
+	ed, err := tg.Adapter.Add(tg, []byte("a = 1\nhooks = []\nb = 2\n"), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
+	rm, err := tg.Adapter.Remove(tg, append([]byte("theme = 1\n"), ed.Doc...), rec, false)
+	if want := "theme = 1\na = 1\nhooks = []\nb = 2\n"; err != nil || string(rm.Doc) != want {
+		t.Fatalf("remove after an edit (%v) gave\n%q\nwant\n%q", err, rm.Doc, want)
+	}
+	// a table of the user's own after ours: no empty array can go back beside it
+	rm, err = tg.Adapter.Remove(tg, append(append([]byte(nil), ed.Doc...), "\n[[hooks]]\nevent = \"Stop\"\ncommand = \"true\"\n"...), rec, false)
+	if want := "a = 1\nb = 2\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"true\"\n"; err != nil || string(rm.Doc) != want {
+		t.Fatalf("remove beside a user's table (%v) gave\n%q\nwant\n%q", err, rm.Doc, want)
+	}
 }

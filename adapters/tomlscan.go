@@ -133,3 +133,86 @@ func parseHeader(line string) (tomlHeader, bool) {
 	}
 	return h, false
 }
+
+// tomlEmptyInline finds a root-level key/value `key = []` whose value is an
+// empty inline array (spaces, newlines and comments inside allowed), as whole
+// lines: from its line's first byte through the newline after `]` and the
+// comment that may follow it. Only lines before the first table header are
+// root keys. ok is false when there is no such line.
+func tomlEmptyInline(b []byte, key string) (start, end int, ok bool) {
+	prelude := len(b)
+	if hs := tomlHeaders(b); len(hs) > 0 {
+		prelude = hs[0].Start
+	}
+	for ls := 0; ls < prelude; {
+		le := ls
+		for le < prelude && b[le] != '\n' {
+			le++
+		}
+		if e, found := emptyInlineAt(b[:prelude], ls, key); found {
+			return ls, e, true
+		}
+		ls = le + 1
+	}
+	return 0, 0, false
+}
+
+// emptyInlineAt reads `key = [ ... ]` (an empty array) on the line at i and
+// returns the offset after its last line.
+func emptyInlineAt(b []byte, i int, key string) (int, bool) {
+	n := len(b)
+	skip := func() {
+		for i < n && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+	}
+	skip()
+	switch s := string(b[i:]); {
+	case strings.HasPrefix(s, key):
+		i += len(key)
+	case strings.HasPrefix(s, `"`+key+`"`), strings.HasPrefix(s, `'`+key+`'`):
+		i += len(key) + 2
+	default:
+		return 0, false
+	}
+	skip()
+	if i >= n || b[i] != '=' {
+		return 0, false
+	}
+	i++
+	skip()
+	if i >= n || b[i] != '[' {
+		return 0, false
+	}
+	for i++; i < n; i++ { // white space, newlines and comments up to ]
+		switch c := b[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case c == '#':
+			for i < n && b[i] != '\n' {
+				i++
+			}
+			i--
+		case c == ']':
+			i++
+			skip()
+			if i < n && b[i] == '#' {
+				for i < n && b[i] != '\n' {
+					i++
+				}
+			}
+			if i < n && b[i] == '\r' {
+				i++
+			}
+			switch {
+			case i == n:
+				return i, true
+			case b[i] == '\n':
+				return i + 1, true
+			}
+			return 0, false
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
