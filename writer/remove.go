@@ -24,6 +24,10 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	plan := func() (*txn, error) { return w.planRemove(t) }
 	x, err := plan()
 	if err != nil {
+		if note, ok := w.nothingOurs(t, err); ok {
+			r.Status, r.Notes = "not-installed", []string{note}
+			return r
+		}
 		return r.failed(err)
 	}
 	r.Notes = x.allNotes()
@@ -65,6 +69,28 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 		r.Status = "partly-removed"
 	}
 	return r
+}
+
+// nothingOurs reports whether a removal that could not be planned (err: a
+// file it reads is broken) has nothing to remove anyway: no hooks dir of
+// ours exists, and no file the plan reads may hold an entry of ours (a file
+// it cannot read at all holds none it could take out). Then the removal is
+// not-installed, and note says why the broken file did not matter.
+func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool) {
+	var we *Error
+	if !errors.As(err, &we) || we.File == "" || we.Written {
+		return "", false
+	}
+	if _, err := os.Lstat(t.HooksDir()); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	for _, f := range adapters.Reads(t) {
+		if st, err := readFile(f, adapters.MaxDocSize); err == nil && st.Exists && mayHoldNS(st.Data, t.NS) {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("%s: %v; hookinstall cannot use it, and no folder of its hooks (%s) exists, so there is nothing of ours to remove",
+		we.File, we.Err, t.HooksDir()), true
 }
 
 // planRemove reads t's files and asks its adapter for the plan of a

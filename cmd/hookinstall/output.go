@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/hookinstall/hookinstall"
@@ -177,7 +179,8 @@ func removeCommand(r done, flags string) string {
 
 // leftHint says, when a removal failed on a file it could not use, what
 // is left and how to finish: nothing was written, so our entries are still
-// in the file and the scripts they run are still in the hooks dir.
+// in the file and the scripts they run are still in the hooks dir (when it
+// is gone, only that the file may still hold entries).
 func leftHint(command string, r done, flags string) string {
 	var fe *hookinstall.FileError
 	if command != "remove" || !errors.As(r.Err, &fe) || fe.Written {
@@ -186,6 +189,10 @@ func leftHint(command string, r done, flags string) string {
 	dir := r.HooksDir
 	if dir == "" {
 		dir = "its hooks folder"
+	} else if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		// No scripts of ours are left; the file may still name them.
+		return fmt.Sprintf("nothing was removed: %s may still hold hookinstall's entries, but hookinstall cannot read it; fix %s, then run '%s' again",
+			fe.Path, fe.Path, removeCommand(r, flags))
 	}
 	return fmt.Sprintf("nothing was removed: hookinstall's entries are still in %s and the scripts they run are still in %s (left in place, since the config points at them); fix %s, then run '%s' again",
 		fe.Path, dir, fe.Path, removeCommand(r, flags))
