@@ -5,7 +5,7 @@
 //   - the Anthropic Messages API (POST .../v1/messages, SSE or JSON): Claude Code
 //   - the OpenAI Responses API (POST .../responses, SSE): Codex
 //   - the OpenAI Chat Completions API (POST .../chat/completions, SSE or JSON): opencode,
-//     Qwen Code
+//     Qwen Code, Factory Droid (its Execute tool)
 //   - the Gemini API (POST .../models/MODEL:streamGenerateContent?alt=sse, SSE, and
 //     :generateContent, JSON; :countTokens): Gemini CLI through GOOGLE_GEMINI_BASE_URL
 //
@@ -49,6 +49,16 @@ const (
 const (
 	SlowWord    = "slowly"
 	SlowSeconds = 60
+)
+
+// A Chat Completions prompt holding StallWord gets a text answer streamed one
+// chunk a second for StallSeconds (ending early when the client goes away),
+// so a driver can interrupt the agent while the model streams: Factory
+// Droid reports an interrupt only then (measured on 0.225.2; Esc while a
+// tool runs fires its Stop).
+const (
+	StallWord    = "stalling"
+	StallSeconds = 60
 )
 
 // Config says what the server answers and how long it lives.
@@ -243,7 +253,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d := chatDecide(body, s.cfg.Marker)
 		s.fill(&rec, body, d)
 		s.record(rec)
-		if b, _ := body["stream"].(bool); b {
+		if b, _ := body["stream"].(bool); b && d.stall {
+			evs := chatChunks(body, d, n)
+			writeStalled(r.Context(), w, evs[:2], evs[2:])
+		} else if b {
 			writeSSE(w, chatChunks(body, d, n), false, true)
 		} else {
 			writeJSON(w, chatJSON(body, d, n))
@@ -343,6 +356,50 @@ func writeSSE(w http.ResponseWriter, evs []sseEvent, named, done bool) {
 	}
 }
 
+// writeStalled streams head, then one more chunk of text a second for
+// StallSeconds (or until ctx ends: the client went away), then tail.
+func writeStalled(ctx context.Context, w http.ResponseWriter, head, tail []sseEvent) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	fl, _ := w.(http.Flusher)
+	send := func(e sseEvent) {
+		b, _ := json.Marshal(e.data)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	for _, e := range head {
+		send(e)
+	}
+	tk := time.NewTicker(time.Second)
+	defer tk.Stop()
+	for i := 0; i < StallSeconds; i++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		c := head[len(head)-1].data.(map[string]any)
+		more := map[string]any{}
+		for k, v := range c {
+			more[k] = v
+		}
+		more["choices"] = []any{map[string]any{"index": 0, "delta": map[string]any{"content": " ..."}, "finish_reason": nil}}
+		send(sseEvent{"", more})
+	}
+	for _, e := range tail {
+		send(e)
+	}
+	_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	if fl != nil {
+		fl.Flush()
+	}
+}
+
 // decision is what to answer.
 type decision struct {
 	kind      string // "tool" or "text"
@@ -352,6 +409,7 @@ type decision struct {
 	text      string
 	tools     []string
 	hasResult bool
+	stall     bool // stream the text slowly (StallWord)
 }
 
 func text(which string, tools []string, hasResult bool) decision {
@@ -565,6 +623,18 @@ func chatDecide(body map[string]any, marker string) decision {
 		cmd := "touch " + marker
 		if strings.Contains(prompt, SlowWord) {
 			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
+		}
+		if strings.Contains(prompt, StallWord) {
+			d := text("final", tools, has)
+			d.stall = true
+			return d
+		}
+		// Execute: Factory Droid's shell tool; "medium" is a risk its
+		// default autonomy asks the user about
+		if contains(tools, "Execute") {
+			return decision{kind: "tool", name: "Execute", tools: tools,
+				args: map[string]any{"command": cmd, "summary": "Create hook test marker file",
+					"riskLevel": "medium", "riskLevelReason": "it creates a file"}}
 		}
 		// run_shell_command: Qwen Code's shell tool
 		for _, n := range []string{"bash", "shell", "Bash", "run_shell_command"} {

@@ -118,6 +118,34 @@ func TestChatRunShellCommand(t *testing.T) {
 	}
 }
 
+// Factory Droid's shell tool is Execute, with a risk level its default
+// autonomy asks about; a prompt holding StallWord gets text that keeps
+// streaming (read here up to its third chunk, then the client goes away).
+func TestChatExecuteAndStall(t *testing.T) {
+	s := start(t, Config{Marker: "m.txt"})
+	const tools = `"tools":[{"type":"function","function":{"name":"Read"}},{"type":"function","function":{"name":"Execute"}}]`
+	_, out := post(t, s.URL+"/v1/chat/completions", `{"model":"fake-model","stream":true,`+tools+`,"messages":[{"role":"user","content":"x"}]}`)
+	if !strings.Contains(out, `"name":"Execute"`) || !strings.Contains(out, `touch m.txt`) || !strings.Contains(out, `riskLevel\":\"medium`) {
+		t.Fatalf("no Execute call of medium risk:\n%s", out)
+	}
+	resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"fake-model","stream":true,`+tools+`,"messages":[{"role":"user","content":"x `+StallWord+`"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	var got []string
+	for len(got) < 3 && sc.Scan() {
+		if l := sc.Text(); strings.HasPrefix(l, "data: ") {
+			got = append(got, l)
+		}
+	}
+	resp.Body.Close()
+	if len(got) < 3 || !strings.Contains(got[1], FinalText) || !strings.Contains(got[2], `"content":" ..."`) || strings.Contains(strings.Join(got, ""), "finish_reason\":\"stop") {
+		t.Fatalf("the stalled answer is not text that goes on streaming:\n%s", strings.Join(got, "\n"))
+	}
+}
+
 // Gemini CLI: a function call for run_shell_command, the final text once a
 // functionResponse is in the contents, and a value of the asked schema for
 // its JSON helper calls.
