@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -94,7 +95,7 @@ func apiError(err error) error {
 		return err
 	}
 	fe := &FileError{Agent: we.Agent, Path: we.File, Offset: -1, Written: we.Written, Err: we.Err}
-	var se *adapters.SyntaxError
+	var se *jsonedit.SyntaxError
 	if errors.As(we.Err, &se) && se.Offset >= 0 {
 		fe.Line, fe.Column, fe.Offset = se.Line, se.Col, se.Offset
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -111,7 +112,7 @@ type Target struct {
 	// configRemove), lets the agent's Check and its Add or Remove share the
 	// config's strict parse: validating a large config is the costliest
 	// step, and both read the same bytes. Nil everywhere else.
-	parsed *parsedDoc
+	parsed *jsonedit.Parsed
 }
 
 // HooksDir is the folder holding our scripts, manifest, backups and lock:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -54,7 +55,7 @@ func TestCodexCorpusRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		root, err := ParseObject(orig)
+		root, err := jsonedit.ParseObject(orig)
 		if err != nil || !root.Get("hooks").IsObject() {
 			continue
 		}
@@ -110,7 +111,7 @@ func TestAntigravityCorpusRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseObject(orig); err != nil {
+		if _, err := jsonedit.ParseObject(orig); err != nil {
 			continue
 		}
 		t.Run(filepath.Base(file), func(t *testing.T) {

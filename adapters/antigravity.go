@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -53,24 +54,24 @@ func (antigravity) Scripts(t Target) ([]Script, error) {
 }
 
 // set is the named hook set we install.
-func (antigravity) set(t Target) Obj {
-	o := Obj{{"enabled", true}}
+func (antigravity) set(t Target) jsonedit.Obj {
+	o := jsonedit.Obj{{K: "enabled", V: true}}
 	for _, e := range antigravityEvents {
-		h := Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(e.event))}}
-		o = append(o, KV{e.event, []any{h}})
+		h := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(e.event))}}
+		o = append(o, jsonedit.KV{K: e.event, V: []any{h}})
 	}
 	return o
 }
 
 // setKind classifies a named hook set by the commands in it.
-func setKind(set gjson.Result, prefix string) entryKind {
+func setKind(set gjson.Result, prefix string) jsonedit.Kind {
 	ours, all := 0, 0
-	for _, ev := range members(set) {
+	for _, ev := range jsonedit.Members(set) {
 		if !ev.Val.IsArray() {
 			continue
 		}
-		for _, e := range elements(ev.Val) {
-			for _, c := range commands(e) {
+		for _, e := range jsonedit.Elements(ev.Val) {
+			for _, c := range jsonedit.Commands(e) {
 				all++
 				if strings.HasPrefix(c, prefix) {
 					ours++
@@ -80,40 +81,40 @@ func setKind(set gjson.Result, prefix string) entryKind {
 	}
 	switch {
 	case ours == 0:
-		return foreign
+		return jsonedit.Foreign
 	case ours == all:
-		return oursPure
+		return jsonedit.OursPure
 	default:
-		return oursMixed
+		return jsonedit.OursMixed
 	}
 }
 
 // find parses doc and finds our set, checking its type.
-func (antigravity) find(t Target, doc []byte) (root gjson.Result, set member, ok bool, err error) {
-	root, err = ParseObject(doc)
+func (antigravity) find(t Target, doc []byte) (root gjson.Result, set jsonedit.Member, ok bool, err error) {
+	root, err = jsonedit.ParseObject(doc)
 	if err != nil {
 		return
 	}
-	set, ok, err = lookup(doc, root, t.NS)
+	set, ok, err = jsonedit.Lookup(doc, root, t.NS)
 	if err != nil || !ok {
 		return
 	}
 	if !set.Val.IsObject() {
-		err = shapeErr(doc, set.Val, fmt.Sprintf("%q is %s, not a named hook set (an object)", t.NS, typeName(set.Val)))
+		err = jsonedit.ShapeErrorAt(doc, set.Val, fmt.Sprintf("%q is %s, not a named hook set (an object)", t.NS, jsonedit.TypeName(set.Val)))
 	}
 	return
 }
 
 func (a antigravity) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	var notes []string
-	if !IsBlank(cur) {
+	if !jsonedit.IsBlank(cur) {
 		if _, _, _, err := a.find(t, cur); err != nil {
 			return nil, err
 		}
 	}
 	if b, ok := files[a.deadPath(t)]; ok {
-		if root, err := ParseObject(b); err == nil {
-			if _, has, _ := lookup(b, root, t.NS); has {
+		if root, err := jsonedit.ParseObject(b); err == nil {
+			if _, has, _ := jsonedit.Lookup(b, root, t.NS); has {
 				notes = append(notes, fmt.Sprintf("%s holds a hook set %q: Antigravity loads that file and never runs it; remove the set from there (hookinstall writes only %s)", a.deadPath(t), t.NS, a.Config(t)))
 			}
 		}
@@ -123,15 +124,15 @@ func (a antigravity) Check(t Target, cur []byte, files map[string][]byte) ([]str
 
 func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	want := a.set(t)
-	ed := Edit{Entries: map[string][]string{t.NS: {Compact(want)}}}
+	ed := Edit{Entries: map[string][]string{t.NS: {jsonedit.Compact(want)}}}
 	if prev != nil {
 		ed.Created = append(ed.Created, prev.Created...)
 		for p, ws := range prev.Emptied {
-			ed.noteEmpty(p, ws)
+			ed.NoteEmpty(p, ws)
 		}
 	}
-	if IsBlank(cur) {
-		ed.Doc = []byte(render(Obj{{t.NS, want}}, DefaultFormat(), "", false) + DefaultFormat().Newline)
+	if jsonedit.IsBlank(cur) {
+		ed.Doc = []byte(jsonedit.Render(jsonedit.Obj{{K: t.NS, V: want}}, jsonedit.DefaultFormat(), "", false) + jsonedit.DefaultFormat().Newline)
 		ed.Created = []string{t.NS}
 		return ed, nil
 	}
@@ -139,18 +140,18 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 	if err != nil {
 		return ed, err
 	}
-	f := DetectFormat(cur, root)
+	f := jsonedit.DetectFormat(cur, root)
 	switch {
 	case !ok:
-		ed.noteEmptied("", root)
-		ed.Doc = appendChild(cur, root, &t.NS, want, f)
-		ed.Created = addUnique(ed.Created, t.NS)
-	case SameJSON(set.Val.Raw, want):
+		ed.NoteEmptied("", root)
+		ed.Doc = jsonedit.AppendChild(cur, root, &t.NS, want, f)
+		ed.Created = jsonedit.AddUnique(ed.Created, t.NS)
+	case jsonedit.SameJSON(set.Val.Raw, want):
 		ed.Doc = cur
-	case setKind(set.Val, t.Prefix()) == foreign:
-		return ed, syntaxErrorAt(cur, int64(set.KeyStart), fmt.Sprintf("a hook set named %q that hookinstall did not write is already there; install under another --namespace", t.NS))
-	case force || setKind(set.Val, t.Prefix()) == oursPure && prev.wrote(t.NS, set.Val.Raw):
-		ed.Doc = replaceValue(cur, set.Val, want, f)
+	case setKind(set.Val, t.Prefix()) == jsonedit.Foreign:
+		return ed, jsonedit.ErrorAt(cur, int64(set.KeyStart), fmt.Sprintf("a hook set named %q that hookinstall did not write is already there; install under another --namespace", t.NS))
+	case force || setKind(set.Val, t.Prefix()) == jsonedit.OursPure && prev.Wrote(t.NS, set.Val.Raw):
+		ed.Doc = jsonedit.ReplaceValue(cur, set.Val, want, f)
 	default:
 		ed.Doc = cur
 		ed.Entries[t.NS] = nil
@@ -162,7 +163,7 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 
 func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	ed := Edit{Entries: map[string][]string{}, Doc: cur}
-	if IsBlank(cur) {
+	if jsonedit.IsBlank(cur) {
 		return ed, nil
 	}
 	root, set, ok, err := a.find(t, cur)
@@ -171,10 +172,10 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 	}
 	kind := setKind(set.Val, t.Prefix())
 	switch {
-	case kind == foreign:
+	case kind == jsonedit.Foreign:
 		// Not ours: a set of the user's that happens to bear our name.
-	case force || kind == oursPure && (prev.wrote(t.NS, set.Val.Raw) || SameJSON(set.Val.Raw, a.set(t))):
-		ed.Doc = []byte(mapEdit{Prev: prev}.deleteMember(string(cur), root, t.NS, ""))
+	case force || kind == jsonedit.OursPure && (prev.Wrote(t.NS, set.Val.Raw) || jsonedit.SameJSON(set.Val.Raw, a.set(t))):
+		ed.Doc = []byte(jsonedit.MapEdit{Prev: prev}.DeleteMember(string(cur), root, t.NS, ""))
 	default:
 		ed.Kept = true
 		ed.Notes = append(ed.Notes, fmt.Sprintf("hook set %q was edited by hand; left in place (--force removes it)", t.NS))

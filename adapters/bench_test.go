@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/internal/bench"
 )
 
@@ -50,7 +51,7 @@ func benchInput(tg adapters.Target, doc []byte) ([]byte, bool) {
 
 // hooksOnly keeps only the "hooks" member of a settings document.
 func hooksOnly(doc []byte) []byte {
-	root, err := adapters.ParseObject(doc)
+	root, err := jsonedit.ParseObject(doc)
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -75,7 +76,7 @@ func eventScripts(t Target, evs []claudeEvent, tr scripts.Transport, grokGuard b
 }
 
 // Handler is the handler object we write for one event.
-func (c claudeStyle) handler(t Target, event string) Obj {
+func (c claudeStyle) handler(t Target, event string) jsonedit.Obj {
 	timeout := c.timeout
 	if timeout == 0 {
 		timeout = HookTimeout
@@ -83,9 +84,9 @@ func (c claudeStyle) handler(t Target, event string) Obj {
 	if s, ok := c.timeouts[event]; ok {
 		timeout = s
 	}
-	h := Obj{{"type", "command"}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", timeout}}
+	h := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(event))}, {K: "timeout", V: timeout}}
 	if c.named {
-		h = append(Obj{{"name", HookName(t, event)}}, h...)
+		h = append(jsonedit.Obj{{K: "name", V: HookName(t, event)}}, h...)
 	}
 	return h
 }
@@ -96,24 +97,24 @@ func HookName(t Target, event string) string {
 	return t.NS + "-" + strings.TrimSuffix(scripts.FileName(event), ".sh")
 }
 
-func (c claudeStyle) want(t Target) []EventEntry {
-	var ws []EventEntry
+func (c claudeStyle) want(t Target) []jsonedit.EventEntry {
+	var ws []jsonedit.EventEntry
 	for _, e := range c.events {
-		ws = append(ws, EventEntry{e.event, Obj{{"hooks", []any{c.handler(t, e.event)}}}})
+		ws = append(ws, jsonedit.EventEntry{Event: e.event, Entry: jsonedit.Obj{{K: "hooks", V: []any{c.handler(t, e.event)}}}})
 	}
 	return ws
 }
 
-func (c claudeStyle) edit(t Target, prev *Record, force bool) mapEdit {
-	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, parsed: t.parsed}
+func (c claudeStyle) edit(t Target, prev *Record, force bool) jsonedit.MapEdit {
+	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, Parsed: t.parsed}
 }
 
 func (c claudeStyle) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	return c.edit(t, prev, force).add(cur)
+	return c.edit(t, prev, force).Add(cur)
 }
 
 func (c claudeStyle) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	return c.edit(t, prev, force).remove(cur)
+	return c.edit(t, prev, force).Remove(cur)
 }
 
 func (c claudeStyle) OwnFile() bool      { return false }
@@ -122,10 +123,10 @@ func (c claudeStyle) Binaries() []string { return []string{c.name} }
 
 // parseShared parses a shared config and checks the shape at our path.
 func (c claudeStyle) parseShared(t Target, cur []byte) (gjson.Result, error) {
-	if IsBlank(cur) {
+	if jsonedit.IsBlank(cur) {
 		return gjson.Result{}, nil
 	}
-	root, _, _, err := c.edit(t, nil, false).check(cur)
+	root, _, _, err := c.edit(t, nil, false).Check(cur)
 	if err != nil {
 		return gjson.Result{}, err
 	}
@@ -170,20 +171,20 @@ func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 			return nil, &OffError{File: managed, Key: claudeKeyManagedOnly, Reason: "is true, " + claudeManagedOnlyWhy + "; " + claudeAskAdmin}
 		}
 	}
-	if IsBlank(cur) {
+	if jsonedit.IsBlank(cur) {
 		return nil, nil
 	}
 	// The root's members from the shape check, not root.Get: on a large
 	// file a key that is absent costs a scan of the whole document.
-	_, _, rms, _, _, err := c.edit(t, nil, false).checkRoot(cur)
+	_, _, rms, _, _, err := c.edit(t, nil, false).CheckRoot(cur)
 	if err != nil {
 		return nil, err
 	}
 	var notes []string
-	if v, ok := first(rms, claudeKeyOff); ok && v.Val.Type == gjson.True {
+	if v, ok := jsonedit.First(rms, claudeKeyOff); ok && v.Val.Type == gjson.True {
 		return nil, &OffError{File: c.Config(t), Key: claudeKeyOff, Reason: "is true, " + claudeOffWhy + "; " + claudeUserFix + ", then run add again"}
 	}
-	if p, ok := first(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
+	if p, ok := jsonedit.First(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
 		notes = append(notes, claudeAuto(c.Config(t)))
 	}
 	return notes, nil

@@ -142,30 +142,6 @@ func TestClaudeRemoveCases(t *testing.T) {
 	}
 }
 
-func TestDetectFormat(t *testing.T) {
-	for _, tt := range []struct {
-		doc  string
-		unit string
-		nl   string
-		cmp  bool
-	}{
-		{"{\n  \"a\": 1\n}\n", "  ", "\n", false},
-		{"{\n    \"a\": 1\n}", "    ", "\n", false},
-		{"{\n\t\"a\": 1\n}\n", "\t", "\n", false},
-		{"{\r\n  \"a\": 1\r\n}\r\n", "  ", "\r\n", false},
-		{`{"a":1}`, "  ", "\n", true},
-	} {
-		root, err := ParseObject([]byte(tt.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := DetectFormat([]byte(tt.doc), root)
-		if f.Unit != tt.unit || f.Newline != tt.nl || f.Compact != tt.cmp {
-			t.Errorf("%q: got %+v", tt.doc, f)
-		}
-	}
-}
-
 func TestResolveGlobalOnly(t *testing.T) {
 	for _, name := range Names() {
 		tg, err := Resolve(name, Options{NS: "hookinstall", Home: "/home/u"})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // A TrustEntry is one trust record of ours in Codex's config.toml.
@@ -80,25 +82,25 @@ func (c codex) checkVersion(pr Probe) error {
 // TrustEntries lists the records for our handlers in hooksDoc (the
 // hooks.json as written), keyed on keyPath (TrustKeyPath).
 func (c codex) TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
-	root, err := ParseObject(hooksDoc)
+	root, err := jsonedit.ParseObject(hooksDoc)
 	if err != nil {
 		return nil, err
 	}
-	hooks, ok, err := lookup(hooksDoc, root, "hooks")
+	hooks, ok, err := jsonedit.Lookup(hooksDoc, root, "hooks")
 	if err != nil || !ok {
 		return nil, err
 	}
 	var es []TrustEntry
-	for _, ev := range members(hooks.Val) {
+	for _, ev := range jsonedit.Members(hooks.Val) {
 		if !ev.Val.IsArray() {
 			continue
 		}
-		for gi, g := range elements(ev.Val) {
+		for gi, g := range jsonedit.Elements(ev.Val) {
 			hs := g.Get("hooks")
 			if !g.IsObject() || !hs.IsArray() {
 				continue
 			}
-			for hi, h := range elements(hs) {
+			for hi, h := range jsonedit.Elements(hs) {
 				cmd := h.Get("command")
 				if cmd.Type != gjson.String || !strings.HasPrefix(cmd.Str, t.Prefix()) {
 					continue
@@ -207,7 +209,7 @@ func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
 			if !replaced {
 				lines = append(lines[:1], append([]string{"trusted_hash = " + tomlString(e.Hash) + "\n"}, lines[1:]...)...)
 			}
-			out = splice(out, start, end, strings.Join(lines, ""))
+			out = jsonedit.Splice(out, start, end, strings.Join(lines, ""))
 			continue
 		}
 		if len(out) > 0 && out[len(out)-1] != '\n' {
@@ -240,8 +242,8 @@ func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string) ([]byte, er
 	}
 	ours := map[string]string{} // event label -> hash of our handler
 	for _, e := range z.events {
-		raw := Compact(z.handler(t, e.event))
-		group := Compact(Obj{{"hooks", []any{z.handler(t, e.event)}}})
+		raw := jsonedit.Compact(z.handler(t, e.event))
+		group := jsonedit.Compact(jsonedit.Obj{{K: "hooks", V: []any{z.handler(t, e.event)}}})
 		h, err := CodexTrustHashJSON(e.event, json.RawMessage(group), json.RawMessage(raw))
 		if err != nil {
 			return nil, err
@@ -276,7 +278,7 @@ func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string) ([]byte, er
 			}
 			start--
 		}
-		out = splice(out, start, end, "")
+		out = jsonedit.Splice(out, start, end, "")
 	}
 	if _, err := trustState(out); err != nil {
 		return nil, fmt.Errorf("removing trust records would break config.toml: %w", err)

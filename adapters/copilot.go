@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -56,28 +57,28 @@ func (copilot) Scripts(t Target) ([]Script, error) {
 	return eventScripts(t, copilotEvents, scripts.PTY, false)
 }
 
-func (copilot) edit(t Target, prev *Record, force bool) mapEdit {
-	var ws []EventEntry
+func (copilot) edit(t Target, prev *Record, force bool) jsonedit.MapEdit {
+	var ws []jsonedit.EventEntry
 	for _, e := range copilotEvents {
-		ws = append(ws, EventEntry{e.event, Obj{{"type", "command"}, {"bash", t.ScriptPath(scripts.FileName(e.event))}, {"timeoutSec", HookTimeout}}})
+		ws = append(ws, jsonedit.EventEntry{Event: e.event, Entry: jsonedit.Obj{{K: "type", V: "command"}, {K: "bash", V: t.ScriptPath(scripts.FileName(e.event))}, {K: "timeoutSec", V: HookTimeout}}})
 	}
-	return mapEdit{Key: "hooks", Prefix: t.Prefix(), Want: ws, Prev: prev, Force: force, parsed: t.parsed}
+	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: ws, Prev: prev, Force: force, Parsed: t.parsed}
 }
 
 // copilotNew is the file we start from: Copilot's hook config version.
 const copilotNew = "{\n  \"version\": 1\n}\n"
 
 func (c copilot) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	if IsBlank(cur) {
+	if jsonedit.IsBlank(cur) {
 		cur = []byte(copilotNew)
 	}
-	return c.edit(t, prev, force).add(cur)
+	return c.edit(t, prev, force).Add(cur)
 }
 
 // Remove takes our entries out; a file left with nothing but its version is
 // deleted.
 func (c copilot) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	ed, err := c.edit(t, prev, force).remove(cur)
+	ed, err := c.edit(t, prev, force).Remove(cur)
 	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && onlyVersion(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
@@ -87,11 +88,11 @@ func (c copilot) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, e
 // onlyVersion reports whether doc is an object holding nothing but
 // "version" (or nothing at all).
 func onlyVersion(doc []byte) bool {
-	root, err := ParseObject(doc)
+	root, err := jsonedit.ParseObject(doc)
 	if err != nil {
 		return false
 	}
-	for _, m := range members(root) {
+	for _, m := range jsonedit.Members(root) {
 		if m.Key != "version" {
 			return false
 		}
@@ -102,8 +103,8 @@ func onlyVersion(doc []byte) bool {
 // Check parses our file as Copilot does (a version other than 1 makes it
 // reject the file), and says what the user's settings do to our hooks.
 func (c copilot) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	if !IsBlank(cur) {
-		root, _, _, err := c.edit(t, nil, false).check(cur)
+	if !jsonedit.IsBlank(cur) {
+		root, _, _, err := c.edit(t, nil, false).Check(cur)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -110,7 +111,7 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := ParseObject(orig); err != nil {
+			if _, err := jsonedit.ParseObject(orig); err != nil {
 				t.Skipf("not a strict JSON object: %v", err)
 			}
 			tried++
@@ -135,17 +136,17 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 			}
 			// A user edit made between add and remove survives: remove
 			// gives the original plus exactly that edit.
-			root, _ := ParseObject(orig)
-			ms := members(root)
+			root, _ := jsonedit.ParseObject(orig)
+			ms := jsonedit.Members(root)
 			if len(ms) == 0 {
 				return
 			}
 			edit := []byte(`"userEdit": [1, "x"], `)
 			at := ms[0].KeyStart
-			editedOrig := splice(orig, at, at, string(edit))
-			rootAdded, _ := ParseObject(ed.Doc)
-			at2 := members(rootAdded)[0].KeyStart
-			editedAdded := splice(ed.Doc, at2, at2, string(edit))
+			editedOrig := jsonedit.Splice(orig, at, at, string(edit))
+			rootAdded, _ := jsonedit.ParseObject(ed.Doc)
+			at2 := jsonedit.Members(rootAdded)[0].KeyStart
+			editedAdded := jsonedit.Splice(ed.Doc, at2, at2, string(edit))
 			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)
 			if err != nil {
 				t.Fatalf("remove after edit: %v", err)

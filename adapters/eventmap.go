@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // An EventMap is an agent's config as the agent reads it, for doctor: where
@@ -51,7 +53,7 @@ func (f Facts) Holds(t Target, cfg File) bool {
 	}
 	data := bytes.TrimPrefix(cfg.Data, []byte("\xef\xbb\xbf"))
 	if f.ReadsComments {
-		data, _ = StripComments(data)
+		data, _ = jsonedit.StripComments(data)
 	}
 	if !gjson.ValidBytes(data) {
 		return bytes.Contains(data, []byte(t.Prefix()))
@@ -71,19 +73,19 @@ func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
 		data = data[3:]
 	}
 	if f.ReadsComments {
-		if stripped, had := StripComments(data); had {
+		if stripped, had := jsonedit.StripComments(data); had {
 			fs = append(fs, info("config.comments", file, fmt.Sprintf("%s holds comments: %s reads them (JSONC), but hookinstall add and remove will not edit the file", file, f.Product), "take the comments out before running 'hookinstall add' or 'remove' again"))
 			data = stripped
 		}
 	}
-	root, err := ParseObject(data)
+	root, err := jsonedit.ParseObject(data)
 	if err != nil {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil
 	}
 	if k := duplicateKey(root); k != "" {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")), nil
 	}
-	for _, m := range members(root) {
+	for _, m := range jsonedit.Members(root) {
 		if !f.Accepts(m.Key) {
 			return append(fs, fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, f.Product, f.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))), nil
 		}
@@ -115,7 +117,7 @@ func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
 // duplicateKey returns a key that appears twice in obj, or "".
 func duplicateKey(obj gjson.Result) string {
 	seen := map[string]bool{}
-	for _, m := range members(obj) {
+	for _, m := range jsonedit.Members(obj) {
 		if seen[m.Key] {
 			return m.Key
 		}
@@ -128,13 +130,13 @@ func duplicateKey(obj gjson.Result) string {
 // command under prefix.
 func FindOurs(events gjson.Result, prefix string) []Occurrence {
 	var os []Occurrence
-	for _, ev := range members(events) {
+	for _, ev := range jsonedit.Members(events) {
 		if !ev.Val.IsArray() {
 			continue
 		}
-		for i, e := range elements(ev.Val) {
+		for i, e := range jsonedit.Elements(ev.Val) {
 			var ours []string
-			all := commands(e)
+			all := jsonedit.Commands(e)
 			for _, c := range all {
 				if strings.HasPrefix(c, prefix) {
 					ours = append(ours, c)

@@ -8,8 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -276,34 +275,26 @@ func (f Facts) BOMVerdict() string {
 	return "starts with a UTF-8 byte order mark (BOM): " + f.Product + " rejects the whole file, so none of its hooks run"
 }
 
-// errBOM is the Msg of the SyntaxError ParseObject returns for a BOM, which
-// Explain replaces with the agent's own verdict.
-const errBOM = "starts with a UTF-8 byte order mark (BOM)"
-
 // Explain rewrites an error about t's config in the agent's own terms: a
 // byte order mark is refused with what the agent itself does with one, and
 // so is a comment in the config of an agent that reads comments (JSONC).
 func Explain(t Target, err error) error {
-	var se *SyntaxError
+	var se *jsonedit.SyntaxError
 	if !errors.As(err, &se) {
 		return err
 	}
-	if se.Msg == errBOM && se.Offset == 0 {
+	if se.Msg == jsonedit.MsgBOM && se.Offset == 0 {
 		c := *se
 		c.Msg = t.Adapter.Facts(t).BOMVerdict()
 		return &c
 	}
-	if f := t.Adapter.Facts(t); f.ReadsComments && strings.HasSuffix(se.Msg, errComment) {
+	if f := t.Adapter.Facts(t); f.ReadsComments && strings.HasSuffix(se.Msg, jsonedit.MsgComment) {
 		c := *se
 		c.Msg = "holds a comment: " + f.Product + " reads comments (JSONC), but hookinstall edits only strict JSON, so it wrote nothing; take the comments out and run it again"
 		return &c
 	}
 	return err
 }
-
-// errComment ends the Msg of the SyntaxError ParseObject returns where the
-// fault is the start of a comment.
-const errComment = "(comments are not JSON)"
 
 // StrictRootList renders the keys of a strict root for messages:
 // `"description" and "hooks"`.
@@ -335,15 +326,4 @@ func (f Facts) EventsKey(t Target) string {
 		return t.NS
 	}
 	return "hooks"
-}
-
-// Commands returns the command strings of an event-array element: the
-// handlers of a {hooks: [...]} group ("" for a handler whose command is not
-// a string), or the element itself when it is a handler.
-func Commands(e gjson.Result) []string { return commands(e) }
-
-// IsEmptyObject reports whether doc is "{}", give or take white space.
-func IsEmptyObject(doc []byte) bool {
-	root, err := ParseObject(doc)
-	return err == nil && len(members(root)) == 0
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // TestPayloadFiles: every embedded payload is one line of valid JSON.
@@ -51,7 +53,7 @@ func TestBOMOneMessage(t *testing.T) {
 			continue
 		}
 		got := Explain(tg, err)
-		var se *SyntaxError
+		var se *jsonedit.SyntaxError
 		if !errors.As(got, &se) || se.Msg != a.Facts(tg).BOMVerdict() {
 			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.Facts(tg).BOMVerdict())
 		}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // allCorpusFiles lists every file of both corpora (valid and malformed,
@@ -76,7 +78,7 @@ func fuzzShared(f *testing.F, agent string) {
 func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	a := tg.Adapter
 	orig := bytes.Clone(x)
-	_, perr := ParseObject(x)
+	_, perr := jsonedit.ParseObject(x)
 	if perr == nil {
 		if _, err := a.Check(tg, x, nil); err != nil {
 			return // the writer refuses this file (switched off, strict root...)
@@ -86,14 +88,14 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if !bytes.Equal(x, orig) {
 		t.Fatal("Add modified its input slice")
 	}
-	if perr != nil && !IsBlank(x) {
+	if perr != nil && !jsonedit.IsBlank(x) {
 		if err == nil {
 			t.Fatalf("Add accepted input that ParseObject refuses (%v):\n%q", perr, ed.Doc)
 		}
 		return
 	}
 	if err != nil {
-		var se *SyntaxError
+		var se *jsonedit.SyntaxError
 		if !errors.As(err, &se) {
 			t.Fatalf("Add failed with %T, not a *SyntaxError: %v", err, err)
 		}
@@ -102,7 +104,7 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if !json.Valid(ed.Doc) {
 		t.Fatalf("Add produced invalid JSON from %q:\n%q", x, ed.Doc)
 	}
-	if _, err := ParseObject(ed.Doc); err != nil {
+	if _, err := jsonedit.ParseObject(ed.Doc); err != nil {
 		t.Fatalf("Add produced a document ParseObject refuses (%v):\n%q", err, ed.Doc)
 	}
 	rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
@@ -114,7 +116,7 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if err != nil || !bytes.Equal(again.Doc, ed.Doc) {
 		t.Fatalf("second Add (no manifest) is not a no-op (err %v):\nfirst  %q\nsecond %q", err, ed.Doc, again.Doc)
 	}
-	if IsBlank(x) {
+	if jsonedit.IsBlank(x) {
 		return // a new file: the writer deletes it on removal
 	}
 	// Does x already hold entries of ours? Then it is not a pure user file.

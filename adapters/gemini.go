@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -106,7 +107,7 @@ func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 	ours := g.ourNames(t)
 	if sys := SystemPath(t, geminiSystem); sys != "" {
 		if b, ok := files[sys]; ok {
-			if data, _ := StripComments(b); gjson.ValidBytes(data) {
+			if data, _ := jsonedit.StripComments(b); gjson.ValidBytes(data) {
 				if off := geminiOff(sys, true, gjson.ParseBytes(data), ours); off != nil {
 					return nil, off
 				}
@@ -114,7 +115,7 @@ func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 		}
 	}
 	notes := []string{geminiTrustNote(g.Config(t))}
-	if IsBlank(cur) {
+	if jsonedit.IsBlank(cur) {
 		return notes, nil
 	}
 	root, err := g.parseShared(t, cur)
@@ -155,7 +156,7 @@ func (g gemini) switches(in Input) []Finding {
 	var fs []Finding
 	ours := g.ourNames(in.T)
 	root := func(f File) gjson.Result {
-		data, _ := StripComments(f.Data)
+		data, _ := jsonedit.StripComments(f.Data)
 		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
 	}
 	off := false
@@ -180,7 +181,7 @@ func (g gemini) switches(in Input) []Finding {
 	}
 	tf := in.File(g.trustedFolders(in.T))
 	n := 0
-	for _, m := range members(root(tf)) {
+	for _, m := range jsonedit.Members(root(tf)) {
 		if v := m.Val.String(); v == "TRUST_FOLDER" || v == "TRUST_PARENT" {
 			n++
 		}

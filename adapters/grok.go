@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -60,7 +61,7 @@ func (g grok) Check(t Target, cur []byte, files map[string][]byte) ([]string, er
 // Remove takes our entries out; a file that held only ours is deleted.
 func (g grok) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	ed, err := g.claudeStyle.Remove(t, cur, prev, force)
-	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && IsEmptyObject(ed.Doc) {
+	if err == nil && !ed.Kept && !bytes.Equal(ed.Doc, cur) && jsonedit.IsEmptyObject(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return ed, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -81,8 +82,8 @@ func (kimi) Scripts(t Target) ([]Script, error) {
 }
 
 // kimiEntry is one [[hooks]] table of ours, in the order we write its keys.
-func kimiEntry(t Target, event string) Obj {
-	return Obj{{"event", event}, {"command", t.ScriptPath(scripts.FileName(event))}, {"timeout", HookTimeout}}
+func kimiEntry(t Target, event string) jsonedit.Obj {
+	return jsonedit.Obj{{K: "event", V: event}, {K: "command", V: t.ScriptPath(scripts.FileName(event))}, {K: "timeout", V: HookTimeout}}
 }
 
 // kimiTable renders one entry as the TOML table we append.
@@ -102,7 +103,7 @@ type kimiDoc struct {
 // key that is not an array of tables.
 func parseKimi(cur []byte) (kimiDoc, error) {
 	if bytes.HasPrefix(cur, []byte("\xef\xbb\xbf")) {
-		return kimiDoc{}, &SyntaxError{Offset: 0, Line: 1, Col: 1, Msg: errBOM}
+		return kimiDoc{}, &jsonedit.SyntaxError{Offset: 0, Line: 1, Col: 1, Msg: jsonedit.MsgBOM}
 	}
 	doc, err := parseTOML(cur)
 	if err != nil {
@@ -212,7 +213,7 @@ func (d kimiDoc) exact(t Target, i int, prev *Record) bool {
 	}
 	if prev != nil {
 		for _, w := range prev.Entries[ev] {
-			if SameRaw(got, w) {
+			if jsonedit.SameRaw(got, w) {
 				return true
 			}
 		}
@@ -222,7 +223,7 @@ func (d kimiDoc) exact(t Target, i int, prev *Record) bool {
 
 // jsonValue turns an Obj into plain values (map[string]any, int64) as the
 // TOML parser gives them.
-func jsonValue(o Obj) map[string]any {
+func jsonValue(o jsonedit.Obj) map[string]any {
 	m := map[string]any{}
 	for _, kv := range o {
 		switch v := kv.V.(type) {
@@ -490,7 +491,7 @@ func (k kimi) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, erro
 		want["hooks"] = hooks
 	} else {
 		delete(want, "hooks")
-		if rec, ok := prev.emptied(kimiEmptyHooks); ok {
+		if rec, ok := prev.WasEmpty(kimiEmptyHooks); ok {
 			if o, put := kimiPutBack(out, rec); put {
 				out = o
 				want["hooks"] = []any{}
@@ -568,7 +569,7 @@ func (k kimi) PlanRemove(t Target, in PlanInput) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	if rec != nil && rec.CreatedFile && !ed.Kept && IsBlank(ed.Doc) {
+	if rec != nil && rec.CreatedFile && !ed.Kept && jsonedit.IsBlank(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil

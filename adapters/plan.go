@@ -3,6 +3,8 @@ package adapters
 import (
 	"errors"
 	"fmt"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // A Role says what a file of a plan is to the agent.
@@ -120,11 +122,11 @@ func (oneConfig) PlanRemove(t Target, in PlanInput) (Plan, error) {
 // *OffError when its hooks are switched off), the config's edit and the
 // scripts.
 func configAdd(t Target, in PlanInput) (Plan, error) {
-	t.parsed = &parsedDoc{} // Check and Add parse the config once
+	t.parsed = &jsonedit.Parsed{} // Check and Add parse the config once
 	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]
-	if exists && IsBlank(cur) && !a.OwnFile() {
+	if exists && jsonedit.IsBlank(cur) && !a.OwnFile() {
 		// Agents (Claude Code) rewrite their config in place, truncating
 		// it first: an empty file is most likely one caught mid-write, and
 		// replacing it would throw away everything the agent is writing.
@@ -153,12 +155,12 @@ func configAdd(t Target, in PlanInput) (Plan, error) {
 // restore when the writer offers one, else only our entries, and a file
 // the install created that holds nothing else is deleted.
 func configRemove(t Target, in PlanInput) (Plan, error) {
-	t.parsed = &parsedDoc{} // Check and Remove parse the config once
+	t.parsed = &jsonedit.Parsed{} // Check and Remove parse the config once
 	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]
 	rec := in.Records[path]
-	if rec != nil && exists && IsBlank(cur) && !a.OwnFile() {
+	if rec != nil && exists && jsonedit.IsBlank(cur) && !a.OwnFile() {
 		// As in add: most likely caught mid-write by the agent; finding
 		// nothing of ours in it and deleting our scripts would leave the
 		// agent's entries pointing at nothing.
@@ -178,7 +180,7 @@ func configRemove(t Target, in PlanInput) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && IsEmptyObject(ed.Doc) {
+	if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil

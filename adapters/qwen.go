@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -92,7 +93,7 @@ func (q qwen) Facts(t Target) Facts {
 
 // switches checks disableAllHooks and reports the approval mode.
 func (q qwen) switches(in Input) []Finding {
-	data, _ := StripComments(in.Config.Data)
+	data, _ := jsonedit.StripComments(in.Config.Data)
 	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
 	var fs []Finding
 	if root.Get("disableAllHooks").Type == gjson.True {

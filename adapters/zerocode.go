@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -139,13 +140,13 @@ func (z zerocodeStyle) PlanRemove(t Target, in PlanInput) (Plan, error) {
 // whole because of an unknown top-level key.
 func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	cfg := z.Config(t)
-	if !IsBlank(cur) {
-		root, err := ParseObject(cur)
+	if !jsonedit.IsBlank(cur) {
+		root, err := jsonedit.ParseObject(cur)
 		if err != nil {
 			return nil, err
 		}
 		f := z.facts(t)
-		for _, m := range members(root) {
+		for _, m := range jsonedit.Members(root) {
 			if !f.Accepts(m.Key) {
 				return nil, &OffError{File: cfg, Key: fmt.Sprintf("%q", m.Key),
 					Reason: fmt.Sprintf("is not a top-level key %s accepts (only %s), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, f.StrictRootList(), z.product)}
@@ -273,21 +274,21 @@ type positions struct {
 // ours.
 func foreignPositions(doc []byte, prefix string) positions {
 	p := positions{at: map[string][]int{}}
-	root, err := ParseObject(doc)
+	root, err := jsonedit.ParseObject(doc)
 	if err != nil {
 		return p
 	}
-	hooks, ok, _ := lookup(doc, root, "hooks")
+	hooks, ok, _ := jsonedit.Lookup(doc, root, "hooks")
 	if !ok || !hooks.Val.IsObject() {
 		return p
 	}
-	for _, ev := range members(hooks.Val) {
+	for _, ev := range jsonedit.Members(hooks.Val) {
 		if !ev.Val.IsArray() {
 			continue
 		}
 		p.order = append(p.order, ev.Key)
-		for i, e := range elements(ev.Val) {
-			if classify(e, prefix) == foreign {
+		for i, e := range jsonedit.Elements(ev.Val) {
+			if jsonedit.Classify(e, prefix) == jsonedit.Foreign {
 				p.at[ev.Key] = append(p.at[ev.Key], i)
 			}
 		}

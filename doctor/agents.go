@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // hooksPath is the hooks.json path the agent puts into its trust keys
@@ -44,7 +45,7 @@ func (r *run) trustChecks(f adapters.Facts, m *adapters.EventMap) {
 		if !hs.IsArray() {
 			continue
 		}
-		for j, h := range adapters.Elements(hs) {
+		for j, h := range jsonedit.Elements(hs) {
 			cmd := h.Get("command").String()
 			if !strings.HasPrefix(cmd, r.t.Prefix()) {
 				continue

@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // controlFields are keys that change how an agent runs a hook or what it does
@@ -135,7 +136,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	}
 	scriptOf := map[string]string{} // event -> our command
 	for _, ev := range events {
-		if cs := adapters.Commands(gjson.Parse(want[ev])); len(cs) > 0 {
+		if cs := jsonedit.Commands(gjson.Parse(want[ev])); len(cs) > 0 {
 			scriptOf[ev] = cs[0]
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
 // A profile is what doctor knows about one agent beyond its adapter: how the
@@ -63,8 +64,8 @@ func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []strin
 		if len(ed.Entries[t.NS]) == 0 {
 			return nil, nil, fmt.Errorf("no hook set for %q", t.NS)
 		}
-		for _, m := range adapters.Members(gjson.Parse(ed.Entries[t.NS][0])) {
-			if es := adapters.Elements(m.Val); m.Val.IsArray() && len(es) > 0 {
+		for _, m := range jsonedit.Members(gjson.Parse(ed.Entries[t.NS][0])) {
+			if es := jsonedit.Elements(m.Val); m.Val.IsArray() && len(es) > 0 {
 				want[m.Key] = es[0].Raw
 			}
 		}

@@ -1,4 +1,4 @@
-package adapters
+package jsonedit
 
 import (
 	"bytes"
@@ -15,19 +15,19 @@ import (
 func TestClassifySpellings(t *testing.T) {
 	tests := []struct {
 		prefix, raw string
-		want        entryKind
+		want        Kind
 	}{
-		{P, ours("Stop"), oursPure},
-		{P, strings.ReplaceAll(ours("Stop"), "/", `\/`), oursPure},
-		{P, strings.Replace(ours("Stop"), "/hookinstall", `/\u0068ookinstall`, 1), oursPure},
-		{P, `{"hooks":[{"type":"command","command":"mine \"q\""},{"type":"command","command":"` + P + `stop.sh"}]}`, oursMixed},
-		{P, `{"hooks":[{"type":"command","command":"/usr/bin/x \"q\"","timeout":5}]}`, foreign},
-		{P, `{"matcher":"Bash","hooks":[{"type":"command","command":"echo"}]}`, foreign},
-		{`/home/a"b/.claude/hookinstall-hooks/`, `{"hooks":[{"type":"command","command":"/home/a\"b/.claude/hookinstall-hooks/stop.sh"}]}`, oursPure},
-		{`/home/ü/.claude/hookinstall-hooks/`, `{"hooks":[{"type":"command","command":"/home/\u00fc/.claude/hookinstall-hooks/stop.sh"}]}`, oursPure},
+		{P, ours("Stop"), OursPure},
+		{P, strings.ReplaceAll(ours("Stop"), "/", `\/`), OursPure},
+		{P, strings.Replace(ours("Stop"), "/hookinstall", `/\u0068ookinstall`, 1), OursPure},
+		{P, `{"hooks":[{"type":"command","command":"mine \"q\""},{"type":"command","command":"` + P + `stop.sh"}]}`, OursMixed},
+		{P, `{"hooks":[{"type":"command","command":"/usr/bin/x \"q\"","timeout":5}]}`, Foreign},
+		{P, `{"matcher":"Bash","hooks":[{"type":"command","command":"echo"}]}`, Foreign},
+		{`/home/a"b/.claude/hookinstall-hooks/`, `{"hooks":[{"type":"command","command":"/home/a\"b/.claude/hookinstall-hooks/stop.sh"}]}`, OursPure},
+		{`/home/ü/.claude/hookinstall-hooks/`, `{"hooks":[{"type":"command","command":"/home/\u00fc/.claude/hookinstall-hooks/stop.sh"}]}`, OursPure},
 	}
 	for _, tt := range tests {
-		if got := classify(gjson.Parse(tt.raw), tt.prefix); got != tt.want {
+		if got := Classify(gjson.Parse(tt.raw), tt.prefix); got != tt.want {
 			t.Errorf("classify(%s, %q) = %v, want %v", tt.raw, tt.prefix, got, tt.want)
 		}
 	}
@@ -36,9 +36,8 @@ func TestClassifySpellings(t *testing.T) {
 // A repeated event key is reported where it is in the user's file, even when
 // entries before it were taken out first.
 func TestRemoveDuplicateKeyOffset(t *testing.T) {
-	tg := testTarget(t, "claude", "/home/u")
 	in := `{"hooks":{"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"Notification":[],"Notification":[]}}`
-	_, err := tg.Adapter.Remove(tg, []byte(in), nil, false)
+	_, err := claudeMap(nil).Remove([]byte(in))
 	want := strings.LastIndex(in, `"Notification"`)
 	se, ok := err.(*SyntaxError)
 	if !ok || se.Offset != int64(want) || !strings.Contains(se.Msg, `duplicate key "Notification"`) {
@@ -50,7 +49,6 @@ func TestRemoveDuplicateKeyOffset(t *testing.T) {
 // made one by one give, on every file of the corpora and on shapes they
 // lack (a missing event at the end of a map, two missing, empty ones).
 func TestAddOnePassSameResult(t *testing.T) {
-	tg := testTarget(t, "claude", "/home/u")
 	docs := [][]byte{
 		[]byte(`{"hooks":{"Stop":[{"hooks":[]}],"Other":[]}}`),
 		[]byte("{\n  \"hooks\": {\n    \"Stop\": [],\n    \"UserPromptSubmit\": [ ]\n  }\n}\n"),
@@ -69,10 +67,10 @@ func TestAddOnePassSameResult(t *testing.T) {
 	}
 	onePass := 0
 	for _, doc := range docs {
-		m := tg.Adapter.(claude).edit(tg, nil, false)
-		got, err := m.add(doc)
+		m := claudeMap(nil)
+		got, err := m.Add(doc)
 		m.noOnePass = true
-		want, err2 := m.add(doc)
+		want, err2 := m.Add(doc)
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("errors differ on %q: %v, %v", doc, err, err2)
 		}
@@ -83,7 +81,7 @@ func TestAddOnePassSameResult(t *testing.T) {
 			t.Fatalf("one pass differs on %q:\n%q %v %v\n%q %v %v", doc, got.Doc, got.Created, got.Emptied, want.Doc, want.Created, want.Emptied)
 		}
 		m.noOnePass = false
-		if d, _, _, h, ok, _ := m.checkRoot(doc); ok {
+		if d, _, _, h, ok, _ := m.CheckRoot(doc); ok {
 			if _, one := m.addAppends(doc, d, h, DefaultFormat(), &Edit{}); one {
 				onePass++
 			}
@@ -99,8 +97,7 @@ func TestAddOnePassSameResult(t *testing.T) {
 // and over entries of ours edited by hand before and after the one it takes
 // out (the notes name their indexes after the removal).
 func TestRemoveOnePassSameResult(t *testing.T) {
-	tg := testTarget(t, "claude", "/home/u")
-	stop := tg.ScriptPath("stop.sh")
+	stop := P + "stop.sh"
 	canon := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":5}]}`
 	edited := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":9}]}`
 	user := `{"hooks":[{"type":"command","command":"echo"}]}`
@@ -114,17 +111,17 @@ func TestRemoveOnePassSameResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ed, err := tg.Adapter.Add(tg, b, nil, false); err == nil && !IsBlank(b) {
+		if ed, err := claudeMap(nil).Add(b); err == nil && !IsBlank(b) {
 			docs = append(docs, ed.Doc)
 		}
 	}
 	onePass := 0
 	for _, doc := range docs {
-		for _, rec := range []*Record{nil, {Entries: map[string][]string{"Stop": {Compact(tg.Adapter.(claude).want(tg)[2].Entry)}}}} {
-			m := tg.Adapter.(claude).edit(tg, rec, false)
-			got, err := m.remove(doc)
+		for _, rec := range []*Record{nil, {Entries: map[string][]string{"Stop": {Compact(claudeMap(nil).Want[2].Entry)}}}} {
+			m := claudeMap(rec)
+			got, err := m.Remove(doc)
 			m.noOnePass = true
-			want, err2 := m.remove(doc)
+			want, err2 := m.Remove(doc)
 			if (err == nil) != (err2 == nil) {
 				t.Fatalf("errors differ on %q: %v, %v", doc, err, err2)
 			}

@@ -1,4 +1,4 @@
-package adapters
+package jsonedit
 
 import (
 	"bytes"
@@ -31,9 +31,9 @@ func (e *SyntaxError) Error() string {
 // text is a document's bytes, as the caller holds them ([]byte) or as the
 // edits below work on them (string: immutable, so gjson's results, whose
 // strings point into the document, stay valid whatever happens next).
-type text interface{ ~string | ~[]byte }
+type Text interface{ ~string | ~[]byte }
 
-func syntaxErrorAt[D text](doc D, off int64, msg string) *SyntaxError {
+func ErrorAt[D Text](doc D, off int64, msg string) *SyntaxError {
 	if off < 0 {
 		return &SyntaxError{Offset: -1, Msg: msg}
 	}
@@ -77,7 +77,7 @@ func parseObject(doc string) (gjson.Result, error) {
 		return gjson.Result{}, tooLarge(len(doc))
 	}
 	if strings.HasPrefix(doc, "\xef\xbb\xbf") {
-		return gjson.Result{}, syntaxErrorAt(doc, 0, errBOM)
+		return gjson.Result{}, ErrorAt(doc, 0, MsgBOM)
 	}
 	if !utf8.ValidString(doc) {
 		off := 0
@@ -88,7 +88,7 @@ func parseObject(doc string) (gjson.Result, error) {
 			}
 			off += n
 		}
-		return gjson.Result{}, syntaxErrorAt(doc, int64(off), "invalid UTF-8")
+		return gjson.Result{}, ErrorAt(doc, int64(off), "invalid UTF-8")
 	}
 	if !validJSON(doc) {
 		var v any
@@ -101,7 +101,7 @@ func parseObject(doc string) (gjson.Result, error) {
 				off = 0
 			}
 			if int(off) < len(doc) && doc[off] == '/' {
-				msg += " " + errComment
+				msg += " " + MsgComment
 			}
 			if int(off) < len(doc) && (doc[off] == '}' || doc[off] == ']') {
 				// A comma right before a closing bracket: name it.
@@ -110,10 +110,10 @@ func parseObject(doc string) (gjson.Result, error) {
 					i--
 				}
 				if i >= 0 && doc[i] == ',' {
-					return gjson.Result{}, syntaxErrorAt(doc, off, "invalid JSON: a trailing comma before '"+string(doc[off])+"' (JSON allows none; take the comma out)")
+					return gjson.Result{}, ErrorAt(doc, off, "invalid JSON: a trailing comma before '"+string(doc[off])+"' (JSON allows none; take the comma out)")
 				}
 			}
-			return gjson.Result{}, syntaxErrorAt(doc, off, msg)
+			return gjson.Result{}, ErrorAt(doc, off, msg)
 		}
 		if err != nil {
 			return gjson.Result{}, &SyntaxError{Offset: -1, Msg: "invalid JSON: " + err.Error()}
@@ -122,20 +122,20 @@ func parseObject(doc string) (gjson.Result, error) {
 	}
 	root := rootOf(doc)
 	if !root.IsObject() {
-		return gjson.Result{}, syntaxErrorAt(doc, int64(root.Index), "top-level value is not a JSON object")
+		return gjson.Result{}, ErrorAt(doc, int64(root.Index), "top-level value is not a JSON object")
 	}
 	return root, nil
 }
 
 // A parsedDoc is one document that parseObject accepted, and its root.
-type parsedDoc struct {
+type Parsed struct {
 	doc  string
 	root gjson.Result
 }
 
 // parse is parseObject(string(in)), through p when p holds the same bytes
 // (compared in full: the bytes may have changed since). A nil p parses.
-func (p *parsedDoc) parse(in []byte) (string, gjson.Result, error) {
+func (p *Parsed) Parse(in []byte) (string, gjson.Result, error) {
 	if p != nil && p.doc != "" && string(in) == p.doc {
 		return p.doc, p.root, nil
 	}
@@ -157,7 +157,7 @@ const maxDepth = 10000
 // gjson's validator, which FuzzValidAgrees holds to the same verdicts, behind
 // an iterative depth check (gjson's validator recurses, so a file of a
 // million '[' must not reach it; encoding/json refuses depth over 10000).
-func validJSON[D text](doc D) bool {
+func validJSON[D Text](doc D) bool {
 	if tooDeep(doc) {
 		return false
 	}
@@ -172,7 +172,7 @@ func validJSON[D text](doc D) bool {
 
 // tooDeep reports whether doc nests arrays and objects deeper than maxDepth
 // (strings skipped), without parsing it.
-func tooDeep[D text](doc D) bool {
+func tooDeep[D Text](doc D) bool {
 	depth := 0
 	for i := 0; i < len(doc); i++ {
 		switch doc[i] {
@@ -258,18 +258,18 @@ func end(v gjson.Result) int { return v.Index + len(v.Raw) }
 
 // lookup finds key in obj. It is an error for the key to appear twice, since
 // agents disagree on which copy wins.
-func lookup[D text](doc D, obj gjson.Result, key string) (member, bool, error) {
+func Lookup[D Text](doc D, obj gjson.Result, key string) (member, bool, error) {
 	return lookupIn(doc, members(obj), key)
 }
 
 // lookupIn is lookup in an object's members, already listed.
-func lookupIn[D text](doc D, ms []member, key string) (member, bool, error) {
+func lookupIn[D Text](doc D, ms []member, key string) (member, bool, error) {
 	var found member
 	n := 0
 	for _, m := range ms {
 		if m.Key == key {
 			if n == 1 {
-				return member{}, false, syntaxErrorAt(doc, int64(m.KeyStart), fmt.Sprintf("duplicate key %q", key))
+				return member{}, false, ErrorAt(doc, int64(m.KeyStart), fmt.Sprintf("duplicate key %q", key))
 			}
 			found = m
 			n++
@@ -279,7 +279,7 @@ func lookupIn[D text](doc D, ms []member, key string) (member, bool, error) {
 }
 
 // first returns the first member named key in ms, as gjson's Get finds it.
-func first(ms []member, key string) (member, bool) {
+func First(ms []member, key string) (member, bool) {
 	for _, m := range ms {
 		if m.Key == key {
 			return m, true
@@ -290,7 +290,7 @@ func first(ms []member, key string) (member, bool) {
 
 // find returns the first member key of obj, scanning no further. It is for
 // objects whose keys parse has already checked for repeats.
-func find(obj gjson.Result, key string) (member, bool) {
+func Find(obj gjson.Result, key string) (member, bool) {
 	var found member
 	ok := false
 	obj.ForEach(func(k, v gjson.Result) bool {
@@ -402,7 +402,7 @@ func quote(s string) string {
 // render writes v as JSON. Multi-line text starts at the current position and
 // indents continuation lines with lead plus the unit; inline text uses the
 // file's separator spacing.
-func render(v any, f Format, lead string, inline bool) string {
+func Render(v any, f Format, lead string, inline bool) string {
 	var b strings.Builder
 	renderTo(&b, v, f, lead, inline)
 	return b.String()
@@ -476,7 +476,7 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 
 // Compact renders v as compact JSON (for hashing and comparison).
 func Compact(v any) string {
-	return render(v, Format{}, "", true)
+	return Render(v, Format{}, "", true)
 }
 
 // SameJSON reports whether raw holds the same JSON value as v, ignoring white
@@ -500,7 +500,7 @@ func leadOf(doc string, p int) (string, bool) {
 	return pre, true
 }
 
-func splice[D text](doc D, from, to int, text string) D {
+func Splice[D Text](doc D, from, to int, text string) D {
 	out := make([]byte, 0, len(doc)-(to-from)+len(text))
 	out = append(out, doc[:from]...)
 	out = append(out, text...)
@@ -515,7 +515,7 @@ func multiLine(doc string, c gjson.Result, firstChild int) bool {
 
 // appendChild adds one member (key != nil) or element to the end of container
 // c, imitating the layout of its siblings. It is the inverse of deleteEdit.
-func appendChild[D text](doc D, c gjson.Result, key *string, v any, f Format) D {
+func AppendChild[D Text](doc D, c gjson.Result, key *string, v any, f Format) D {
 	s := string(doc)
 	return D(appendEdit(s, c, key, v, f).apply(s))
 }
@@ -541,7 +541,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 			if !f.ColonSpace {
 				colon = ":"
 			}
-			text := render(v, f, "", true)
+			text := Render(v, f, "", true)
 			if key != nil {
 				text = quote(*key) + colon + text
 			}
@@ -549,7 +549,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 		}
 		clead, _ := leadOf(doc, c.Index)
 		lead := clead + f.Unit
-		text := render(v, f, lead, false)
+		text := Render(v, f, lead, false)
 		if key != nil {
 			text = quote(*key) + colon + text
 		}
@@ -563,7 +563,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 		if f.CommaSpace {
 			sep = ", "
 		}
-		text := render(v, f, "", true)
+		text := Render(v, f, "", true)
 		if key != nil {
 			text = quote(*key) + colon + text
 		}
@@ -574,7 +574,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 		clead, _ := leadOf(doc, c.Index)
 		lead = clead + f.Unit
 	}
-	text := render(v, f, lead, false)
+	text := Render(v, f, lead, false)
 	if key != nil {
 		text = quote(*key) + colon + text
 	}
@@ -610,7 +610,7 @@ func deleteEdit(c gjson.Result, i int) edit {
 }
 
 // replaceValue puts v where val is, rendered at val's line indent.
-func replaceValue[D text](doc D, val gjson.Result, v any, f Format) D {
+func ReplaceValue[D Text](doc D, val gjson.Result, v any, f Format) D {
 	s := string(doc)
 	return D(replaceEdit(s, val, v, f).apply(s))
 }
@@ -619,7 +619,7 @@ func replaceValue[D text](doc D, val gjson.Result, v any, f Format) D {
 func replaceEdit(doc string, val gjson.Result, v any, f Format) edit {
 	lead, _ := leadOf(doc, val.Index)
 	inline := f.Compact || !strings.Contains(val.Raw, "\n")
-	return edit{val.Index, end(val), render(v, f, lead, inline)}
+	return edit{val.Index, end(val), Render(v, f, lead, inline)}
 }
 
 // An edit replaces doc[from:to] with text.
@@ -678,4 +678,18 @@ func StripComments(doc []byte) ([]byte, bool) {
 		return doc, false
 	}
 	return out, true
+}
+
+// MsgBOM is the Msg of the SyntaxError ParseObject returns for a BOM, which
+// a caller may replace with what the file's reader does with one.
+const MsgBOM = "starts with a UTF-8 byte order mark (BOM)"
+
+// MsgComment ends the Msg of the SyntaxError ParseObject returns where the
+// fault is the start of a comment.
+const MsgComment = "(comments are not JSON)"
+
+// IsEmptyObject reports whether doc is "{}", give or take white space.
+func IsEmptyObject(doc []byte) bool {
+	root, err := ParseObject(doc)
+	return err == nil && len(members(root)) == 0
 }

@@ -1,4 +1,4 @@
-package adapters
+package jsonedit
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 // A ShapeError says that a value the agent reads has the wrong JSON type.
 type ShapeError = SyntaxError
 
-func shapeErr[D text](doc D, v gjson.Result, what string) error {
-	return syntaxErrorAt(doc, int64(v.Index), what)
+func ShapeErrorAt[D Text](doc D, v gjson.Result, what string) error {
+	return ErrorAt(doc, int64(v.Index), what)
 }
 
-func typeName(v gjson.Result) string {
+func TypeName(v gjson.Result) string {
 	switch {
 	case v.IsObject():
 		return "an object"
@@ -34,17 +34,18 @@ func typeName(v gjson.Result) string {
 
 // An entry is one element of an event array: a {matcher, hooks} group or,
 // where an agent takes them directly, a handler.
-type entryKind int
+type Kind int
 
 const (
-	foreign   entryKind = iota // no command of ours
-	oursPure                   // every command in it is ours
-	oursMixed                  // ours beside the user's handlers
+	Foreign   Kind = iota // no command of ours
+	OursPure              // every command in it is ours
+	OursMixed             // ours beside the user's handlers
 )
 
-// commands returns the command strings of an entry: the handlers of a group,
-// or the entry itself when it is a handler.
-func commands(e gjson.Result) []string {
+// Commands returns the command strings of an event-array element: the
+// handlers of a {hooks: [...]} group ("" for a handler whose command is not
+// a string), or the element itself when it is a handler.
+func Commands(e gjson.Result) []string {
 	var cs []string
 	if !e.IsObject() {
 		return nil
@@ -78,11 +79,11 @@ func command(h gjson.Result) (string, bool) {
 	return "", false
 }
 
-func classify(e gjson.Result, prefix string) entryKind {
+func Classify(e gjson.Result, prefix string) Kind {
 	if !mayHold(e.Raw, prefix) {
-		return foreign
+		return Foreign
 	}
-	cs := commands(e)
+	cs := Commands(e)
 	ours := 0
 	for _, c := range cs {
 		if strings.HasPrefix(c, prefix) {
@@ -91,11 +92,11 @@ func classify(e gjson.Result, prefix string) entryKind {
 	}
 	switch {
 	case ours == 0:
-		return foreign
+		return Foreign
 	case ours == len(cs):
-		return oursPure
+		return OursPure
 	default:
-		return oursMixed
+		return OursMixed
 	}
 }
 
@@ -135,7 +136,7 @@ type Record struct {
 	CreatedFile bool
 }
 
-func (r *Record) wrote(event, raw string) bool {
+func (r *Record) Wrote(event, raw string) bool {
 	if r == nil {
 		return true
 	}
@@ -170,8 +171,9 @@ type Edit struct {
 	Kept    bool                // some entry of ours is still in the file after a remove
 }
 
-// mapEdit edits the event map at root[key] ("hooks" for Claude-style files).
-type mapEdit struct {
+// A MapEdit edits the event map at root[Key] ("hooks" for Claude-style
+// files): Add installs Want, Remove takes every entry of ours out.
+type MapEdit struct {
 	Key    string
 	Prefix string // ownership: a command is ours when it starts with Prefix
 	Want   []EventEntry
@@ -182,7 +184,7 @@ type mapEdit struct {
 	// the document its last edit made (see apply and locate).
 	cur *cursor
 	// parsed is the plan's shared parse (Target.parsed), or nil.
-	parsed *parsedDoc
+	Parsed *Parsed
 	// noOnePass makes add take the general path only (tests compare the
 	// two).
 	noOnePass bool
@@ -198,14 +200,14 @@ type cursor struct {
 }
 
 // begin returns m with a fresh cursor, for one add or remove.
-func (m mapEdit) begin() mapEdit {
+func (m MapEdit) begin() MapEdit {
 	m.cur = &cursor{}
 	return m
 }
 
 // apply makes e in doc. With a cursor, an edit inside the event map moves
 // the map's known end instead of forgetting where the map is.
-func (m mapEdit) apply(doc string, e edit) string {
+func (m MapEdit) apply(doc string, e edit) string {
 	out := e.apply(doc)
 	if c := m.cur; c != nil {
 		// c.doc == doc compares pointers first: it costs nothing when it
@@ -220,9 +222,9 @@ func (m mapEdit) apply(doc string, e edit) string {
 	return out
 }
 
-func (m mapEdit) path(event string) string { return m.Key + "/" + event }
+func (m MapEdit) path(event string) string { return m.Key + "/" + event }
 
-func (m mapEdit) want(event string) (Obj, bool) {
+func (m MapEdit) want(event string) (Obj, bool) {
 	for _, w := range m.Want {
 		if w.Event == event {
 			return w.Entry, true
@@ -233,8 +235,8 @@ func (m mapEdit) want(event string) (Obj, bool) {
 
 // parse parses doc and finds the event map, checking its type, and reads
 // the layout that inserted text imitates.
-func (m mapEdit) parse(in []byte) (doc string, root gjson.Result, f Format, hooks member, ok bool, err error) {
-	doc, root, _, hooks, ok, err = m.checkRoot(in)
+func (m MapEdit) parse(in []byte) (doc string, root gjson.Result, f Format, hooks member, ok bool, err error) {
+	doc, root, _, hooks, ok, err = m.CheckRoot(in)
 	if err == nil {
 		f = detectFormat(doc, root)
 	}
@@ -242,8 +244,8 @@ func (m mapEdit) parse(in []byte) (doc string, root gjson.Result, f Format, hook
 }
 
 // check is parse without the layout, for callers that insert nothing.
-func (m mapEdit) check(in []byte) (root gjson.Result, hooks member, ok bool, err error) {
-	_, root, _, hooks, ok, err = m.checkRoot(in)
+func (m MapEdit) Check(in []byte) (root gjson.Result, hooks member, ok bool, err error) {
+	_, root, _, hooks, ok, err = m.CheckRoot(in)
 	return
 }
 
@@ -251,8 +253,8 @@ func (m mapEdit) check(in []byte) (root gjson.Result, hooks member, ok bool, err
 // document, which callers that read other root keys can reuse).
 //
 // The document comes back as the string that the results point into.
-func (m mapEdit) checkRoot(in []byte) (doc string, root gjson.Result, rms []member, hooks member, ok bool, err error) {
-	doc, root, err = m.parsed.parse(in)
+func (m MapEdit) CheckRoot(in []byte) (doc string, root gjson.Result, rms []member, hooks member, ok bool, err error) {
+	doc, root, err = m.Parsed.Parse(in)
 	if err != nil {
 		return
 	}
@@ -262,7 +264,7 @@ func (m mapEdit) checkRoot(in []byte) (doc string, root gjson.Result, rms []memb
 		return
 	}
 	if !hooks.Val.IsObject() {
-		err = shapeErr(doc, hooks.Val, fmt.Sprintf("%q is %s, not an object", m.Key, typeName(hooks.Val)))
+		err = ShapeErrorAt(doc, hooks.Val, fmt.Sprintf("%q is %s, not an object", m.Key, TypeName(hooks.Val)))
 		return
 	}
 	evs := members(hooks.Val)
@@ -270,11 +272,11 @@ func (m mapEdit) checkRoot(in []byte) (doc string, root gjson.Result, rms []memb
 	for _, ev := range evs {
 		if _, wanted := m.want(ev.Key); wanted {
 			if at, dup := second[ev.Key]; dup {
-				err = syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
+				err = ErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 				return
 			}
 			if !ev.Val.IsArray() {
-				err = shapeErr(doc, ev.Val, fmt.Sprintf("%q in %q is %s, not an array", ev.Key, m.Key, typeName(ev.Val)))
+				err = ShapeErrorAt(doc, ev.Val, fmt.Sprintf("%q in %q is %s, not an array", ev.Key, m.Key, TypeName(ev.Val)))
 				return
 			}
 		}
@@ -305,12 +307,12 @@ func repeats(ms []member) map[string]int {
 // With a cursor that followed every edit since, it finds the map without
 // scanning: the map starts where it did, and ends where the edits moved its
 // end (all of them fall inside it). A cheap check of both ends guards that.
-func (m mapEdit) locate(doc string) (hooks member, ok bool) {
+func (m MapEdit) locate(doc string) (hooks member, ok bool) {
 	if c := m.cur; c != nil && c.known && len(c.doc) == len(doc) && c.doc == doc &&
 		doc[c.from] == '{' && doc[c.to-1] == '}' {
 		return member{Key: m.Key, KeyStart: c.keyStart, Val: gjson.Result{Type: gjson.JSON, Raw: doc[c.from:c.to], Index: c.from}}, true
 	}
-	hooks, ok = find(rootOf(doc), m.Key)
+	hooks, ok = Find(rootOf(doc), m.Key)
 	if c := m.cur; c != nil && ok && hooks.Val.IsObject() {
 		c.known, c.doc = true, doc
 		c.from, c.to, c.keyStart = hooks.Val.Index, end(hooks.Val), hooks.KeyStart
@@ -327,7 +329,7 @@ func hooksObj(entries []EventEntry) Obj {
 }
 
 // add installs m.Want into doc. A blank doc becomes a new file.
-func (m mapEdit) add(in []byte) (Edit, error) {
+func (m MapEdit) Add(in []byte) (Edit, error) {
 	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
 	for _, w := range m.Want {
@@ -336,7 +338,7 @@ func (m mapEdit) add(in []byte) (Edit, error) {
 	if m.Prev != nil {
 		ed.Created = append(ed.Created, m.Prev.Created...)
 		for p, ws := range m.Prev.Emptied {
-			ed.noteEmpty(p, ws)
+			ed.NoteEmpty(p, ws)
 		}
 	}
 	if IsBlank(in) {
@@ -344,7 +346,7 @@ func (m mapEdit) add(in []byte) (Edit, error) {
 		if m.Fmt != nil {
 			f = *m.Fmt
 		}
-		ed.Doc = []byte(render(Obj{{m.Key, hooksObj(m.Want)}}, f, "", false) + f.Newline)
+		ed.Doc = []byte(Render(Obj{{m.Key, hooksObj(m.Want)}}, f, "", false) + f.Newline)
 		ed.Created = []string{m.Key}
 		for _, w := range m.Want {
 			ed.Created = append(ed.Created, m.path(w.Event))
@@ -358,12 +360,12 @@ func (m mapEdit) add(in []byte) (Edit, error) {
 		return ed, err
 	}
 	if !ok {
-		ed.noteEmptied("", root)
+		ed.NoteEmptied("", root)
 		e := appendEdit(doc, root, &m.Key, hooksObj(m.Want), f)
-		ed.Doc = splice(in, e.from, e.to, e.text)
-		ed.Created = addUnique(ed.Created, m.Key)
+		ed.Doc = Splice(in, e.from, e.to, e.text)
+		ed.Created = AddUnique(ed.Created, m.Key)
 		for _, w := range m.Want {
-			ed.Created = addUnique(ed.Created, m.path(w.Event))
+			ed.Created = AddUnique(ed.Created, m.path(w.Event))
 		}
 		return ed, nil
 	}
@@ -371,7 +373,7 @@ func (m mapEdit) add(in []byte) (Edit, error) {
 		// No manifest, and the map holds nothing but our entries (an agent
 		// wrote back a copy with them after a remove): it is ours to take
 		// away again, as remove without a manifest would.
-		ed.Created = addUnique(ed.Created, m.Key)
+		ed.Created = AddUnique(ed.Created, m.Key)
 	}
 	if out, ok := m.addAppends(in, doc, hooks, f, &ed); ok {
 		ed.Doc = out
@@ -397,7 +399,7 @@ func (m mapEdit) add(in []byte) (Edit, error) {
 // not there yet), each at its own place in doc. The edits are made in one
 // copy of the caller's bytes in (which doc holds as a string). ok is false
 // when the case is another: add then makes its edits one by one.
-func (m mapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *Edit) ([]byte, bool) {
+func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *Edit) ([]byte, bool) {
 	if m.noOnePass || mayHold(hooks.Val.Raw, m.Prefix) {
 		return nil, false
 	}
@@ -406,7 +408,7 @@ func (m mapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 	var emptiedVal []gjson.Result
 	missing := 0
 	for _, w := range m.Want {
-		ev, ok := find(hooks.Val, w.Event)
+		ev, ok := Find(hooks.Val, w.Event)
 		if !ok {
 			if missing++; missing > 1 {
 				return nil, false
@@ -426,10 +428,10 @@ func (m mapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 		}
 	}
 	for _, c := range created {
-		ed.Created = addUnique(ed.Created, c)
+		ed.Created = AddUnique(ed.Created, c)
 	}
 	for i, p := range emptied {
-		ed.noteEmptied(p, emptiedVal[i])
+		ed.NoteEmptied(p, emptiedVal[i])
 	}
 	n := len(in)
 	for _, e := range edits {
@@ -446,12 +448,12 @@ func (m mapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 }
 
 // addEvent makes the array of one event hold our entry exactly once.
-func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string, error) {
+func (m MapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string, error) {
 	hooks, _ := m.locate(doc)
-	ev, ok := find(hooks.Val, w.Event)
+	ev, ok := Find(hooks.Val, w.Event)
 	if !ok {
-		ed.Created = addUnique(ed.Created, m.path(w.Event))
-		ed.noteEmptied(m.Key, hooks.Val)
+		ed.Created = AddUnique(ed.Created, m.path(w.Event))
+		ed.NoteEmptied(m.Key, hooks.Val)
 		return m.apply(doc, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
 	}
 	// Keep the first canonical entry; upgrade an old one of ours in place;
@@ -464,8 +466,8 @@ func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 		els = elements(ev.Val)
 	}
 	for i, e := range els {
-		switch classify(e, m.Prefix) {
-		case oursPure:
+		switch Classify(e, m.Prefix) {
+		case OursPure:
 			switch {
 			case SameJSON(e.Raw, w.Entry):
 				if keep < 0 {
@@ -473,7 +475,7 @@ func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 				} else {
 					drop = append(drop, i)
 				}
-			case m.Prev.wrote(w.Event, e.Raw) || m.Force:
+			case m.Prev.Wrote(w.Event, e.Raw) || m.Force:
 				stale = append(stale, i)
 			default:
 				ed.Notes = append(ed.Notes, fmt.Sprintf("%s entry %d of ours was edited by hand; left as it is (--force replaces it)", w.Event, i))
@@ -482,7 +484,7 @@ func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 					keep = -2
 				}
 			}
-		case oursMixed:
+		case OursMixed:
 			ed.Notes = append(ed.Notes, fmt.Sprintf("%s entry %d mixes our hook with others; left as it is", w.Event, i))
 			ed.Kept = true
 			if keep < 0 {
@@ -491,7 +493,7 @@ func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 		}
 	}
 	if m.Prev == nil && m.onlyOurs(ev.Val) {
-		ed.Created = addUnique(ed.Created, m.path(w.Event))
+		ed.Created = AddUnique(ed.Created, m.path(w.Event))
 	}
 	if keep == -2 {
 		ed.Entries[w.Event] = nil
@@ -509,33 +511,33 @@ func (m mapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 	sort.Sort(sort.Reverse(sort.IntSlice(drop)))
 	for _, i := range drop {
 		hooks, _ = m.locate(doc)
-		ev, _ = find(hooks.Val, w.Event)
+		ev, _ = Find(hooks.Val, w.Event)
 		doc = m.apply(doc, deleteEdit(ev.Val, i))
 	}
 	if keep == -1 {
 		if len(drop) > 0 {
 			hooks, _ = m.locate(doc)
-			ev, _ = find(hooks.Val, w.Event)
+			ev, _ = Find(hooks.Val, w.Event)
 		}
-		ed.noteEmptied(m.path(w.Event), ev.Val)
+		ed.NoteEmptied(m.path(w.Event), ev.Val)
 		doc = m.apply(doc, appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	return doc, nil
 }
 
-// noteEmptied records container c at path, when it is empty and holds white
+// NoteEmptied records container c at path, when it is empty and holds white
 // space that appending to it drops: a removal that empties it again puts
 // that white space back.
-func (ed *Edit) noteEmptied(path string, c gjson.Result) {
+func (ed *Edit) NoteEmptied(path string, c gjson.Result) {
 	if len(c.Raw) < 2 || (c.IsObject() && len(members(c)) > 0) || (c.IsArray() && len(elements(c)) > 0) {
 		return
 	}
 	if inner := c.Raw[1 : len(c.Raw)-1]; inner != "" {
-		ed.noteEmpty(path, inner)
+		ed.NoteEmpty(path, inner)
 	}
 }
 
-func (ed *Edit) noteEmpty(path, ws string) {
+func (ed *Edit) NoteEmpty(path, ws string) {
 	if _, ok := ed.Emptied[path]; ok {
 		return
 	}
@@ -548,16 +550,16 @@ func (ed *Edit) noteEmpty(path, ws string) {
 // deleteEdit is deleteEdit(c, i), except that a container at path that the
 // install found empty gets back the white space it held then, once its
 // last child goes.
-func (m mapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
+func (m MapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
 	e := deleteEdit(c, i)
-	if ws, ok := m.Prev.emptied(path); ok && e.from == c.Index && e.to == end(c) {
+	if ws, ok := m.Prev.WasEmpty(path); ok && e.from == c.Index && e.to == end(c) {
 		return edit{c.Index + 1, end(c) - 1, ws}
 	}
 	return e
 }
 
 // deleteMember deletes key from obj at path (see deleteEdit).
-func (m mapEdit) deleteMember(doc string, obj gjson.Result, key, path string) string {
+func (m MapEdit) DeleteMember(doc string, obj gjson.Result, key, path string) string {
 	for i, mb := range members(obj) {
 		if mb.Key == key {
 			return m.apply(doc, m.deleteEdit(obj, i, path))
@@ -566,7 +568,9 @@ func (m mapEdit) deleteMember(doc string, obj gjson.Result, key, path string) st
 	return doc
 }
 
-func (r *Record) emptied(path string) (string, bool) {
+// WasEmpty returns the white space that the container at path held when the
+// install found it empty, and whether it was.
+func (r *Record) WasEmpty(path string) (string, bool) {
 	if r == nil {
 		return "", false
 	}
@@ -576,7 +580,7 @@ func (r *Record) emptied(path string) (string, bool) {
 
 // dropStale removes entries of ours under events we no longer install (an
 // older version's), when they are as written.
-func (m mapEdit) dropStale(doc string, ed *Edit) (string, error) {
+func (m MapEdit) dropStale(doc string, ed *Edit) (string, error) {
 	keep := map[string]bool{}
 	for _, w := range m.Want {
 		keep[w.Event] = true
@@ -585,14 +589,14 @@ func (m mapEdit) dropStale(doc string, ed *Edit) (string, error) {
 }
 
 // remove takes every entry of ours out of doc.
-func (m mapEdit) remove(in []byte) (Edit, error) {
+func (m MapEdit) Remove(in []byte) (Edit, error) {
 	m = m.begin()
 	ed := Edit{Entries: map[string][]string{}}
 	if IsBlank(in) {
 		ed.Doc = in
 		return ed, nil
 	}
-	doc, _, _, _, ok, err := m.checkRoot(in)
+	doc, _, _, _, ok, err := m.CheckRoot(in)
 	if err != nil || !ok {
 		ed.Doc = in
 		return ed, err
@@ -614,16 +618,46 @@ func (m mapEdit) remove(in []byte) (Edit, error) {
 // removeWhere deletes our entries under the events that pick selects, then
 // the containers that we created and that became empty. doc has passed
 // parse.
-func (m mapEdit) removeWhere(doc string, pick func(event string) bool, ed *Edit) (string, error) {
+func (m MapEdit) removeWhere(doc string, pick func(event string) bool, ed *Edit) (string, error) {
 	out, _, err := m.removeFrom(nil, doc, pick, ed)
 	return out, err
 }
 
+// A cut is what a removal deletes in one event's array: how many
+// deletions (one per entry of ours as written, or under --force one per
+// handler of ours in a mixed group), and whether they empty the array.
+type cut struct {
+	event     string
+	dels      int
+	emptiesIt bool
+	arr       gjson.Result // the event's array
+	first     int          // its first entry of ours to delete, if pure
+	mixed     bool         // some deletion is a handler in a mixed group
+}
+
+// A left is an entry of ours that a removal leaves (edited by hand, or
+// mixed), as found before the cuts: its index moves when one cut is made
+// before it (see removeOnePass).
+type left struct {
+	event string
+	i     int
+	k     Kind
+	cut   int // index into the cuts of its event's cut, or -1
+}
+
+// deletable reports whether entry e of event's array, of kind k, is one of
+// ours that a removal takes out: as written (the manifest's record, or the
+// entry we install now), or any pure one under --force.
+func (m MapEdit) deletable(event string, e gjson.Result, k Kind) bool {
+	return k == OursPure && (m.Prev.Wrote(event, e.Raw) || isCanonical(m, event, e.Raw) || m.Force)
+}
+
 // removeFrom is removeWhere. Given in, the caller's bytes that doc holds, it
-// may instead return the result as new bytes made from in in one pass: when
-// each event loses one entry of ours and keeps others (the usual removal),
-// the deletions are at separate places and need no edit after another.
-func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool, ed *Edit) (string, []byte, error) {
+// may instead return the result as new bytes made from in in one pass
+// (removeOnePass): when each event loses one entry of ours and keeps others
+// (the usual removal), the deletions are at separate places and need no
+// edit after another. Otherwise it deletes edit by edit (removeStepwise).
+func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool, ed *Edit) (string, []byte, error) {
 	hooks, ok := m.locate(doc)
 	if !ok {
 		return doc, nil, nil
@@ -633,34 +667,17 @@ func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 	// user hook again for each event is what costs.
 	evs := members(hooks.Val)
 	second := repeats(evs)
-	// Per event: how many deletions the loop below makes (one per entry
-	// of ours as written, or under --force one per handler of ours in a
-	// mixed group), and whether they empty the array.
-	type cut struct {
-		event     string
-		dels      int
-		emptiesIt bool
-		arr       gjson.Result // the event's array
-		first     int          // its first entry of ours to delete, if pure
-		mixed     bool         // some deletion is a handler in a mixed group
-	}
 	var cuts []cut
 	var notes []string
 	kept := false
 	// What stays of ours, if the cuts are one per event (for the one pass).
-	type left struct {
-		event string
-		i     int
-		k     entryKind
-		cut   int // index into cuts of its event's cut, or -1
-	}
 	var lefts []left
 	for _, ev := range evs {
 		if !pick(ev.Key) || !ev.Val.IsArray() {
 			continue
 		}
 		if at, dup := second[ev.Key]; dup {
-			return "", nil, syntaxErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
+			return "", nil, ErrorAt(doc, int64(at), fmt.Sprintf("duplicate key %q", ev.Key))
 		}
 		if !mayHold(ev.Val.Raw, m.Prefix) {
 			continue // nothing of ours in this event
@@ -670,15 +687,15 @@ func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 		pure := 0
 		nLefts := len(lefts)
 		for i, e := range els {
-			k := classify(e, m.Prefix)
+			k := Classify(e, m.Prefix)
 			switch {
-			case k == oursPure && (m.Prev.wrote(ev.Key, e.Raw) || isCanonical(m, ev.Key, e.Raw) || m.Force):
+			case m.deletable(ev.Key, e, k):
 				c.dels++
 				pure++
 				if c.first < 0 {
 					c.first = i
 				}
-			case k == oursMixed && m.Force:
+			case k == OursMixed && m.Force:
 				for _, h := range elements(e.Get("hooks")) {
 					if cm := h.Get("command"); cm.Type == gjson.String && strings.HasPrefix(cm.Str, m.Prefix) {
 						c.dels++
@@ -712,44 +729,59 @@ func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 		onePass = onePass && c.dels == 1 && !c.mixed && !c.emptiesIt && c.first >= 0
 	}
 	if onePass {
-		n := len(in)
-		edits := make([]edit, len(cuts))
-		for j, c := range cuts {
-			edits[j] = m.deleteEdit(c.arr, c.first, m.path(c.event))
-			n += edits[j].delta()
-		}
-		out := make([]byte, 0, n)
-		at := 0
-		for _, e := range edits { // in the order of the events: in doc order
-			out = append(out, in[at:e.from]...)
-			out = append(out, e.text...)
-			at = e.to
-		}
-		out = append(out, in[at:]...)
-		for _, l := range lefts {
-			i := l.i
-			if l.cut >= 0 && i > cuts[l.cut].first {
-				i-- // the entry before it went
-			}
-			ed.Notes = append(ed.Notes, leftNote(l.event, i, l.k))
-			ed.Kept = true
-		}
-		return "", out, nil
+		return "", m.removeOnePass(in, cuts, lefts, ed), nil
 	}
+	return m.removeStepwise(doc, cuts, pick, ed), nil, nil
+}
+
+// removeOnePass makes cuts of one pure entry each, none emptying its
+// array, in one copy of in, and reports the entries of ours that stay at
+// their indexes after the cuts.
+func (m MapEdit) removeOnePass(in []byte, cuts []cut, lefts []left, ed *Edit) []byte {
+	n := len(in)
+	edits := make([]edit, len(cuts))
+	for j, c := range cuts {
+		edits[j] = m.deleteEdit(c.arr, c.first, m.path(c.event))
+		n += edits[j].delta()
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, e := range edits { // in the order of the events: in doc order
+		out = append(out, in[at:e.from]...)
+		out = append(out, e.text...)
+		at = e.to
+	}
+	out = append(out, in[at:]...)
+	for _, l := range lefts {
+		i := l.i
+		if l.cut >= 0 && i > cuts[l.cut].first {
+			i-- // the entry before it went
+		}
+		ed.Notes = append(ed.Notes, leftNote(l.event, i, l.k))
+		ed.Kept = true
+	}
+	return out
+}
+
+// removeStepwise makes the cuts in doc one deletion at a time, each found
+// again in the document the last one made; then deletes the event arrays
+// and the event map that we created and that became empty, and reports
+// what is left of ours under the events that pick selects.
+func (m MapEdit) removeStepwise(doc string, cuts []cut, pick func(event string) bool, ed *Edit) string {
 	for _, c := range cuts {
 		event := c.event
 		for d := 0; d < c.dels; d++ {
 			hooks, _ := m.locate(doc)
-			ev, _ := find(hooks.Val, event)
+			ev, _ := Find(hooks.Val, event)
 			changed := false
 			for i, e := range elements(ev.Val) {
-				k := classify(e, m.Prefix)
-				if k == oursPure && (m.Prev.wrote(event, e.Raw) || isCanonical(m, event, e.Raw) || m.Force) {
+				k := Classify(e, m.Prefix)
+				if m.deletable(event, e, k) {
 					doc = m.apply(doc, m.deleteEdit(ev.Val, i, m.path(event)))
 					changed = true
 					break
 				}
-				if k == oursMixed && m.Force {
+				if k == OursMixed && m.Force {
 					hs := e.Get("hooks")
 					for j, h := range elements(hs) {
 						if c := h.Get("command"); c.Type == gjson.String && strings.HasPrefix(c.Str, m.Prefix) {
@@ -769,36 +801,36 @@ func (m mapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 			continue
 		}
 		hooks, _ := m.locate(doc)
-		ev, _ := find(hooks.Val, event)
+		ev, _ := Find(hooks.Val, event)
 		if len(elements(ev.Val)) == 0 && m.Prev.created(m.path(event)) {
-			doc = m.deleteMember(doc, hooks.Val, event, m.Key)
+			doc = m.DeleteMember(doc, hooks.Val, event, m.Key)
 		}
 	}
 	// Report what is left of ours.
-	hooks, _ = m.locate(doc)
+	hooks, _ := m.locate(doc)
 	for _, ev := range members(hooks.Val) {
 		if !pick(ev.Key) || !ev.Val.IsArray() || !mayHold(ev.Val.Raw, m.Prefix) {
 			continue
 		}
 		for i, e := range elements(ev.Val) {
-			if n := leftNote(ev.Key, i, classify(e, m.Prefix)); n != "" {
+			if n := leftNote(ev.Key, i, Classify(e, m.Prefix)); n != "" {
 				ed.Notes = append(ed.Notes, n)
 				ed.Kept = true
 			}
 		}
 	}
 	if len(members(hooks.Val)) == 0 && m.Prev.created(m.Key) {
-		doc = m.deleteMember(doc, rootOf(doc), m.Key, "")
+		doc = m.DeleteMember(doc, rootOf(doc), m.Key, "")
 	}
-	return doc, nil, nil
+	return doc
 }
 
 // leftNote says why entry i of event, of kind k, stays after a removal.
-func leftNote(event string, i int, k entryKind) string {
+func leftNote(event string, i int, k Kind) string {
 	switch k {
-	case oursPure:
+	case OursPure:
 		return fmt.Sprintf("%s entry %d of ours was edited by hand; left in place (--force removes it)", event, i)
-	case oursMixed:
+	case OursMixed:
 		return fmt.Sprintf("%s entry %d mixes our hook with others; left in place (--force removes our handler)", event, i)
 	}
 	return ""
@@ -810,7 +842,7 @@ func leftNote(event string, i int, k entryKind) string {
 // It stops at the first entry that is not ours, and answers without a scan
 // when c cannot hold our prefix at all (mayHold): on a user's large config
 // that is the usual case.
-func (m mapEdit) onlyOurs(c gjson.Result) bool {
+func (m MapEdit) onlyOurs(c gjson.Result) bool {
 	if !mayHold(c.Raw, m.Prefix) {
 		return false
 	}
@@ -827,7 +859,7 @@ func (m mapEdit) onlyOurs(c gjson.Result) bool {
 		return ok && n > 0
 	}
 	c.ForEach(func(_, e gjson.Result) bool {
-		if classify(e, m.Prefix) != oursPure {
+		if Classify(e, m.Prefix) != OursPure {
 			ok = false
 		}
 		n++
@@ -836,12 +868,12 @@ func (m mapEdit) onlyOurs(c gjson.Result) bool {
 	return ok && n > 0
 }
 
-func isCanonical(m mapEdit, event, raw string) bool {
+func isCanonical(m MapEdit, event, raw string) bool {
 	w, ok := m.want(event)
 	return ok && SameJSON(raw, w)
 }
 
-func addUnique(list []string, s string) []string {
+func AddUnique(list []string, s string) []string {
 	for _, x := range list {
 		if x == s {
 			return list

@@ -1,4 +1,4 @@
-package adapters
+package jsonedit
 
 import (
 	"encoding/json"
