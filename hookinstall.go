@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -64,6 +65,11 @@ type Installer struct {
 	homeGiven        bool
 	getenv           func(string) string
 	version          string
+
+	// vcache holds what each agent program said to --version, asked once
+	// per Installer (agentVersion).
+	vmu    sync.Mutex
+	vcache map[string]versionAnswer
 }
 
 // New checks o and returns an Installer. It returns an *OptionError when a
@@ -183,6 +189,62 @@ type Agent struct {
 	Skip string
 	// Events are the agent's hook events and the state each reports.
 	Events []Event
+	// Versions are the agent's versions measured with these hooks, nil
+	// where none could be run (docs/agents.md "Versions").
+	Versions *VersionRange
+}
+
+// A VersionRange is the agent versions whose binaries were run with
+// hookinstall's hooks: Oldest to Newest with every event, the user's own
+// hook still firing and the config back byte for byte after remove. add
+// asks the agent's program on PATH for its version and writes for older
+// ones what Older says.
+type VersionRange struct {
+	Program string // the program asked: "kimi"
+	Oldest  string
+	Newest  string
+	Floor   string // the oldest version run at all
+	Older   []OlderVersions
+}
+
+// OlderVersions is what add writes for the versions below Below.
+type OlderVersions struct {
+	Below     string
+	Drop      []string // events those versions do not know: left out
+	TimeoutMS bool     // they read a hook's timeout in milliseconds
+	Refused   string   // nothing useful and safe can be written: why (add exits 3)
+	Why       string   // what was measured
+}
+
+// Text renders the range for people: "0.20.0 to 2.1.0 (below 0.20.0: no
+// Interrupt)".
+func (v *VersionRange) Text() string {
+	if v == nil {
+		return ""
+	}
+	return v.adapters().RangeText()
+}
+
+func (v *VersionRange) adapters() *adapters.Range {
+	r := &adapters.Range{Program: v.Program, Oldest: v.Oldest, Newest: v.Newest, Floor: v.Floor}
+	for _, o := range v.Older {
+		r.Older = append(r.Older, adapters.Older{Below: o.Below, Drop: o.Drop, TimeoutMS: o.TimeoutMS, Refuse: o.Refused, Why: o.Why})
+	}
+	return r
+}
+
+func versionRange(r *adapters.Range) *VersionRange {
+	if r == nil {
+		return nil
+	}
+	v := &VersionRange{Program: r.Program, Oldest: r.Oldest, Newest: r.Newest, Floor: r.Floor}
+	if v.Floor == "" {
+		v.Floor = r.Oldest
+	}
+	for _, o := range r.Older {
+		v.Older = append(v.Older, OlderVersions{Below: o.Below, Drop: o.Drop, TimeoutMS: o.TimeoutMS, Refused: o.Refuse, Why: o.Why})
+	}
+	return v
 }
 
 // An Event is one of an agent's hook events and the state it reports.
@@ -248,6 +310,7 @@ func (in *Installer) describe(t adapters.Target) Agent {
 	for _, e := range t.Adapter.Events() {
 		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note})
 	}
+	a.Versions = versionRange(t.Adapter.Facts(t).Range)
 	return a
 }
 

@@ -409,3 +409,31 @@ func TestNewHome(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentVersionAskedOnce: the agent's program is asked --version once per
+// Installer, however many installs follow; a version below the range that
+// nothing can be written for is ErrAgentVersion and writes nothing.
+func TestAgentVersionAskedOnce(t *testing.T) {
+	home, bin := t.TempDir(), t.TempDir()
+	calls := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho x >> '" + calls + "'\necho '2.1.140 (Claude Code)'\n"
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		res, err := in.Install(context.Background(), "claude", hookinstall.InstallOptions{DryRun: i == 1})
+		if !errors.Is(err, hookinstall.ErrAgentVersion) || res.Outcome != hookinstall.OutcomeFailed || len(res.Changes) != 0 {
+			t.Fatalf("Install = %+v, %v; want ErrAgentVersion and nothing written", res, err)
+		}
+	}
+	if b, _ := os.ReadFile(calls); string(b) != "x\n" {
+		t.Fatalf("claude --version ran %d times, want once", strings.Count(string(b), "x"))
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("~/.claude exists after a refused install: %v", err)
+	}
+}

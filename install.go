@@ -173,9 +173,17 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	}
 	// With Trust, the writer asks the agent's program for its version
 	// first (ErrTrustVersion): no caller of the writer can skip it.
+	// The agent's program on PATH says its version: a version below the
+	// measured range gets only what it understands, or nothing (exit 3).
+	g, notes, err := in.gate(ctx, t)
+	if err != nil {
+		return fail(err)
+	}
+	t.Gate = g
 	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
 	rep := w.Add(ctx, t)
 	r := result(rep)
+	r.Notes = append(notes, r.Notes...)
 	if rep.Next != "" {
 		r.Hint = t.ID + ": " + rep.Next
 	}

@@ -107,6 +107,10 @@ type Target struct {
 	// NameHome says that Home is not the user's own ($HOME), so the
 	// command that removes the install names it (--home); see Install.
 	NameHome bool
+	// Gate, when set, is what the agent version on PATH gets (its
+	// Facts.Range judged against `--version`): events it does not know are
+	// left out, timeouts written in its unit. Nil writes every event.
+	Gate *Gate
 
 	// parsed, set only for the length of one plan (configAdd,
 	// configRemove), lets the agent's Check and its Add or Remove share the

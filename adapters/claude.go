@@ -49,7 +49,7 @@ func (c claudeStyle) Name() string { return c.name }
 func (c claudeStyle) Events() []EventInfo { return eventInfos(c.events) }
 
 func (c claudeStyle) Scripts(t Target) ([]Script, error) {
-	return eventScripts(t, c.events, c.transport, c.grokGuard)
+	return eventScripts(t, gated(t, c.events), c.transport, c.grokGuard)
 }
 
 // eventInfos is what Events reports for a script-per-event agent (the
@@ -84,6 +84,9 @@ func (c claudeStyle) handler(t Target, event string) jsonedit.Obj {
 	if s, ok := c.timeouts[event]; ok {
 		timeout = s
 	}
+	if t.Gate != nil && t.Gate.TimeoutMS && c.timeout == 0 {
+		timeout *= 1000 // this version reads milliseconds (Qwen Code 0.15)
+	}
 	h := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(event))}, {K: "timeout", V: timeout}}
 	if c.named {
 		h = append(jsonedit.Obj{{K: "name", V: HookName(t, event)}}, h...)
@@ -99,7 +102,7 @@ func HookName(t Target, event string) string {
 
 func (c claudeStyle) want(t Target) []jsonedit.EventEntry {
 	var ws []jsonedit.EventEntry
-	for _, e := range c.events {
+	for _, e := range gated(t, c.events) {
 		ws = append(ws, jsonedit.EventEntry{Event: e.event, Entry: jsonedit.Obj{{K: "hooks", V: []any{c.handler(t, e.event)}}}})
 	}
 	return ws
@@ -226,6 +229,7 @@ func claudeAuto(path string) string {
 func (c claude) Facts(t Target) Facts {
 	managed := SystemPath(t, claudeManaged)
 	return Facts{
+		Range:          claudeRange,
 		Product:        "Claude Code",
 		ReadsBOM:       true,
 		RewritesStale:  true,
@@ -354,3 +358,11 @@ func readClaudeDoctor(in AskInput) []Finding {
 	}
 	return fs
 }
+
+// claudeRange: Claude Code honours a hook's terminalSequence from 2.1.141
+// on (measured in the TUI, docs/agents.md "Versions"); 2.1.140 runs every
+// hook and shows none of it.
+var claudeRange = &Range{Program: "claude", Oldest: "2.1.141", Newest: "2.1.332", Floor: "2.1.140",
+	Older: []Older{{Below: "2.1.141",
+		Refuse: "runs hooks but throws away the terminalSequence they print (honoured from 2.1.141 on), so no state of ours would reach your terminal; upgrade Claude Code, then run add again",
+		Why:    "2.1.140 ran every hook in the TUI and no state reached the pty"}}}

@@ -134,6 +134,7 @@ func copilotDead(dead, config string) string {
 
 func (c copilot) Facts(t Target) Facts {
 	return Facts{
+		Range:          copilotRange,
 		Product:        "GitHub Copilot CLI",
 		ProjectConfigs: []string{".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"},
 		Reads:          []string{c.settings(t), c.deadPath(t)},
@@ -167,3 +168,6 @@ func (c copilot) deadPaths(in Input) []Finding {
 	}
 	return []Finding{pass("deadpath.config-json", path, "no hook of ours in "+path+" (which Copilot no longer reads for hooks)")}
 }
+
+// copilotRange: the versions measured with our hooks (docs/agents.md "Versions").
+var copilotRange = &Range{Program: "copilot", Oldest: "1.0.39", Newest: "1.0.102"}

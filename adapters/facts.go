@@ -78,6 +78,9 @@ type Facts struct {
 	// Variants are further fires per event, for a state that depends on
 	// the payload.
 	Variants map[string][]Variant
+	// Range is the agent versions measured with our hooks, and what older
+	// ones get; nil when no binary of the agent could be run here.
+	Range *Range
 }
 
 //go:embed payloads/*.json

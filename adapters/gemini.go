@@ -139,6 +139,7 @@ func geminiTrustNote(config string) string {
 func (g gemini) Facts(t Target) Facts {
 	sys := SystemPath(t, geminiSystem)
 	return Facts{
+		Range:          geminiRange,
 		Product:        "Gemini CLI",
 		Detect:         []string{g.Config(t)},
 		ReadsComments:  true,
@@ -225,3 +226,6 @@ func (g gemini) redaction(in Input, root gjson.Result) []Finding {
 	}
 	return []Finding{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", scripts.TaskVar(in.T.NS), scripts.PTYVar(in.T.NS)))}
 }
+
+// geminiRange: the versions measured with our hooks (docs/agents.md "Versions").
+var geminiRange = &Range{Program: "gemini", Oldest: "0.34.0", Newest: "0.61.0"}

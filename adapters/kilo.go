@@ -41,6 +41,7 @@ var kilo = pluginAgent{
 	twinWhy: "Kilo loads plugin/ and plugins/ alike, in ~/.config/kilo, ~/.kilocode and $KILO_CONFIG_DIR",
 	facts: func(Target) Facts {
 		return Facts{
+			Range:   kiloRange,
 			Product: "Kilo CLI",
 			Plugin: &Plugin{
 				// Kilo is a Bun binary (Bun 1.3.14 in 7.7.9): with BUN_BE_BUN=1
@@ -56,3 +57,6 @@ var kilo = pluginAgent{
 }
 
 func init() { register(kilo) }
+
+// kiloRange: the versions measured with our hooks (docs/agents.md "Versions").
+var kiloRange = &Range{Program: "kilo", Oldest: "7.7.9", Newest: "7.7.9"}

@@ -78,7 +78,7 @@ func (kimi) Dir(home string, getenv func(string) string) (string, string) {
 func (kimi) Config(t Target) string { return filepath.Join(t.Dir, "config.toml") }
 
 func (kimi) Scripts(t Target) ([]Script, error) {
-	return eventScripts(t, kimiEvents, scripts.PTY, false)
+	return eventScripts(t, gated(t, kimiEvents), scripts.PTY, false)
 }
 
 // kimiEntry is one [[hooks]] table of ours, in the order we write its keys.
@@ -331,7 +331,7 @@ func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) 
 		}
 	}
 	var add []string
-	for _, e := range kimiEvents {
+	for _, e := range gated(t, kimiEvents) {
 		if !have[e.event] {
 			add = append(add, e.event)
 		}
@@ -579,6 +579,7 @@ func (k kimi) PlanRemove(t Target, in PlanInput) (Plan, error) {
 
 func (k kimi) Facts(t Target) Facts {
 	return Facts{
+		Range:      kimiRange,
 		Product:    "Kimi Code",
 		ReadConfig: k.readConfig,
 		// measured on 2.1.0: a config.toml that starts with a BOM still
@@ -658,3 +659,9 @@ func readKimiDoctor(in AskInput) []Finding {
 	f.Timed = true
 	return []Finding{f}
 }
+
+// kimiRange: Kimi Code 0.10.0 does not know Interrupt and refuses to start
+// with one in its config; 0.20.0 knows it (docs/agents.md "Versions").
+var kimiRange = &Range{Program: "kimi", Oldest: "0.20.0", Newest: "2.1.0", Floor: "0.10.0",
+	Older: []Older{{Below: "0.20.0", Drop: []string{"Interrupt"},
+		Why: "Kimi Code 0.10.0 refuses to start with an Interrupt hook in its config (hooks[4].event: Invalid option)"}}}

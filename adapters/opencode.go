@@ -22,6 +22,7 @@ var opencode = pluginAgent{
 	twinWhy: "opencode loads plugin/ and plugins/ alike",
 	facts: func(Target) Facts {
 		return Facts{
+			Range:   opencodeRange,
 			Product: "opencode",
 			Plugin: &Plugin{
 				// opencode is a Bun binary: with BUN_BE_BUN=1 it runs JavaScript.
@@ -78,3 +79,6 @@ func configDir(envVar, name string) func(home string, getenv func(string) string
 		return filepath.Join(home, ".config", name), ""
 	}
 }
+
+// opencodeRange: the versions measured with our hooks (docs/agents.md "Versions").
+var opencodeRange = &Range{Program: "opencode", Oldest: "1.3.2", Newest: "1.18.33"}

@@ -37,6 +37,7 @@ var pi = pluginAgent{
 	twinWhy: "Pi loads extensions/*.ts, *.js and */index.ts alike",
 	facts: func(Target) Facts {
 		return Facts{
+			Range:   piRange,
 			Product: "Pi",
 			// Pi runs on node and loads the module with jiti; ours is
 			// TypeScript without types, so node itself loads it.
@@ -55,3 +56,6 @@ var pi = pluginAgent{
 }
 
 func init() { register(pi) }
+
+// piRange: the versions measured with our hooks (docs/agents.md "Versions").
+var piRange = &Range{Program: "pi", Oldest: "0.52.12", Newest: "0.73.1"}

@@ -74,6 +74,7 @@ func qwenApproval(config string, root gjson.Result) string {
 
 func (q qwen) Facts(t Target) Facts {
 	return Facts{
+		Range:          qwenRange,
 		Product:        "Qwen Code",
 		ReadsBOM:       true,
 		ReadsComments:  true,
@@ -106,3 +107,14 @@ func (q qwen) switches(in Input) []Finding {
 	}
 	return fs
 }
+
+// qwenRange: Qwen Code 0.15 reads a handler's timeout in milliseconds (0.21.2
+// on reads seconds); 0.12.0 and older report nothing through our hooks
+// (docs/agents.md "Versions").
+var qwenRange = &Range{Program: "qwen", Oldest: "0.21.2", Newest: "0.24.4", Floor: "0.10.1",
+	Older: []Older{
+		{Below: "0.21.2", TimeoutMS: true,
+			Why: "Qwen Code 0.15.10 killed a hook with \"timeout\": 5 after 5 ms"},
+		{Below: "0.15.6",
+			Refuse: "reports no state through hooks (0.12.0 runs them only with hooksConfig.enabled and no state reached the terminal; 0.10.1 has no hooks); upgrade Qwen Code, then run add again",
+			Why:    "0.12.0 and 0.10.1 showed no state"}}}

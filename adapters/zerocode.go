@@ -331,7 +331,12 @@ func (z zerocodeStyle) facts(t Target) Facts {
 	if z.sysRequirements != "" {
 		sys = SystemPath(t, z.sysRequirements)
 	}
+	var rg *Range
+	if z.name == "codex" {
+		rg = codexRange
+	}
 	return Facts{
+		Range:   rg,
 		Product: z.product,
 		// Any other top-level key, even "$schema", makes the engine reject
 		// the whole file.
@@ -495,3 +500,10 @@ func readCodexHooks(in AskInput) []Finding {
 	}
 	return append(fs, Finding{ID: "binary.codex", Result: Pass, File: file, Timed: true, Verdict: verdict})
 }
+
+// codexRange: Codex runs our hooks back to 0.129.0; 0.149.0 has no Interrupt
+// event (it ignores the key), 0.169.0 has it; the versions between were not
+// bisected, so they get no Interrupt either (docs/agents.md "Versions").
+var codexRange = &Range{Program: "codex", Oldest: "0.169.0", Newest: "0.171.0", Floor: "0.129.0",
+	Older: []Older{{Below: "0.169.0", Drop: []string{"Interrupt"},
+		Why: "Codex 0.149.0 and 0.129.0 have no Interrupt event"}}}

@@ -44,6 +44,25 @@ type jsonAgentInfo struct {
 	Skip       string      `json:"skip,omitempty"`
 	States     []string    `json:"states"`
 	Events     []jsonEvent `json:"events"`
+	// Versions is absent where no binary of the agent could be run here.
+	Versions *jsonVersions `json:"versions,omitempty"`
+}
+
+// jsonVersions is an agent's measured version range (docs/agents.md).
+type jsonVersions struct {
+	Program string      `json:"program"`
+	Oldest  string      `json:"oldest"`
+	Newest  string      `json:"newest"`
+	Floor   string      `json:"floor"`
+	Older   []jsonOlder `json:"older"`
+}
+
+type jsonOlder struct {
+	Below     string   `json:"below"`
+	Drop      []string `json:"drop"`
+	TimeoutMS bool     `json:"timeout_ms"`
+	Refused   string   `json:"refused,omitempty"`
+	Why       string   `json:"why"`
 }
 
 type jsonEvent struct {
@@ -67,6 +86,7 @@ func runAgents(o *agentsOptions) error {
 		return err
 	}
 	infos := []jsonAgentInfo{}
+	texts := map[string]string{}
 	for _, a := range agents {
 		i := jsonAgentInfo{Agent: a.Name, Config: a.Config, HooksDir: a.HooksDir, Shared: a.Shared, Detected: a.Detected, ByNameOnly: a.ByNameOnly,
 			Skip: a.Skip, States: []string{}, Events: []jsonEvent{}}
@@ -76,13 +96,20 @@ func runAgents(o *agentsOptions) error {
 		for _, e := range a.Events {
 			i.Events = append(i.Events, jsonEvent{Event: e.Name, State: string(e.State), Note: e.Note})
 		}
+		if v := a.Versions; v != nil {
+			i.Versions = &jsonVersions{Program: v.Program, Oldest: v.Oldest, Newest: v.Newest, Floor: v.Floor, Older: []jsonOlder{}}
+			for _, o := range v.Older {
+				i.Versions.Older = append(i.Versions.Older, jsonOlder{Below: o.Below, Drop: append([]string{}, o.Drop...), TimeoutMS: o.TimeoutMS, Refused: o.Refused, Why: o.Why})
+			}
+			texts[a.Name] = v.Text()
+		}
 		infos = append(infos, i)
 	}
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonAgents{Schema: jsonSchema, Command: "agents", Namespace: in.Namespace(), Home: in.Home(), Agents: infos})
 	}
 	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tDETECTED\tCONFIG\tEVENTS")
+	fmt.Fprintln(tw, "AGENT\tDETECTED\tCONFIG\tVERSIONS\tEVENTS")
 	for _, i := range infos {
 		var evs []string
 		for _, e := range i.Events {
@@ -95,7 +122,11 @@ func runAgents(o *agentsOptions) error {
 		if i.ByNameOnly {
 			det += " (by name only)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.Agent, det, i.Config, strings.Join(evs, ", "))
+		vs := texts[i.Agent]
+		if vs == "" {
+			vs = "not measured"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", i.Agent, det, i.Config, vs, strings.Join(evs, ", "))
 	}
 	return tw.Flush()
 }

@@ -74,7 +74,7 @@ func exitCode(results []done, all bool) int {
 		switch {
 		case r.Err == nil:
 			ok = true
-		case errors.Is(r.Err, hookinstall.ErrHooksOff):
+		case errors.Is(r.Err, hookinstall.ErrHooksOff), errors.Is(r.Err, hookinstall.ErrAgentVersion):
 			off = true
 		default:
 			code = exitFail

@@ -481,7 +481,8 @@ type removeEdit func(r *run, p string, s1, s2, s3 Snapshot) (string, error)
 func (c cli) do(r *run, verb string) (string, error) {
 	// the agent's own bin dir first, as for a user who has it installed
 	// (add codex --trust asks `codex --version`)
-	env := []string{"PATH=" + filepath.Dir(r.bin.path) + ":" + basePath(), "HOME=" + r.home, "LANG=C.UTF-8"}
+	// (add asks every agent's --version: kimi's needs its own Node, r.bin.pathEnv)
+	env := []string{"PATH=" + filepath.Dir(r.bin.path) + ":" + r.bin.pathEnv(), "HOME=" + r.home, "LANG=C.UTF-8"}
 	args := []string{verb, r.agent, "--home", r.home}
 	if verb == "add" {
 		args = append(args, r.addArgs...)

@@ -1,0 +1,211 @@
+package adapters
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Range is the agent versions whose binaries were run with our hooks
+// (docs/agents.md has each run): Oldest and Newest were run with every
+// event we write, the user's own hook still firing and the config given
+// back byte for byte after remove. Older versions get what Older says.
+type Range struct {
+	// Program is the binary asked for its version (`Program --version`).
+	Program string
+	Oldest  string
+	Newest  string
+	// Older are what versions below Oldest get, each for every version
+	// below its Below; they add up (a version below two gets both).
+	Older []Older
+	// Floor is the oldest version run at all, with what Older writes for
+	// it; below it hookinstall knows nothing (it installs what Floor gets,
+	// and says so). "" means Oldest.
+	Floor string
+}
+
+// Older is what hookinstall writes for the versions below Below.
+type Older struct {
+	Below string
+	// Drop are events those versions do not know: not written.
+	Drop []string
+	// TimeoutMS: those versions read a handler's timeout in milliseconds.
+	TimeoutMS bool
+	// Refuse, when set, says why nothing useful and safe can be written
+	// for those versions: add writes nothing and exits 3.
+	Refuse string
+	// Why is what was measured (one sentence, for messages and docs).
+	Why string
+}
+
+// A Gate is what one agent version gets, from its Range: Version is what
+// its binary said; an adapter leaves out the Drop events and writes
+// timeouts in milliseconds when TimeoutMS.
+type Gate struct {
+	Version   string
+	Drop      []string
+	TimeoutMS bool
+	// Refuse, when set: nothing is written (see Older.Refuse).
+	Refuse string
+	// Newer: the version is newer than the newest measured.
+	Newer bool
+	// Unmeasured: the version is older than any measured (Range.Floor).
+	Unmeasured bool
+	// Why are the measurements behind Drop, TimeoutMS and Refuse.
+	Why []string
+}
+
+var versionRx = regexp.MustCompile(`\d+\.\d+\.\d+`)
+
+// ParseVersion finds the version in what `--version` printed: the first
+// x.y.z in it, or "".
+func ParseVersion(out string) string {
+	return versionRx.FindString(out)
+}
+
+// CompareVersions compares two x.y.z versions numerically: -1, 0 or 1.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// Judge says what version v gets.
+func (r *Range) Judge(v string) Gate {
+	g := Gate{Version: v}
+	if r == nil || v == "" {
+		return g
+	}
+	if CompareVersions(v, r.Newest) > 0 {
+		g.Newer = true
+	}
+	floor := r.Floor
+	if floor == "" {
+		floor = r.Oldest
+	}
+	if CompareVersions(v, floor) < 0 {
+		g.Unmeasured = true
+	}
+	for _, o := range r.Older {
+		if CompareVersions(v, o.Below) >= 0 {
+			continue
+		}
+		for _, e := range o.Drop {
+			if !slices.Contains(g.Drop, e) {
+				g.Drop = append(g.Drop, e)
+			}
+		}
+		g.TimeoutMS = g.TimeoutMS || o.TimeoutMS
+		if o.Refuse != "" && g.Refuse == "" {
+			g.Refuse = o.Refuse
+		}
+		g.Why = append(g.Why, o.Why)
+	}
+	return g
+}
+
+// Reduced reports whether the gate writes less, or otherwise, than the
+// events and timeouts of the range.
+func (g *Gate) Reduced() bool {
+	return g != nil && (len(g.Drop) > 0 || g.TimeoutMS)
+}
+
+// drops reports whether the target's gate leaves event out.
+func (t Target) drops(event string) bool {
+	return t.Gate != nil && slices.Contains(t.Gate.Drop, event)
+}
+
+// gated are the events of evs the target's agent version knows.
+func gated(t Target, evs []claudeEvent) []claudeEvent {
+	if t.Gate == nil || len(t.Gate.Drop) == 0 {
+		return evs
+	}
+	var out []claudeEvent
+	for _, e := range evs {
+		if !t.drops(e.event) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// RangeText renders a range for people: "0.20.0 to 2.1.0 (0.10.0: no
+// Interrupt)".
+func (r *Range) RangeText() string {
+	if r == nil {
+		return ""
+	}
+	s := r.Oldest + " to " + r.Newest
+	var below []string
+	for _, o := range r.Older {
+		below = append(below, "below "+o.Below+": "+o.Effect())
+	}
+	if len(below) > 0 {
+		s += " (" + strings.Join(below, "; ") + ")"
+	}
+	return s
+}
+
+// Effect says what Older does, in a few words.
+func (o Older) Effect() string {
+	var parts []string
+	if o.Refuse != "" {
+		return "refused"
+	}
+	if len(o.Drop) > 0 {
+		parts = append(parts, "no "+strings.Join(o.Drop, ", "))
+	}
+	if o.TimeoutMS {
+		parts = append(parts, "timeout in ms")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// GateNotes are what add says about a gate it wrote with, for agent
+// product: which states go unreported, and versions beyond the range.
+func GateNotes(product string, r *Range, g Gate, states map[string]string) []string {
+	var notes []string
+	if len(g.Drop) > 0 {
+		var lost []string
+		for _, e := range g.Drop {
+			if s := states[e]; s != "" {
+				lost = append(lost, s)
+			}
+		}
+		n := fmt.Sprintf("%s %s does not know %s: left out", product, g.Version, strings.Join(g.Drop, ", "))
+		if len(lost) > 0 {
+			n += ", so " + strings.Join(lost, ", ") + " will not be reported"
+		}
+		notes = append(notes, n+" (upgrade to "+r.Oldest+" or newer for every state)")
+	}
+	if g.TimeoutMS {
+		notes = append(notes, fmt.Sprintf("%s %s reads a hook's timeout in milliseconds: ours are written as %d", product, g.Version, HookTimeout*1000))
+	}
+	if g.Newer {
+		notes = append(notes, fmt.Sprintf("%s %s is newer than the newest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, r.Newest, r.Newest))
+	}
+	if g.Unmeasured {
+		floor := r.Floor
+		if floor == "" {
+			floor = r.Oldest
+		}
+		notes = append(notes, fmt.Sprintf("%s %s is older than the oldest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, floor, floor))
+	}
+	return notes
+}

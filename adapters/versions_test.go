@@ -1,0 +1,51 @@
+package adapters
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseAndCompareVersions(t *testing.T) {
+	for out, want := range map[string]string{
+		"2.1.332 (Claude Code)\n": "2.1.332", "codex-cli 0.171.0": "0.171.0", "0.10.0": "0.10.0",
+		"1.0.102\nA new version 1.0.103 is out": "1.0.102", "dev build": "",
+	} {
+		if got := ParseVersion(out); got != want {
+			t.Errorf("ParseVersion(%q) = %q, want %q", out, got, want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"0.10.0", "0.9.9", 1}, {"2.1.140", "2.1.141", -1}, {"1.0.39", "1.0.39", 0}, {"0.15.10", "0.15.6", 1}} {
+		if got := CompareVersions(c.a, c.b); got != c.want {
+			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestJudge: the measured boundaries, on each side.
+func TestJudge(t *testing.T) {
+	for _, c := range []struct {
+		r    *Range
+		v    string
+		want Gate
+	}{
+		{kimiRange, "0.10.0", Gate{Version: "0.10.0", Drop: []string{"Interrupt"}, Why: []string{kimiRange.Older[0].Why}}},
+		{kimiRange, "0.9.0", Gate{Version: "0.9.0", Drop: []string{"Interrupt"}, Unmeasured: true, Why: []string{kimiRange.Older[0].Why}}},
+		{kimiRange, "0.20.0", Gate{Version: "0.20.0"}},
+		{kimiRange, "2.1.1", Gate{Version: "2.1.1", Newer: true}},
+		{claudeRange, "2.1.140", Gate{Version: "2.1.140", Refuse: claudeRange.Older[0].Refuse, Why: []string{claudeRange.Older[0].Why}}},
+		{claudeRange, "2.1.141", Gate{Version: "2.1.141"}},
+		{qwenRange, "0.15.10", Gate{Version: "0.15.10", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
+		{qwenRange, "0.15.6", Gate{Version: "0.15.6", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
+		{qwenRange, "0.12.0", Gate{Version: "0.12.0", TimeoutMS: true, Refuse: qwenRange.Older[1].Refuse, Why: []string{qwenRange.Older[0].Why, qwenRange.Older[1].Why}}},
+		{qwenRange, "0.21.2", Gate{Version: "0.21.2"}},
+		{codexRange, "0.149.0", Gate{Version: "0.149.0", Drop: []string{"Interrupt"}, Why: []string{codexRange.Older[0].Why}}},
+		{geminiRange, "0.30.0", Gate{Version: "0.30.0", Unmeasured: true}},
+	} {
+		if got := c.r.Judge(c.v); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %s: %+v, want %+v", c.r.Program, c.v, got, c.want)
+		}
+	}
+}

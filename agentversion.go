@@ -1,0 +1,122 @@
+package hookinstall
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/hookinstall/hookinstall/adapters"
+)
+
+// ErrAgentVersion says that the agent's program on PATH is a version for
+// which hookinstall can write nothing useful and safe (measured: its hooks
+// would report nothing, or it would reject the config): nothing was
+// written. An *AgentVersionError wraps it; the command line exits 3.
+var ErrAgentVersion = errors.New("the agent's version cannot run these hooks")
+
+// An AgentVersionError is a refusal to install for the agent version on
+// PATH.
+type AgentVersionError struct {
+	Agent   string // the agent's name
+	Product string // its name for people
+	Binary  string // the program asked
+	Version string // what it said
+	Reason  string // what that version does with our hooks
+}
+
+func (e *AgentVersionError) Error() string {
+	return fmt.Sprintf("%s: %s %s (%s) %s; nothing written", e.Agent, e.Product, e.Version, e.Binary, e.Reason)
+}
+
+func (e *AgentVersionError) Unwrap() error { return ErrAgentVersion }
+
+// versionTimeout bounds one `--version` run.
+const versionTimeout = 10 * time.Second
+
+// A versionAnswer is what one program said to --version.
+type versionAnswer struct {
+	out string
+	err error
+}
+
+// agentVersion asks the agent's program on the Installer's PATH for its
+// version, once per program per Installer. bin is "" when it is not on
+// PATH (or the target is not this machine's: a Docker home); version is
+// "" when the program did not say one (err says why, when it failed).
+func (in *Installer) agentVersion(ctx context.Context, t adapters.Target, r *adapters.Range) (bin, version string, err error) {
+	if r == nil || (t.AsHome != "" && t.AsHome != t.Home) {
+		return "", "", nil
+	}
+	bin, lerr := in.lookPath(r.Program)
+	if lerr != nil {
+		return "", "", nil
+	}
+	in.vmu.Lock()
+	defer in.vmu.Unlock()
+	a, ok := in.vcache[bin]
+	if !ok {
+		a = askVersion(ctx, bin, in.getenv("PATH"))
+		if in.vcache == nil {
+			in.vcache = map[string]versionAnswer{}
+		}
+		in.vcache[bin] = a
+	}
+	return bin, adapters.ParseVersion(a.out), a.err
+}
+
+// askVersion runs `bin --version` with no stdin, a scratch HOME (so that it
+// writes nothing of the user's) and versionTimeout.
+func askVersion(ctx context.Context, bin, path string) versionAnswer {
+	home, err := os.MkdirTemp("", "hookinstall-version-")
+	if err != nil {
+		return versionAnswer{err: err}
+	}
+	defer os.RemoveAll(home)
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, "--version")
+	c.Env = []string{"PATH=" + path, "HOME=" + home, "LANG=C.UTF-8", "NO_COLOR=1", "CI=1"}
+	c.Dir = home
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = time.Second
+	var b bytes.Buffer
+	c.Stdout, c.Stderr = &b, &b
+	err = c.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%s --version did not answer within %v", bin, versionTimeout)
+	}
+	return versionAnswer{out: b.String(), err: err}
+}
+
+// gate asks the agent's program its version and judges it against the
+// agent's measured range: the gate the plan writes with, what add must
+// say about it, or an *AgentVersionError when nothing can be written.
+func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gate, []string, error) {
+	f := t.Adapter.Facts(t)
+	bin, v, err := in.agentVersion(ctx, t, f.Range)
+	switch {
+	case bin == "":
+		return nil, nil, nil // not on PATH: as measured
+	case v == "":
+		why := "it printed no version"
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, []string{fmt.Sprintf("could not tell the version of %s (%s); installed as for %s", bin, why, f.Range.Newest)}, nil
+	}
+	g := f.Range.Judge(v)
+	if g.Refuse != "" {
+		return nil, nil, &AgentVersionError{Agent: t.ID, Product: f.Product, Binary: bin, Version: v, Reason: g.Refuse}
+	}
+	states := map[string]string{}
+	for _, e := range t.Adapter.Events() {
+		states[e.Event] = string(e.State)
+	}
+	return &g, adapters.GateNotes(f.Product, f.Range, g, states), nil
+}
