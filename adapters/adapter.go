@@ -175,6 +175,7 @@ func (t Target) Install() scripts.Install {
 func (t Target) spec(s scripts.Spec) scripts.Spec {
 	in := t.Install()
 	s.NS, s.Agent, s.Home, s.AsHome = in.NS, in.Agent, in.Home, in.AsHome
+	s.Product = t.Adapter.Facts(t).Product
 	return s
 }
 

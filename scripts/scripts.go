@@ -116,6 +116,9 @@ type Spec struct {
 	// Home and AsHome say where the install lives, for the command the
 	// header names: see Install.
 	Home, AsHome string
+	// Product is the agent's name for people ("Claude Code"), which a
+	// desktop notification names in terminal mode; Agent when empty.
+	Product string
 }
 
 // Install is the install the script belongs to, which its header names.
@@ -158,6 +161,8 @@ type tmplData struct {
 	Match, MatchKey, MatchValue string
 	Then, Else                  string
 	States                      []stateLine
+	TaskPrefix                  string
+	Terminal                    []string // the terminal branch's lines
 	emit                        func(State) string
 }
 
@@ -183,11 +188,15 @@ func Render(spec Spec) ([]byte, error) {
 	if spec.State.Body() == "" {
 		return nil, fmt.Errorf("scripts: unknown state %q", spec.State)
 	}
+	if spec.Product == "" {
+		spec.Product = spec.Agent
+	}
 	d := tmplData{
-		Spec:    spec,
-		Stdout:  spec.Transport == Stdout,
-		TaskVar: TaskVar(spec.NS),
-		PTYVar:  PTYVar(spec.NS),
+		Spec:       spec,
+		Stdout:     spec.Transport == Stdout,
+		TaskVar:    TaskVar(spec.NS),
+		PTYVar:     PTYVar(spec.NS),
+		TaskPrefix: TaskPrefix,
 	}
 	d.emit = func(s State) string {
 		if d.Stdout {
@@ -221,6 +230,14 @@ func Render(spec Spec) ([]byte, error) {
 		d.Then, d.Else = string(spec.State), "none"
 		d.States = stateLines(spec.State)
 	}
+	states := []State{spec.State}
+	if d.Match != "" {
+		states = nil
+		for _, l := range d.States {
+			states = append(states, State(l.Name))
+		}
+	}
+	d.Terminal = terminalBlock(spec, states)
 	return execute(hookTmpl, d)
 }
 

@@ -1,0 +1,296 @@
+package scripts
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/ptytest"
+)
+
+// TestTerminalBytes pins what each dialect sends for each state, byte for
+// byte, bare and wrapped for tmux.
+func TestTerminalBytes(t *testing.T) {
+	const p, f = "Gemini CLI", "myrepo"
+	want := map[string]string{
+		"osc9/working":         "\x1b]9;4;3\x07",
+		"osc9/attention":       "\x1b]9;4;4;100\x07\x1b]9;Gemini CLI needs your input \u00b7 myrepo\x07",
+		"osc9/done":            "\x1b]9;4;0\x07\x1b]9;Gemini CLI is done \u00b7 myrepo\x07",
+		"osc9/interrupted":     "\x1b]9;4;0\x07",
+		"osc777/attention":     "\x1b]9;4;4;100\x07\x1b]777;notify;Gemini CLI;needs your input \u00b7 myrepo\x07",
+		"osc777/done":          "\x1b]9;4;0\x07\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07",
+		"osc99/attention":      "\x1b]9;4;4;100\x07\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07",
+		"osc99/done":           "\x1b]9;4;0\x07\x1b]99;;Gemini CLI is done \u00b7 myrepo\x07",
+		"tmux+osc9/working":    "\x1bPtmux;\x1b\x1b]9;4;3\x07\x1b\\",
+		"tmux+osc777/done":     "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07\x1b\\",
+		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\",
+	}
+	for k, w := range want {
+		name, state, _ := strings.Cut(k, "/")
+		term, err := ParseTerminal(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(TerminalBytes(term, p, f, State(state))); got != w {
+			t.Errorf("%s: got %q, want %q", k, got, w)
+		}
+	}
+	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
+	// JSON \u escapes, the whole line ASCII.
+	got := TerminalJSON(Terminal{Dialect: OSC777, Tmux: true}, "Claude Code", "myrepo", Attention)
+	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007"}`; got != w {
+		t.Errorf("TerminalJSON = %s, want %s", got, w)
+	}
+}
+
+// claudeAllows is Claude Code 2.1.332's allowlist for a hook's
+// terminalSequence, as read in its bundle (the functions the docs call
+// its parser: a run of BEL or ESC ] Ps ; payload (BEL | ESC \), Ps in 0, 1,
+// 2, 9, 99, 777, at most 4096 bytes; an OSC 9 payload starting with a digit
+// only in the 9;4 progress form). Claude drops a sequence it refuses whole.
+func claudeAllows(s string) bool {
+	if s == "" || len(s) > 4096 {
+		return false
+	}
+	ok := map[int]bool{0: true, 1: true, 2: true, 9: true, 99: true, 777: true}
+	progress := regexp.MustCompile(`^4;[0-4](;(100|\d{1,2})?)?$`)
+	digit := regexp.MustCompile(`^[\s\x{180e}\x{200b}]*[+-]?\p{Nd}`)
+	for s != "" {
+		if s[0] == '\x07' {
+			s = s[1:]
+			continue
+		}
+		if !strings.HasPrefix(s, "\x1b]") {
+			return false
+		}
+		end, n := -1, 0
+		for i := 2; i < len(s); i++ {
+			if s[i] == '\x07' {
+				end, n = i, 1
+				break
+			}
+			if s[i] == '\x1b' {
+				if i+1 < len(s) && s[i+1] == '\\' {
+					end, n = i, 2
+					break
+				}
+				return false
+			}
+		}
+		if end < 0 {
+			return false
+		}
+		body := s[2:end]
+		ps, payload, _ := strings.Cut(body, ";")
+		num, err := strconv.Atoi(ps)
+		if err != nil || !ok[num] {
+			return false
+		}
+		if num == 9 && !progress.MatchString(payload) && digit.MatchString(payload) {
+			return false
+		}
+		s = s[end+n:]
+	}
+	return true
+}
+
+func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
+	for _, d := range Dialects() {
+		for _, s := range States() {
+			seq := strings.Join(TerminalSequences(Terminal{Dialect: d}, "Claude Code", SafeFolder("/w/2024;\x1b]0;pwned\x07"), s), "")
+			if !claudeAllows(seq) {
+				t.Errorf("%s %s: Claude would drop %q", d, s, seq)
+			}
+		}
+	}
+	// The check itself refuses what Claude refuses.
+	for _, bad := range []string{"\x1b]9;42 is done\x07", "\x1bPtmux;\x1b\x1b]9;x\x07\x1b\\", "\x1b]8;;http://x\x07", "\x1b]9;4;5\x07"} {
+		if claudeAllows(bad) {
+			t.Errorf("claudeAllows(%q) = true", bad)
+		}
+	}
+}
+
+func TestSafeFolder(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/u/myrepo":                        "myrepo",
+		"/":                                     "/",
+		"/home/u/my repo-1.2_x+y@z,a=b~c":       "my repo-1.2_x+y@z,a=b~c",
+		"/w/a;b":                                "a_b",
+		"/w/a\x1b]0;x\x07b":                     "a__0_x_b",
+		"/w/caf\u00e9":                          "caf__",
+		"/w/x\u009by":                           "x__y",
+		"/w/\"q\\":                              "_q_",
+		"/w/" + strings.Repeat("abcdefghij", 5): "abcdefghijabcdefghijabcdefghijab",
+	} {
+		if got := SafeFolder(in); got != want {
+			t.Errorf("SafeFolder(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseAndDetectTerminal(t *testing.T) {
+	for _, s := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
+		term, err := ParseTerminal(s)
+		if err != nil || term.String() != s {
+			t.Errorf("ParseTerminal(%q) = %v, %v", s, term, err)
+		}
+	}
+	for _, s := range []string{"", "off", "OSC9", "tmux+", "screen+osc9", "osc9 "} {
+		if _, err := ParseTerminal(s); err == nil {
+			t.Errorf("ParseTerminal(%q) accepted", s)
+		}
+	}
+	cases := []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, "osc9"},
+		{map[string]string{"TERM_PROGRAM": "ghostty"}, "osc777"},
+		{map[string]string{"TERM": "xterm-ghostty"}, "osc777"},
+		{map[string]string{"KITTY_WINDOW_ID": "1", "TERM_PROGRAM": "WezTerm"}, "osc99"},
+		{map[string]string{"TERM": "xterm-kitty"}, "osc99"},
+		{map[string]string{"TERM": "foot-extra"}, "osc777"},
+		{map[string]string{"WT_SESSION": "x"}, "osc777"},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, "osc9"},
+		{map[string]string{"TERM_PROGRAM": "tmux", "TMUX": "/tmp/t,1,0", "GHOSTTY_RESOURCES_DIR": "/x"}, "tmux+osc777"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "osc99", "TERM_PROGRAM": "ghostty"}, "osc99"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "x"}, "tmux+osc777"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc9"}, "tmux+osc9"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "osc777"},
+	}
+	for _, c := range cases {
+		got, _ := DetectTerminal("hookinstall", func(k string) string { return c.env[k] })
+		if got.String() != c.want {
+			t.Errorf("DetectTerminal(%v) = %s, want %s", c.env, got, c.want)
+		}
+	}
+	for id, want := range map[string]string{"terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9"} {
+		if got, ok := TerminalFromTask(id); !ok || got.String() != want {
+			t.Errorf("TerminalFromTask(%q) = %v, %v; want %s", id, got, ok, want)
+		}
+	}
+	if _, ok := TerminalFromTask("task-1"); ok {
+		t.Error("a host's task id read as a terminal")
+	}
+}
+
+// terminalSpecs cover every rule and both transports.
+var terminalSpecs = []struct {
+	spec    Spec
+	payload string
+	want    State // "" for nothing
+}{
+	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "BeforeAgent", State: Working, Transport: PTY}, `{}`, Working},
+	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "AfterAgent", State: Done, Transport: PTY}, `{}`, Done},
+	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"ToolPermission"}`, Attention},
+	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"other"}`, ""},
+	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "Stop", State: Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[1]}`, Working},
+	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "Stop", State: Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[]}`, Done},
+	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "PostToolUseFailure", State: Interrupted, Transport: PTY, Rule: FieldTrue, Field: "is_interrupt"}, `{"is_interrupt":true}`, Interrupted},
+	{Spec{Agent: "grok", Product: "Grok", Event: "Notification", State: Attention, Transport: PTY, Rule: PermissionPrompt}, `{"notificationType":"permission_prompt"}`, Attention},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, GrokGuard: true}, `{}`, Working},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, GrokGuard: true}, `{}`, Attention},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, GrokGuard: true}, `{"background_tasks":[]}`, Done},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, GrokGuard: true}, `{"background_tasks":[{}]}`, Working},
+}
+
+// shells are the shells the scripts are run under: dash always, bash (in
+// POSIX mode, macOS's /bin/sh) where it is installed.
+func shells(t *testing.T) [][]string {
+	if _, err := exec.LookPath("dash"); err != nil {
+		t.Skip("dash not installed")
+	}
+	sh := [][]string{{"dash"}}
+	if _, err := exec.LookPath("bash"); err == nil {
+		sh = append(sh, []string{"bash", "--posix"})
+	}
+	return sh
+}
+
+// TestTerminalScriptsRun runs scripts of every rule under dash (and bash)
+// in folders with hostile names, against a real pty, in every terminal: the
+// pty (or stdout, for Claude) gets exactly TerminalBytes (TerminalJSON) of
+// the payload's state, with the folder as SafeFolder makes it; a host's
+// task id still gets the host protocol.
+func TestTerminalScriptsRun(t *testing.T) {
+	sh := shells(t)
+	p := ptytest.Open(t)
+	root := t.TempDir()
+	var dirs []string
+	for _, name := range []string{"myrepo", "a;b\x1b]0;x\x07 \u00e9\u009b", strings.Repeat("long-name_", 5)} {
+		d := filepath.Join(root, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	terms := []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"}
+	for i, c := range terminalSpecs {
+		c.spec.NS = "hookinstall"
+		script, err := Render(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(root, "hook"+strconv.Itoa(i)+".sh")
+		if err := os.WriteFile(path, script, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, shell := range sh {
+			for _, dir := range dirs {
+				for _, ts := range terms {
+					term, _ := ParseTerminal(ts)
+					cmd := exec.Command(shell[0], append(shell[1:], path)...)
+					cmd.Dir = dir
+					cmd.Env = []string{"PATH=/usr/bin:/bin", "PWD=" + dir, "LANG=C.UTF-8", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path}
+					cmd.Stdin = strings.NewReader(c.payload)
+					var out, errb bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &errb
+					if err := cmd.Run(); err != nil || errb.Len() > 0 {
+						t.Fatalf("%s %s %s: %v, stderr %q", shell[0], c.spec.Event, ts, err, errb.String())
+					}
+					folder := SafeFolder(dir)
+					var wantPTY, wantOut string
+					if c.want != "" {
+						if c.spec.Transport == Stdout {
+							wantOut = TerminalJSON(term, c.spec.Product, folder, c.want)
+						} else {
+							wantPTY = string(TerminalBytes(term, c.spec.Product, folder, c.want))
+						}
+					}
+					if got := string(p.Drain(t)); got != wantPTY {
+						t.Errorf("%s %s %s in %q: pty got %q, want %q", shell[0], c.spec.Event, ts, filepath.Base(dir), got, wantPTY)
+					}
+					if out.String() != wantOut {
+						t.Errorf("%s %s %s in %q: stdout %q, want %q", shell[0], c.spec.Event, ts, filepath.Base(dir), out.String(), wantOut)
+					}
+				}
+			}
+		}
+		// A host's task id: the host protocol, exactly.
+		cmd := exec.Command("dash", path)
+		cmd.Dir = dirs[1]
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=task-1", "HOOKINSTALL_PTY=" + p.Path}
+		cmd.Stdin = strings.NewReader(c.payload)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantPTY, wantOut string
+		if c.want != "" {
+			if c.spec.Transport == Stdout {
+				wantOut = TerminalSequence("hookinstall", c.want)
+			} else {
+				wantPTY = string(OSC("hookinstall", c.want))
+			}
+		}
+		if got := string(p.Drain(t)); got != wantPTY || string(out) != wantOut {
+			t.Errorf("%s with a host's task id: pty %q stdout %q, want %q %q", c.spec.Event, got, out, wantPTY, wantOut)
+		}
+	}
+}
