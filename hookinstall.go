@@ -171,6 +171,7 @@ func (in *Installer) Env(taskID, ptyPath string) []string {
 // An Agent is one coding agent as it resolves under the Installer's home.
 type Agent struct {
 	Name     string // "claude", or a clone's own id
+	Product  string // its name for people: "Claude Code"
 	Base     string // for a clone, the agent whose shape and events it uses
 	Config   string // the file our entries go into, on disk
 	HooksDir string // our scripts, manifest, backups and lock
@@ -299,7 +300,7 @@ func (in *Installer) Agent(name, base string) (Agent, error) {
 
 func (in *Installer) describe(t adapters.Target) Agent {
 	a := Agent{
-		Name: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
+		Name: t.ID, Product: t.Adapter.Facts(t).Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
 	}
 	if t.ID != t.Adapter.Name() {

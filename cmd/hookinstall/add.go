@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -101,12 +102,13 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, results, in.HomeFlags()))
+	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, o.Getenv, results, in.HomeFlags()))
 }
 
-// nextSteps is what add tells the user once something was installed: what
-// the host must set, that running agents need a restart, how to check.
-func nextSteps(in *hookinstall.Installer, results []done, flags string) []string {
+// nextSteps is what add tells the user once something was installed: how
+// the hooks get switched on (hookinstall init in the user's own shell, or a
+// terminal host), that running agents need a restart, how to check.
+func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, flags string) []string {
 	var installed []string
 	for _, r := range results {
 		if r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
@@ -123,9 +125,37 @@ func nextSteps(in *hookinstall.Installer, results []done, flags string) []string
 		check += " --namespace " + in.Namespace()
 	}
 	check += flags
-	return []string{
-		fmt.Sprintf("The hooks stay silent until your terminal host starts the agent with %s (any non-empty id) and %s (the tab's pty) in its environment.", task, pty),
+	return append(switchOn(in.Namespace(), getenv, task, pty),
 		fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(installed, ", ")),
-		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); 'hookinstall emit attention' shows what your host receives.", check, strings.Replace(check, "status", "doctor", 1)),
+		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); 'hookinstall emit attention' shows what your host receives (with --terminal, your terminal).", check, strings.Replace(check, "status", "doctor", 1)),
+	)
+}
+
+// switchOn says how the hooks get switched on, for the shell add ran in:
+// already (init's task id, or a host's), or the rc line for the user's
+// $SHELL, and what a terminal host sets instead.
+func switchOn(ns string, getenv func(string) string, task, pty string) []string {
+	id := getenv(task)
+	if t, ok := hookinstall.TerminalFromTask(id); ok {
+		return []string{fmt.Sprintf("This shell is set up by 'hookinstall init' (%s): agents started from it show tab progress and notifications in this terminal.", t)}
+	}
+	if id != "" {
+		return []string{fmt.Sprintf("This shell runs inside a terminal host (%s is set): agents started from it report to the host.", task)}
+	}
+	nsFlag := ""
+	if ns != hookinstall.DefaultNamespace {
+		nsFlag = " --namespace " + ns
+	}
+	line := map[string]string{
+		"bash": `add 'eval "$(hookinstall init bash` + nsFlag + `)"' to ~/.bashrc`,
+		"zsh":  `add 'eval "$(hookinstall init zsh` + nsFlag + `)"' to ~/.zshrc`,
+		"fish": `add 'hookinstall init fish` + nsFlag + ` | source' to ~/.config/fish/config.fish`,
+	}[filepath.Base(getenv("SHELL"))]
+	if line == "" {
+		line = `add 'eval "$(hookinstall init bash` + nsFlag + `)"' to your shell's rc file (zsh, fish: see 'hookinstall init --help')`
+	}
+	return []string{
+		"The hooks stay silent until switched on. In your own terminal (locally, over ssh, in tmux): " + line + ", then open a new shell.",
+		fmt.Sprintf("A terminal host switches them on itself: it starts the agent with %s (any non-empty id) and %s (the tab's pty).", task, pty),
 	}
 }

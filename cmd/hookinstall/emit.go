@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +12,10 @@ import (
 
 type emitOptions struct {
 	*globalOptions
-	State string
-	Tmux  bool
+	State    string
+	Tmux     bool
+	Terminal string // "" for the host protocol, "auto" or a terminal
+	Agent    string // whose product name the notification says
 }
 
 func stateNames() []string {
@@ -32,10 +35,19 @@ func newEmitCmd(g *globalOptions) *cobra.Command {
 done or interrupted) to stdout, with no newline: ESC ] 777 ; notify ; NS ; BODY BEL.
 With --tmux it writes the tmux passthrough form Claude Code sends inside tmux:
 ESC P tmux; ESC ESC ] 777 ; notify ; NS ; BODY BEL ESC \.
-Run it in a tab of your terminal host to watch the host show the state.`,
+Run it in a tab of your terminal host to watch the host show the state.
+
+With --terminal it writes what the hooks send your own terminal where
+'hookinstall init' or 'run' set them up: tab progress (OSC 9;4) and, for
+attention and done, a desktop notification naming the agent (--agent) and the
+current folder, in the dialect init picks here (or the one named:
+--terminal=osc9, osc777, osc99, optionally tmux+), wrapped for tmux inside
+tmux. Run it in your terminal to see what it does with each state.`,
 		Example: `  hookinstall emit attention
   hookinstall emit done --namespace termic
-  hookinstall emit working --tmux | od -c`,
+  hookinstall emit working --tmux | od -c
+  hookinstall emit attention --terminal --agent claude
+  hookinstall emit done --terminal=osc777 | od -c`,
 		ValidArgs: stateNames(),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -46,6 +58,10 @@ Run it in a tab of your terminal host to watch the host show the state.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.Tmux, "tmux", false, "wrap the sequence in tmux's DCS passthrough, as Claude Code does inside tmux")
+	cmd.Flags().StringVar(&o.Terminal, "terminal", "", "write what the hooks send your own terminal (init's dialect here, or osc9, osc777, osc99, tmux+...)")
+	cmd.Flags().Lookup("terminal").NoOptDefVal = "auto"
+	cmd.Flags().StringVar(&o.Agent, "agent", "", "with --terminal: the agent the notification names (default \"An agent\")")
+	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgents)
 	return cmd
 }
 
@@ -69,11 +85,57 @@ func runEmit(o *emitOptions) error {
 		return usageError{fmt.Errorf("unknown state %q (states: %s)", o.State, strings.Join(stateNames(), ", "))}
 	}
 	seq := hookinstall.OSC(ns, st, o.Tmux)
+	term := ""
+	if o.Terminal != "" || o.Agent != "" {
+		if o.Terminal == "" {
+			return usageError{fmt.Errorf("--agent goes with --terminal")}
+		}
+		t, err := o.emitTerminal(ns)
+		if err != nil {
+			return err
+		}
+		product := "An agent"
+		if o.Agent != "" {
+			in, err := o.installer()
+			if err != nil {
+				return err
+			}
+			a, err := in.Agent(o.Agent, "")
+			if err != nil {
+				return usageError{err}
+			}
+			product = a.Product
+		}
+		dir, _ := os.Getwd()
+		seq, term = hookinstall.TerminalBytes(t, product, dir, st), t.String()
+	}
 	if o.JSON {
-		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux, Bytes: string(seq)})
+		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
 	}
 	_, err = o.IO.Out.Write(seq)
 	return err
+}
+
+// emitTerminal is the terminal --terminal names: init's choice here
+// (auto: the one init or run set up, else the one init would pick), or the
+// one given; wrapped for tmux with --tmux.
+func (o *emitOptions) emitTerminal(ns string) (hookinstall.Terminal, error) {
+	var t hookinstall.Terminal
+	if o.Terminal == "auto" {
+		var ok bool
+		if t, ok = hookinstall.TerminalFromTask(o.Getenv(hookinstall.TaskVar(ns))); !ok {
+			t, _ = hookinstall.DetectTerminal(ns, o.Getenv)
+		}
+	} else {
+		var err error
+		if t, err = hookinstall.ParseTerminal(o.Terminal); err != nil {
+			return t, usageError{fmt.Errorf("--terminal: %w", err)}
+		}
+	}
+	if o.Tmux {
+		t.Tmux = true
+	}
+	return t, nil
 }
 
 // jsonEmit is emit's --json document: the bytes as a JSON string (the
@@ -85,5 +147,6 @@ type jsonEmit struct {
 	Namespace string `json:"namespace"`
 	State     string `json:"state"`
 	Tmux      bool   `json:"tmux"`
+	Terminal  string `json:"terminal,omitempty"` // with --terminal: "osc777", "tmux+osc9"
 	Bytes     string `json:"bytes"`
 }

@@ -158,7 +158,7 @@ user's files back byte for byte.`,
 			}
 			if g.JSON {
 				// --json promises one document: help text is none.
-				return usageError{errors.New("name a command: add, remove, status, doctor, agents, emit or version")}
+				return usageError{errors.New("name a command: add, remove, status, doctor, agents, emit, init, run or version")}
 			}
 			return cmd.Help()
 		},
@@ -179,7 +179,7 @@ user's files back byte for byte.`,
 	for _, f := range []string{"home", "as-home"} {
 		_ = root.MarkPersistentFlagDirname(f)
 	}
-	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newVersionCmd(g))
+	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newInitCmd(g), newRunCmd(g), newVersionCmd(g))
 	for _, c := range extraCommands {
 		root.AddCommand(c(g))
 	}

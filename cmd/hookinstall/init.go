@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookinstall/hookinstall"
+)
+
+func newInitCmd(g *globalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init bash|zsh|fish",
+		Short: "Print the line for your shell's rc file that lets the hooks reach your own terminal",
+		Long: `init prints shell code for your rc file, as starship and zoxide do. In an
+interactive shell on a terminal where no terminal host set the hooks' variables,
+it sets <NS>_TASK_ID (to terminal:<dialect>) and <NS>_PTY (the shell's own tty),
+so every hook hookinstall installed shows tab progress (OSC 9;4) while the agent
+works and a desktop notification naming the agent and the project folder when it
+needs you and when it is done, in the terminal's own language: OSC 99 for kitty,
+OSC 777 for Ghostty, WezTerm, foot, Windows Terminal and urxvt, OSC 9 otherwise;
+wrapped for tmux's passthrough inside tmux. Over ssh, put it in the remote
+machine's rc file: the sequences ride the ssh session back to your terminal.
+
+It runs one program (tty) when the shell starts and nothing per prompt. Set
+<NS>_TERMINAL before it to choose the dialect yourself (osc9, osc777, osc99,
+optionally prefixed tmux+), or to off.`,
+		Example: `  eval "$(hookinstall init bash)"      # in ~/.bashrc
+  eval "$(hookinstall init zsh)"       # in ~/.zshrc
+  hookinstall init fish | source       # in ~/.config/fish/config.fish`,
+		ValidArgs: hookinstall.Shells(),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{fmt.Errorf("name one shell (%s)", strings.Join(hookinstall.Shells(), ", "))}
+			}
+			ns, err := g.namespace()
+			if err != nil {
+				return err
+			}
+			code, err := hookinstall.InitScript(args[0], ns)
+			if err != nil {
+				return usageError{err}
+			}
+			if w := tmuxWarning(g.Getenv); w != "" {
+				fmt.Fprintln(g.IO.Err, "hookinstall init: "+w)
+			}
+			_, err = fmt.Fprint(g.IO.Out, code)
+			return err
+		},
+	}
+}
+
+// tmuxWarning says when tmux will drop what the hooks send: inside tmux
+// with allow-passthrough off. "" outside tmux, or when tmux cannot say.
+func tmuxWarning(getenv func(string) string) string {
+	if getenv("TMUX") == "" {
+		return ""
+	}
+	v, ok := tmuxPassthrough(getenv)
+	if !ok || v != "off" {
+		return ""
+	}
+	return "tmux's allow-passthrough is off, so tmux drops the hooks' progress and notifications; add 'set -g allow-passthrough on' to ~/.tmux.conf"
+}
+
+// tmuxPassthrough asks tmux for this pane's allow-passthrough ("on",
+// "all" or "off").
+func tmuxPassthrough(getenv func(string) string) (string, bool) {
+	args := []string{"display-message", "-p"}
+	if p := getenv("TMUX_PANE"); p != "" {
+		args = append(args, "-t", p)
+	}
+	out, err := exec.Command("tmux", append(args, "#{allow-passthrough}")...).Output()
+	if err != nil {
+		return "", false
+	}
+	v := strings.TrimSpace(string(out))
+	switch v {
+	case "on", "all":
+		return v, true
+	case "off", "", "0":
+		return "off", true
+	}
+	return v, true
+}
+
+func newRunCmd(g *globalOptions) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "run [--] CMD [ARGS...]",
+		Short: "Run one command with the hooks reaching your own terminal (as init does for a shell)",
+		Long: `run starts CMD (replacing itself, so signals and the exit status are CMD's own)
+with <NS>_TASK_ID and <NS>_PTY set as init sets them for a shell: the terminal's
+language, and the tty of run's standard input. Where a terminal host set them
+already, or standard input is not a terminal, it runs CMD with the environment
+as it is.`,
+		Example: `  hookinstall run -- claude
+  hookinstall run gemini --model gemini-2.5-pro`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			ns, err := g.namespace()
+			if err != nil {
+				return err
+			}
+			return runCommand(g, ns, args)
+		},
+	}
+	c.Flags().SetInterspersed(false) // CMD's own flags are CMD's
+	return c
+}
+
+// ttyOf returns the path of the terminal open on standard input, as tty(1)
+// prints it, or "" when it is not a terminal.
+func ttyOf() string {
+	c := exec.Command("tty")
+	c.Stdin = os.Stdin
+	out, err := c.Output()
+	p := strings.TrimSpace(string(out))
+	if err != nil || !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return p
+}
+
+// runCommand execs args with the terminal's variables set, where init would
+// set them.
+func runCommand(g *globalOptions, ns string, args []string) error {
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		return hinted{error: fmt.Errorf("run: %w", err), hint: "name a program on PATH, or give its path"}
+	}
+	env := os.Environ()
+	task, pty, over := hookinstall.TaskVar(ns), hookinstall.PTYVar(ns), hookinstall.TerminalVar(ns)
+	id := g.Getenv(task)
+	_, ours := hookinstall.TerminalFromTask(id)
+	switch {
+	case id != "" && !ours:
+		// a host's: leave it alone
+	case g.Getenv(over) == "off":
+		env = withoutVars(env, task, pty)
+	default:
+		if tty := ttyOf(); tty != "" {
+			t, _ := hookinstall.DetectTerminal(ns, g.Getenv)
+			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
+			if w := tmuxWarning(g.Getenv); w != "" {
+				fmt.Fprintln(g.IO.Err, "hookinstall run: "+w)
+			}
+		} else {
+			fmt.Fprintf(g.IO.Err, "hookinstall run: standard input is not a terminal, so the hooks stay silent; running %s as it is\n", args[0])
+		}
+	}
+	err = syscall.Exec(path, args, env)
+	return fmt.Errorf("run %s: %w", args[0], err)
+}
+
+// withoutVars drops the named variables from env.
+func withoutVars(env []string, names ...string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		drop := false
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				drop = true
+			}
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

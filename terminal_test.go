@@ -1,0 +1,151 @@
+package hookinstall
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// initCases are environments for init, each with what init must leave in
+// the task variable ("=" + value; "DETECT" for DetectTerminal's choice with
+// the terminal prefix).
+var initCases = []struct {
+	name string
+	env  map[string]string
+	want string
+}{
+	{"plain", nil, "DETECT"},
+	{"ghostty", map[string]string{"TERM_PROGRAM": "ghostty"}, "DETECT"},
+	{"kitty", map[string]string{"KITTY_WINDOW_ID": "3", "TERM": "xterm-kitty"}, "DETECT"},
+	{"kitty-ssh", map[string]string{"TERM": "xterm-kitty"}, "DETECT"},
+	{"foot", map[string]string{"TERM": "foot-direct"}, "DETECT"},
+	{"wt", map[string]string{"WT_SESSION": "abc"}, "DETECT"},
+	{"wezterm", map[string]string{"TERM_PROGRAM": "WezTerm"}, "DETECT"},
+	{"iterm-ssh", map[string]string{"LC_TERMINAL": "iTerm2"}, "DETECT"},
+	{"tmux-in-ghostty", map[string]string{"TMUX": "/tmp/x,1,0", "TERM_PROGRAM": "tmux", "GHOSTTY_RESOURCES_DIR": "/g"}, "DETECT"},
+	{"override", map[string]string{"HOOKINSTALL_TERMINAL": "osc99", "TERM_PROGRAM": "ghostty"}, "DETECT"},
+	{"override-tmux", map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "/tmp/x,1,0"}, "DETECT"},
+	{"override-bogus", map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "DETECT"},
+	{"nested", map[string]string{"HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999", "TMUX": "/tmp/x,1,0"}, "DETECT"},
+	{"host", map[string]string{"HOOKINSTALL_TASK_ID": "task-1", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=task-1|/dev/pts/999"},
+	{"off", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=|"},
+	{"off-host", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "task-2", "HOOKINSTALL_PTY": "/dev/pts/9"}, "=task-2|/dev/pts/9"},
+}
+
+// shellArgs runs code (after eval'ing init from file) as an interactive
+// shell of each kind, with no rc files.
+func shellArgs(shell, initFile, code string) []string {
+	switch shell {
+	case "fish":
+		return []string{"fish", "--no-config", "-i", "-c", "source " + initFile + "; " + code}
+	case "zsh":
+		return []string{"zsh", "-f", "-i", "-c", `eval "$(cat ` + initFile + `)"; ` + code}
+	}
+	return []string{"bash", "--norc", "--noprofile", "-i", "-c", `eval "$(cat ` + initFile + `)"; ` + code}
+}
+
+// runInPTY runs args on a new pty and returns all it printed.
+func runInPTY(t *testing.T, args []string, env []string) string {
+	t.Helper()
+	c := exec.Command(args[0], args[1:]...)
+	c.Env = env
+	c.Dir = t.TempDir()
+	f, err := pty.Start(c)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	_, _ = io.Copy(&b, f) // EIO once the shell exits
+	_ = c.Wait()
+	return strings.ReplaceAll(b.String(), "\r\n", "\n")
+}
+
+// TestInitScriptInShells evaluates init's code in real interactive bash,
+// zsh and fish on a pty: the task id is DetectTerminal's choice with the
+// terminal prefix, the pty is the shell's own tty, a host's variables are
+// left alone, off undoes init, and a non-interactive shell is untouched.
+func TestInitScriptInShells(t *testing.T) {
+	dir := t.TempDir()
+	for _, sh := range Shells() {
+		if _, err := exec.LookPath(sh); err != nil {
+			t.Logf("%s not installed: not checked", sh)
+			continue
+		}
+		code, err := InitScript(sh, "hookinstall")
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "init."+sh)
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		show := `printf 'RESULT=%s|%s|' "$HOOKINSTALL_TASK_ID" "$HOOKINSTALL_PTY"; tty`
+		for _, c := range initCases {
+			env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TERM=xterm-256color"}
+			var keys []string
+			for k := range c.env {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				env = append(env, k+"="+c.env[k])
+			}
+			out := runInPTY(t, shellArgs(sh, file, show), env)
+			i := strings.LastIndex(out, "RESULT=")
+			if i < 0 {
+				t.Errorf("%s %s: no result in %q", sh, c.name, out)
+				continue
+			}
+			res := strings.TrimSpace(out[i+len("RESULT="):])
+			parts := strings.SplitN(res, "|", 3)
+			if len(parts) != 3 {
+				t.Errorf("%s %s: result %q", sh, c.name, res)
+				continue
+			}
+			got, tty := parts[0]+"|"+parts[1], parts[2]
+			want := strings.TrimPrefix(c.want, "=")
+			if c.want == "DETECT" {
+				term, _ := DetectTerminal("hookinstall", func(k string) string {
+					if k == "TERM" && c.env[k] == "" {
+						return "xterm-256color"
+					}
+					return c.env[k]
+				})
+				want = term.TaskID() + "|" + tty
+				if !strings.HasPrefix(tty, "/dev/") {
+					t.Errorf("%s %s: tty printed %q", sh, c.name, tty)
+				}
+			}
+			if got != want {
+				t.Errorf("%s %s: init left %q, want %q (output %q)", sh, c.name, got, want, out)
+			}
+		}
+		// Not interactive: untouched.
+		args := shellArgs(sh, file, show)
+		args = append(args[:len(args)-3:len(args)-3], args[len(args)-2:]...) // drop -i
+		if out := runInPTY(t, args, []string{"PATH=/usr/bin:/bin", "HOME=" + dir}); !strings.Contains(out, "RESULT=||") {
+			t.Errorf("%s without -i: %q, want nothing set", sh, out)
+		}
+	}
+}
+
+func TestInitScriptRefuses(t *testing.T) {
+	if _, err := InitScript("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish") {
+		t.Errorf("csh: %v", err)
+	}
+	if _, err := InitScript("bash", "Bad NS"); err == nil {
+		t.Error("bad namespace accepted")
+	}
+	code, _ := InitScript("zsh", "my-host")
+	if !strings.Contains(code, "MY_HOST_TASK_ID") || strings.Contains(code, "HOOKINSTALL_TASK_ID") {
+		t.Error("namespace not used")
+	}
+}
