@@ -23,6 +23,18 @@
 // without O_CREAT; every handler catches everything, so nothing throws; the
 // bytes depend only on the Install (namespace, agent id and home).
 //
+// Terminal mode (terminal.go): a task id starting "terminal:" was set by
+// `hookinstall init` or `run`, not by a host. Then every script and plugin
+// sends the terminal's own language instead of the host protocol: OSC 9;4
+// progress, and for attention and done a notification (OSC 9, OSC 777
+// notify or OSC 99, per the task id) naming Spec.Product and the project
+// folder ($PWD's last element, bytes outside [A-Za-z0-9._+@,=~ -] made '_',
+// at most 32 bytes: no control byte, ';', quote or backslash can reach the
+// terminal), each sequence wrapped for tmux's passthrough after "tmux+".
+// Claude's terminalSequence is never wrapped (Claude wraps it) and keeps to
+// Claude's allowlist. Any other task id gets the host protocol, byte for
+// byte as before. The scripts stay builtins-only.
+//
 // Every file's header names the exact command that removes its install
 // (Install.RemoveCommand), --home and --as-home included where the install
 // needs them; a path in it is quoted (ShellQuote) so that it never ends the

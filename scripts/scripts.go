@@ -403,9 +403,11 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 	}
 	d := struct {
 		NS, Product, TaskVar, PTYVar, Export string
+		TaskPrefix, TerminalJS               string
 		Install                              Install
 		States                               []stateLine
-	}{NS: ns, Install: in, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns)}
+	}{NS: ns, Install: in, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns),
+		TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(product)}
 	d.States = stateLines(opencodeStates...)
 	return execute(opencodeTmpl, d)
 }
@@ -414,6 +416,9 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 var piFS embed.FS
 
 var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(piFS, "templates/pi.ts.tmpl"))
+
+// piProduct is the name Pi's notifications give the agent.
+const piProduct = "Pi"
 
 // piStates are the states the Pi extension reports (Pi has no permission
 // prompts), in the order its table lists them.
@@ -429,10 +434,11 @@ func RenderPi(in Install) ([]byte, error) {
 		return nil, err
 	}
 	d := struct {
-		NS, TaskVar, PTYVar string
-		Install             Install
-		States              []stateLine
-	}{NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns)}
+		NS, TaskVar, PTYVar    string
+		TaskPrefix, TerminalJS string
+		Install                Install
+		States                 []stateLine
+	}{NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(piProduct)}
 	d.States = stateLines(piStates...)
 	return execute(piTmpl, d)
 }

@@ -411,3 +411,47 @@ func terminalBlock(spec Spec, states []State) []string {
 	}
 	return append(ls, "esac")
 }
+
+// jsTerminal is the JavaScript the opencode, Kilo and Pi plugins share for
+// terminal mode: the same bytes as TerminalBytes, the folder made safe as
+// SafeFolder makes it (byte by byte, from process.cwd()).
+func jsTerminal(product string) string {
+	js := func(s string) string { return `"` + jsonEscape(s) + `"` }
+	return `// Set up by hookinstall init or run (a task id starting "` + TaskPrefix + `"), not
+// by a host: the terminal's own language, tab progress and a desktop
+// notification naming the agent and the project folder, wrapped for tmux's
+// passthrough where init found tmux.
+const PRODUCT = ` + js(product) + `;
+const PROGRESS = { working: ` + js(progressBusy) + `, attention: ` + js(progressPaused) + `, done: ` + js(progressClear) + `, interrupted: ` + js(progressClear) + ` };
+const SAYS = { attention: ` + js(Attention.notification()) + `, done: ` + js(Done.notification()) + ` };
+
+function folder() {
+  let name = "";
+  try {
+    const cwd = process.cwd();
+    name = cwd.slice(cwd.lastIndexOf("/") + 1);
+  } catch {}
+  if (!name) return "/";
+  const safe = ` + js(folderSafe) + `;
+  let out = "";
+  for (const b of Buffer.from(name, "utf8")) {
+    const c = String.fromCharCode(b);
+    out += safe.includes(c) ? c : "_";
+  }
+  return out.slice(0, ` + fmt.Sprint(FolderMax) + `);
+}
+
+function terminal(t, state) {
+  const tmux = t.startsWith("tmux+");
+  const dialect = tmux ? t.slice(5) : t;
+  const seqs = [PROGRESS[state]];
+  const says = SAYS[state];
+  if (says) {
+    const tail = says + ` + js(Separator) + ` + folder();
+    if (dialect === "osc777") seqs.push("\u001b]777;notify;" + PRODUCT + ";" + tail + "\u0007");
+    else if (dialect === "osc99") seqs.push("\u001b]99;;" + PRODUCT + " " + tail + "\u0007");
+    else seqs.push("\u001b]9;" + PRODUCT + " " + tail + "\u0007");
+  }
+  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("");
+}`
+}

@@ -294,3 +294,41 @@ func TestTerminalScriptsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginsTerminalMode drives the opencode plugin and the Pi extension in
+// node, from a folder with a hostile name, in every terminal: the pty gets
+// exactly what the sh hooks send (TerminalBytes, SafeFolder's folder).
+func TestPluginsTerminalMode(t *testing.T) {
+	node := needNode(t)
+	p := ptytest.Open(t)
+	work := filepath.Join(t.TempDir(), "a;b\x1b]0;x\x07 \u00e9\u009b"+strings.Repeat("-long", 8))
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ocDir, ocPlugin := writePlugin(t, "hookinstall")
+	piDir, piExt := writePi(t, "hookinstall")
+	for _, ts := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
+		term, _ := ParseTerminal(ts)
+		for _, c := range []struct {
+			dir, file, product string
+			states             []State
+		}{
+			{ocDir, ocPlugin, "opencode", []State{Working, Attention, Working, Done, Working, Interrupted}},
+			{piDir, piExt, "Pi", []State{Working, Done, Working, Interrupted}},
+		} {
+			cmd := exec.Command(node, filepath.Join(c.dir, "driver.mjs"), c.file, "turn")
+			cmd.Dir = work
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path}
+			if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
+				t.Fatalf("%s %s: %v %s", c.product, ts, err, out)
+			}
+			var want []byte
+			for _, s := range c.states {
+				want = append(want, TerminalBytes(term, c.product, SafeFolder(work), s)...)
+			}
+			if got := p.Drain(t); !bytes.Equal(got, want) {
+				t.Errorf("%s %s: pty got %q, want %q", c.product, ts, got, want)
+			}
+		}
+	}
+}
