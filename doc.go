@@ -30,8 +30,8 @@
 // the agents' own directory variables honoured only for the user's own home,
 // [Options.AsHome] only with [Options.Home], the InstallAll selection
 // (detected, and not by name only), clones found by their manifest, the
-// agent's version checked before trust records are written
-// ([ErrTrustVersion]), nothing written when the agent's hooks are switched
+// agent's binary asked which trust records it expects, and whether it
+// trusts them once written, before trust records stay ([ErrTrustVersion]), nothing written when the agent's hooks are switched
 // off ([ErrHooksOff]), the system-wide files doctor reads. Every write is
 // atomic, locked, backed up once and recorded in a manifest; a file that
 // cannot be parsed is not touched, and the error is a [*FileError] naming

@@ -15,10 +15,12 @@ var (
 	// (Claude's disableAllHooks, Codex's [features] hooks = false, ...):
 	// an install would never fire, so nothing was written.
 	ErrHooksOff = errors.New("the agent's hooks are switched off")
-	// ErrTrustVersion says that trust was asked for an agent whose version
-	// (asked of its own program) is not the one whose trust records
-	// hookinstall computes exactly, or whose program could not be asked:
-	// nothing was written.
+	// ErrTrustVersion says that trust was asked for an agent whose own
+	// program could not say which trust records it expects (not on PATH,
+	// or a release without that question, such as Codex before 0.129.0)
+	// and is not the release whose records hookinstall computes itself, or
+	// did not report our hooks trusted once they were written (then the
+	// install was undone): nothing was written.
 	ErrTrustVersion = adapters.ErrTrustVersion
 	// ErrUnknownAgent says that a name is no agent hookinstall knows, nor
 	// a valid clone of one.

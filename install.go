@@ -58,8 +58,9 @@ type InstallOptions struct {
 	Force bool
 	// Trust also records the user's trust for our hooks in the agent's
 	// own file (Codex), so they run without review. The agent's program is
-	// asked for its version first, and nothing is written (ErrTrustVersion)
-	// unless it is the one whose trust hashes hookinstall reproduces.
+	// asked which trust hashes it expects, and again once they are written
+	// whether it trusts our hooks; nothing is written, or everything is put
+	// back, when it cannot say or does not (ErrTrustVersion).
 	Trust bool
 	// Base makes agent a new clone of the agent Base names: its own
 	// directory and manifest, Base's config shape and events.
@@ -171,8 +172,6 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	if err := ctxErr(ctx); err != nil {
 		return fail(err)
 	}
-	// With Trust, the writer asks the agent's program for its version
-	// first (ErrTrustVersion): no caller of the writer can skip it.
 	// The agent's program on PATH says its version: a version below the
 	// measured range gets only what it understands, or nothing (exit 3).
 	g, notes, err := in.gate(ctx, t)
@@ -180,6 +179,9 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 		return fail(err)
 	}
 	t.Gate = g
+	// With Trust, the writer asks the agent's program for the trust it
+	// expects, and checks it afterwards (ErrTrustVersion): no caller of the
+	// writer can skip it.
 	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
 	rep := w.Add(ctx, t)
 	r := result(rep)

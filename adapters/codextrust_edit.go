@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -21,19 +22,37 @@ type TrustEntry struct {
 	Command string
 }
 
-// codex is the one zerocode-style agent whose trust hash hookinstall
-// reproduces exactly (Codex 0.171.0, codextrust.go), so the one whose add
-// can also record the user's trust for our hooks in config.toml: one more
-// file of the plan.
+// codex is the zerocode-style agent whose add can also record the user's
+// trust for our hooks in config.toml: one more file of the plan. The hashes
+// come from the installed Codex itself (its app-server's hooks/list, asked
+// about the planned hooks.json in a scratch CODEX_HOME), and the writer asks
+// it again once both files are written (Plan.Verify): unless it reports our
+// hooks trusted, the add is rolled back. Where the app-server cannot answer,
+// the hash code of codextrust.go stands in for the one release it
+// reproduces (CodexTrustVersion); any other release is refused.
 type codex struct{ zerocodeStyle }
 
-// VersionCommand prints the installed Codex's version: trust is written
-// only for CodexTrustVersion.
+// VersionCommand prints the installed Codex's version, for the messages
+// and the fallback.
 func (codex) VersionCommand() []string { return []string{"codex", "--version"} }
 
+// TrustQuery asks the installed Codex for hooks/list about the hooks.json
+// this add would write, placed in a scratch CODEX_HOME (the hash holds no
+// path, so the scratch copy's hashes are the real file's).
+func (c codex) TrustQuery(t Target, in PlanInput) *Query {
+	if !in.Trust || t.AsHome != t.Home || in.Probe.Binary == "" || in.Probe.VersionErr != nil {
+		return nil
+	}
+	p, err := configAdd(t, in)
+	if err != nil || len(p.Edits) == 0 {
+		return nil // PlanAdd reports it
+	}
+	files := map[string][]byte{filepath.Base(c.Config(t)): p.Edits[0].Doc}
+	return codexHooksListQuery([]string{"CODEX_HOME=$SCRATCH", "HOME=$SCRATCH"}, files, "")
+}
+
 // PlanAdd installs into hooks.json and, with in.Trust, records trust for
-// our handlers in config.toml, once the probed version is the one whose
-// hash CodexTrustHash reproduces.
+// our handlers in config.toml with the hashes the installed Codex expects.
 func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	if !in.Trust {
 		p, err := configAdd(t, in)
@@ -43,29 +62,122 @@ func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	if t.AsHome != t.Home {
 		return Plan{}, errors.New("--trust cannot be used with --as-home: the trust key names the container's path, whose symlinks the host cannot resolve; trust the hooks in /hooks inside the container")
 	}
-	if err := c.checkVersion(in.Probe); err != nil {
-		return Plan{}, err
+	verr := c.checkVersion(in.Probe)
+	if in.Probe.Binary == "" || in.Probe.VersionErr != nil {
+		return Plan{}, verr
 	}
 	p, err := configAdd(t, in)
 	if err != nil {
 		return p, err
 	}
-	file := c.configTOML(t)
-	es, err := c.TrustEntries(t, p.Edits[0].Doc, TrustKeyPath(t, in.Probe.RealDir))
+	keyPath := TrustKeyPath(t, in.Probe.RealDir)
+	es, err := c.TrustEntries(t, p.Edits[0].Doc, keyPath)
 	if err != nil {
 		return Plan{}, err
 	}
+	var asked error = errors.New("it was not asked")
+	if in.Probe.Reply != nil {
+		var got []TrustEntry
+		var notes []string
+		if got, notes, asked = c.askedEntries(es, keyPath, *in.Probe.Reply); asked == nil {
+			es = got
+			p.Notes = append(p.Notes, notes...)
+		}
+	}
+	switch {
+	case asked == nil:
+		p.Verify = c.verify(t, in.Probe.Binary, es)
+	case errors.Is(asked, errNoListedHooks):
+		return Plan{}, fmt.Errorf("--trust: %s app-server %w; nothing written: trust the hooks in /hooks instead", in.Probe.Binary, asked)
+	case verr == nil: // the release whose hash codextrust.go reproduces
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust hashes computed by hookinstall for codex %s, as that release computes them", in.Probe.Binary, asked, CodexTrustVersion))
+	default:
+		verr.(*TrustVersionError).Asked = asked
+		return Plan{}, verr
+	}
+	file := c.configTOML(t)
 	doc, err := c.Trust(in.Files[file], es)
 	if err != nil {
 		return Plan{}, &FileError{File: file, Err: err}
 	}
-	p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc}})
+	// The manifest keeps each record's key and hash: remove takes out
+	// exactly those, whatever release computed the hash.
+	written := map[string][]string{}
+	for _, e := range es {
+		written[e.Key] = []string{e.Hash}
+	}
+	p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc, Entries: written}})
 	return p, nil
 }
 
+// errNoListedHooks: Codex answered, but listed none of our hooks.
+var errNoListedHooks = errors.New("lists none of our hooks")
+
+// askedEntries gives es Codex's own hashes from its answer about the
+// scratch copy (keys there name the scratch dir; the rest of a key is ours).
+// A hook of ours Codex does not list (an event that release does not know)
+// gets no record, and a note says so.
+func (codex) askedEntries(es []TrustEntry, keyPath string, a Reply) ([]TrustEntry, []string, error) {
+	l, err := ParseCodexHooksList(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	listed := l.byKey()
+	prefix := filepath.Join(a.Scratch, "hooks.json")
+	var out []TrustEntry
+	var notes []string
+	for _, e := range es {
+		h, ok := listed[prefix+strings.TrimPrefix(e.Key, keyPath)]
+		if !ok || h.Command == nil || *h.Command != e.Command {
+			notes = append(notes, fmt.Sprintf("codex does not list our %s hook (a release without that event ignores it): no trust recorded for it", e.Event))
+			continue
+		}
+		e.Hash = *h.CurrentHash
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		detail := ""
+		if len(l.Errors) > 0 || len(l.Warnings) > 0 {
+			detail = " (" + strings.Join(append(l.Errors, l.Warnings...), "; ") + ")"
+		}
+		return nil, nil, fmt.Errorf("%w%s", errNoListedHooks, detail)
+	}
+	return out, notes, nil
+}
+
+// verify asks Codex, as it will run for t, whether it now trusts es.
+func (c codex) verify(t Target, binary string, es []TrustEntry) *Verify {
+	env := []string{"HOME=" + t.Home}
+	if t.DirFrom != "" || t.ID != t.Adapter.Name() { // as TrustKeyPath: Codex is pointed at t.Dir
+		env = append(env, "CODEX_HOME="+t.Dir)
+	}
+	return &Verify{
+		Query: *codexHooksListQuery(env, nil, t.Dir),
+		Judge: func(a Reply) error {
+			l, err := ParseCodexHooksList(a)
+			if err != nil {
+				return &TrustCheckError{Binary: binary, Problems: []string{err.Error()}}
+			}
+			listed := l.byKey()
+			var bad []string
+			for _, e := range es {
+				switch h, ok := listed[e.Key]; {
+				case !ok:
+					bad = append(bad, e.Key+" is not listed")
+				case *h.TrustStatus != "trusted":
+					bad = append(bad, fmt.Sprintf("%s is %s", e.Key, *h.TrustStatus))
+				}
+			}
+			if len(bad) > 0 {
+				return &TrustCheckError{Binary: binary, Problems: bad}
+			}
+			return nil
+		},
+	}
+}
+
 // checkVersion accepts only the probed `codex --version` of the release
-// whose trust hash this package reproduces: a wrong hash silently leaves
-// the hooks skipped.
+// whose trust hash this package reproduces.
 func (c codex) checkVersion(pr Probe) error {
 	e := &TrustVersionError{Name: c.VersionCommand()[0], Binary: pr.Binary, Want: CodexTrustVersion, Err: pr.VersionErr}
 	if pr.Binary == "" || pr.VersionErr != nil {
@@ -232,10 +344,11 @@ func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
 	return out, nil
 }
 
-// Untrust deletes every trust table of ours: keyed on our hooks.json and
-// holding the hash of one of our handlers for that event, wherever it sits.
-// The blank line we put before a table goes with it.
-func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string) ([]byte, error) {
+// Untrust deletes every trust table of ours: one the manifest's record rec
+// (nil: none) lists with its hash, or one keyed on our hooks.json holding
+// the hash codextrust.go computes for our handler of that event, wherever
+// it sits. The blank line we put before a table goes with it.
+func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string, rec *Record) ([]byte, error) {
 	state, err := trustState(cur)
 	if err != nil {
 		return nil, err
@@ -262,7 +375,8 @@ func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string) ([]byte, er
 			continue
 		}
 		j := strings.LastIndex(key[:i], ":")
-		if j < 0 || ours[key[:j]] != hash {
+		recorded := rec != nil && len(rec.Entries[key]) == 1 && rec.Entries[key][0] == hash
+		if !recorded && (j < 0 || ours[key[:j]] != hash) {
 			continue
 		}
 		start, end, ok := tableSpan(out, key)

@@ -54,7 +54,7 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 				t.Errorf("%q: %s not trusted", orig, e.Key)
 			}
 		}
-		back, err := z.Untrust(tg, got, keyPath)
+		back, err := z.Untrust(tg, got, keyPath, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 	// A user's own trust record under our hooks.json path stays.
 	user := "[hooks.state." + tomlString(keyPath+":stop:0:0") + "]\ntrusted_hash = \"sha256:user\"\n"
 	got, _ = z.Trust([]byte(user), es)
-	back, _ := z.Untrust(tg, got, keyPath)
+	back, _ := z.Untrust(tg, got, keyPath, nil)
 	if string(back) != user {
 		t.Errorf("user's trust record lost:\n%q", back)
 	}

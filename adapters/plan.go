@@ -3,6 +3,7 @@ package adapters
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
@@ -30,6 +31,9 @@ type Probe struct {
 	// RealDir is the agent's config dir with its symlinks resolved, ""
 	// when it could not be resolved (it does not exist yet).
 	RealDir string
+	// Reply is the binary's reply to the adapter's TrustQuery, nil when
+	// it asked nothing.
+	Reply *Reply
 }
 
 // A PlanInput is everything a plan is computed from: the files of Reads(t),
@@ -65,6 +69,9 @@ type Plan struct {
 	// Next says what the user must do before the hooks run (trust them in
 	// the agent), "" when nothing.
 	Next string
+	// Verify, when set, is asked of the agent's binary once the plan is
+	// written; its fault rolls the plan back.
+	Verify *Verify
 }
 
 // Kept reports whether an entry of ours is still in a file after a remove
@@ -186,30 +193,51 @@ func configRemove(t Target, in PlanInput) (Plan, error) {
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil
 }
 
-// A TrustVersionError refuses a trust request: the agent's binary could not
-// be asked its version, or is another release than the one whose trust hash
-// hookinstall reproduces exactly (a wrong hash silently leaves the hooks
-// skipped). It matches ErrTrustVersion.
+// A TrustVersionError refuses a trust request: the agent's binary is not
+// on PATH or could not be asked its version, or could not say which trust
+// hashes it expects (Asked: a Codex older than app-server's hooks/list with
+// hashes) and is another release than the one whose trust hash hookinstall
+// reproduces itself (a wrong hash silently leaves the hooks skipped). It
+// matches ErrTrustVersion.
 type TrustVersionError struct {
 	Name   string // the program: "codex"
 	Binary string // its path on PATH; "" when it is not there
 	Said   string // the first line it printed; "" when it could not be asked
-	Want   string // the version the hash is exact for
-	Err    error  // why it could not be asked
+	Want   string // the version whose hash hookinstall computes itself
+	Err    error  // why it could not be asked its version
+	Asked  error  // why it could not say which hashes it expects
 }
 
-// ErrTrustVersion is what every *TrustVersionError is (errors.Is).
-var ErrTrustVersion = errors.New("trust hashes are exact only for one agent version")
+// ErrTrustVersion is what every *TrustVersionError and *TrustCheckError is
+// (errors.Is): the agent's binary does not say it will accept the trust
+// records hookinstall can write.
+var ErrTrustVersion = errors.New("the agent's binary cannot confirm the trust records")
 
 func (e *TrustVersionError) Error() string {
 	switch {
 	case e.Binary == "":
-		return fmt.Sprintf("--trust needs %s on PATH to check its version (trust hashes are exact for %s only); trust the hooks in /hooks instead", e.Name, e.Want)
+		return fmt.Sprintf("--trust needs %s on PATH to ask it which trust hashes it expects; trust the hooks in /hooks instead", e.Name)
 	case e.Err != nil:
 		return fmt.Sprintf("--trust: %s --version failed: %v; nothing written: trust the hooks in /hooks instead", e.Binary, e.Err)
+	case e.Asked != nil:
+		return fmt.Sprintf("--trust: %s says %q, and %v; hookinstall computes trust hashes itself only for %s; nothing written: trust the hooks in /hooks instead", e.Binary, e.Said, e.Asked, e.Want)
 	}
 	return fmt.Sprintf("--trust: %s says %q, but hookinstall computes trust hashes exactly only for %s; nothing written: trust the hooks in /hooks instead", e.Binary, e.Said, e.Want)
 }
 
 func (e *TrustVersionError) Is(target error) bool { return target == ErrTrustVersion }
 func (e *TrustVersionError) Unwrap() error        { return e.Err }
+
+// A TrustCheckError says that the agent's binary, asked once the trust
+// records were written, does not report our hooks trusted; the writer has
+// rolled the add back. It matches ErrTrustVersion.
+type TrustCheckError struct {
+	Binary   string
+	Problems []string
+}
+
+func (e *TrustCheckError) Error() string {
+	return fmt.Sprintf("--trust: after writing, %s does not report our hooks trusted (%s); everything was put back as it was: trust the hooks in /hooks instead", e.Binary, strings.Join(e.Problems, "; "))
+}
+
+func (e *TrustCheckError) Is(target error) bool { return target == ErrTrustVersion }

@@ -124,7 +124,7 @@ func (z zerocodeStyle) PlanRemove(t Target, in PlanInput) (Plan, error) {
 	if !ok {
 		return p, nil
 	}
-	doc, err := z.Untrust(t, cur, TrustKeyPath(t, in.Probe.RealDir))
+	doc, err := z.Untrust(t, cur, TrustKeyPath(t, in.Probe.RealDir), in.Records[file])
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust records of our hooks, if any, are left in it", file, err))
 		return p, nil

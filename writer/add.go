@@ -19,7 +19,8 @@ import (
 func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	pr := w.probe(ctx, t, w.o.Trust)
-	plan := func() (*txn, error) { return w.planAdd(t, pr) }
+	ask := w.queries(ctx)
+	plan := func() (*txn, error) { return w.planAdd(t, pr, ask) }
 	x, err := plan()
 	if err != nil {
 		return r.failed(err)
@@ -51,7 +52,18 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 			if len(r.Changes) == 0 {
 				return nil
 			}
-			return w.applyAdd(y, created)
+			u, err := w.undoLog(y, created)
+			if err != nil {
+				return err
+			}
+			if err := w.applyAdd(y, created); err != nil {
+				return err
+			}
+			if err := w.verify(ctx, y, u); err != nil {
+				r.Changes = nil // undone
+				return err
+			}
+			return nil
 		})
 	})
 	if err != nil {
@@ -66,11 +78,18 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	return r
 }
 
-// planAdd reads t's files and asks its adapter for the plan of an install.
-func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe) (*txn, error) {
+// planAdd reads t's files and asks its adapter for the plan of an install
+// (with Trust, after asking the agent's binary what the adapter's
+// TrustQuery asks, through ask).
+func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapters.Query) *adapters.Reply) (*txn, error) {
 	x, err := w.load(t)
 	if err != nil {
 		return nil, err
+	}
+	if tq, ok := t.Adapter.(adapters.TrustQuerier); ok && w.o.Trust && ask != nil {
+		if q := tq.TrustQuery(t, w.input(x, pr, true, nil)); q != nil {
+			pr.Reply = ask(q)
+		}
 	}
 	x.plan, err = t.Adapter.PlanAdd(t, w.input(x, pr, w.o.Trust, nil))
 	if err != nil {

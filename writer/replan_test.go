@@ -25,7 +25,7 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := New(Options{})
-	plan := func() (*txn, error) { return w.planAdd(tg, adapters.Probe{}) }
+	plan := func() (*txn, error) { return w.planAdd(tg, adapters.Probe{}, nil) }
 	p, err := plan()
 	if err != nil {
 		t.Fatal(err)

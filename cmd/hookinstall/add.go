@@ -39,7 +39,7 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.All, "all", false, "every agent detected on this machine (codex only when named)")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "name the files and print a unified diff; write nothing")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace our entries even where they were edited by hand")
-	cmd.Flags().BoolVar(&o.Trust, "trust", false, "codex: also record your trust for our hooks in config.toml, so they run with no review (checks the Codex version first)")
+	cmd.Flags().BoolVar(&o.Trust, "trust", false, "codex: also record your trust for our hooks in config.toml, so they run with no review (asks the installed Codex for the hashes and checks it trusts them)")
 	return cmd
 }
 
