@@ -39,6 +39,8 @@ type claudeEvent struct {
 	note  string
 	// field and value are what a scripts.FieldEquals rule matches.
 	field, value string
+	// cases are what a scripts.FieldCases rule matches (on field).
+	cases []scripts.Case
 }
 
 // HookTimeout is the timeout, in seconds, of every handler we write.
@@ -66,7 +68,7 @@ func eventInfos(evs []claudeEvent) []EventInfo {
 func eventScripts(t Target, evs []claudeEvent, tr scripts.Transport, grokGuard bool) ([]Script, error) {
 	var ss []Script
 	for _, e := range evs {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: tr, Rule: e.rule, GrokGuard: grokGuard, Field: e.field, Value: e.value}))
+		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: tr, Rule: e.rule, GrokGuard: grokGuard, Field: e.field, Value: e.value, Cases: e.cases}))
 		if err != nil {
 			return nil, err
 		}

@@ -32,7 +32,11 @@ type Occurrence struct {
 // agent reads hooks from it, its event map. Facts.ReadConfig gives an
 // agent's own reader; without one, the config is a JSON object whose event
 // map sits at EventsKey.
-func (f Facts) Read(t Target, cfg File) ([]Finding, *EventMap) {
+func (f Facts) Read(in Input) ([]Finding, *EventMap) {
+	t, cfg := in.T, in.Config
+	if f.ReadFiles != nil {
+		return f.ReadFiles(in)
+	}
 	if f.ReadConfig != nil {
 		return f.ReadConfig(t, cfg)
 	}
@@ -41,7 +45,23 @@ func (f Facts) Read(t Target, cfg File) ([]Finding, *EventMap) {
 
 // Holds reports whether the config holds anything of ours, read as the
 // agent reads it or, where it cannot, by our prefix anywhere in it.
-func (f Facts) Holds(t Target, cfg File) bool {
+func (f Facts) Holds(in Input) bool {
+	t, cfg := in.T, in.Config
+	if f.ReadFiles != nil {
+		_, m := f.ReadFiles(in)
+		if m != nil {
+			return len(m.Ours) > 0
+		}
+		if bytes.Contains(cfg.Data, []byte(t.Prefix())) {
+			return true
+		}
+		for _, o := range in.Files {
+			if bytes.Contains(o.Data, []byte(t.Prefix())) {
+				return true
+			}
+		}
+		return false
+	}
 	if !cfg.Exists {
 		return false
 	}

@@ -40,6 +40,11 @@ type Facts struct {
 	// as the agent parses it (see Read); nil reads a JSON object whose
 	// event map sits at EventsKey.
 	ReadConfig func(t Target, cfg File) ([]Finding, *EventMap)
+	// ReadFiles, when set, reads the config together with the files of
+	// Reads, for an agent that reads its hooks from more than one file
+	// (Factory Droid merges settings.json and hooks.json per event): the
+	// event map is what the agent runs of them.
+	ReadFiles func(in Input) ([]Finding, *EventMap)
 	// StrictRoot is every top-level key the agent accepts in its config;
 	// any other makes it reject the whole file. nil allows any key.
 	StrictRoot []string

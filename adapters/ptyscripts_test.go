@@ -115,6 +115,16 @@ var ptyHookCases = []hookCase{
 	{"qwen", "PostToolUseFailure", `{"error":"\"is_interrupt\": true","is_interrupt":false}`, "", nil},
 	{"qwen", "PostToolUseFailure", `{"hook_event_name":"PostToolUseFailure","error":"exit 1"}`, "", nil},
 	{"qwen", "PostToolUseFailure", ``, "", nil},
+	{"droid", "UserPromptSubmit", `{"hook_event_name":"UserPromptSubmit","prompt":"SAYHI please","has_images":false}`, scripts.Working, nil},
+	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Factory CLI needs permission to execute 1 tool(s)","notification_type":"permission_prompt"}`, scripts.Attention, nil},
+	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Agent stopped by user and is waiting for input","notification_type":"idle_prompt"}`, scripts.Interrupted, nil},
+	{"droid", "Notification", "{\n  \"notification_type\" : \"idle_prompt\"\n}", scripts.Interrupted, nil},
+	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Factory CLI is asking the user 1 question(s)","notification_type":"elicitation_dialog"}`, "", nil},
+	{"droid", "Notification", `{"message":"\"notification_type\":\"idle_prompt\"","notification_type":"permission_prompt"}`, scripts.Attention, nil},
+	{"droid", "Notification", `{"notification_type":"idle_prompt_x"}`, "", nil},
+	{"droid", "Notification", `{"notification_type":""}`, "", nil},
+	{"droid", "Notification", ``, "", nil},
+	{"droid", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"tool_execution_count":0,"elapsed_time":0}`, scripts.Done, nil},
 }
 
 // TestPTYScriptsWriteExactOSC runs every script of every agent that writes to

@@ -94,6 +94,8 @@ func TestResolveOverrides(t *testing.T) {
 		// GEMINI_CLI_HOME replaces the home, QWEN_HOME the folder (measured)
 		{"gemini", "GEMINI_CLI_HOME", "/home/u/gh", "/home/u/gh/.gemini", "/home/u/gh/.gemini/settings.json"},
 		{"qwen", "QWEN_HOME", "/home/u/q", "/home/u/q", "/home/u/q/settings.json"},
+		// FACTORY_HOME_OVERRIDE replaces the home (read in droid 0.225.2)
+		{"droid", "FACTORY_HOME_OVERRIDE", "/home/u/f", "/home/u/f/.factory", "/home/u/f/.factory/settings.json"},
 	}
 	for _, c := range cases {
 		env := map[string]string{c.v: c.val}
@@ -140,6 +142,7 @@ func TestResolvePaths(t *testing.T) {
 		"kimi":        {"/h/.kimi-code/config.toml", "/h/.kimi-2/config.toml"},
 		"gemini":      {"/h/.gemini/settings.json", "/h/.gemini-2/settings.json"},
 		"qwen":        {"/h/.qwen/settings.json", "/h/.qwen-2/settings.json"},
+		"droid":       {"/h/.factory/settings.json", "/h/.droid-2/settings.json"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("agents %v", Names())

@@ -114,7 +114,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
 		return nil
 	}
-	fs, m := p.f.Read(r.t, cfg)
+	fs, m := p.f.Read(r.input())
 	for _, f := range fs {
 		r.add(checkOf(f))
 	}

@@ -92,7 +92,7 @@ func (p *jsonProfile) sortEvents(events []string) {
 	sort.SliceStable(events, func(i, j int) bool { return order[events[i]] < order[events[j]] })
 }
 
-func (p *jsonProfile) hasOurs(r *run) bool { return p.f.Holds(r.t, r.cfg) }
+func (p *jsonProfile) hasOurs(r *run) bool { return p.f.Holds(r.input()) }
 
 func (p *jsonProfile) config(r *run) { p.m = r.configJSON(p) }
 
@@ -116,13 +116,18 @@ func (r *run) apply(check func(adapters.Input) []adapters.Finding) {
 	if check == nil {
 		return
 	}
+	for _, f := range check(r.input()) {
+		r.add(checkOf(f))
+	}
+}
+
+// input is the config and the files the agent's facts name, as read now.
+func (r *run) input() adapters.Input {
 	in := adapters.Input{T: r.t, Config: r.cfg, Files: map[string]adapters.File{}}
 	for _, p := range r.t.Adapter.Facts(r.t).Reads {
 		in.Files[p] = readFile(p)
 	}
-	for _, f := range check(in) {
-		r.add(checkOf(f))
-	}
+	return in
 }
 
 // checkOf turns an adapter's finding into a check.

@@ -22,7 +22,7 @@ import (
 func allSpecs() []Spec {
 	var specs []Spec
 	for _, tr := range []Transport{Stdout, PTY} {
-		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals, FieldTrue} {
+		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals, FieldTrue, FieldCases} {
 			for _, guard := range []bool{false, true} {
 				for _, st := range States() {
 					s := Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
@@ -32,6 +32,9 @@ func allSpecs() []Spec {
 					}
 					if rule == FieldTrue {
 						s.Field = "is_interrupt"
+					}
+					if rule == FieldCases {
+						s.Field, s.Cases = "notification_type", []Case{{"permission_prompt", st}, {"idle_prompt", Interrupted}}
 					}
 					specs = append(specs, s)
 				}

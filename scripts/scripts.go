@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 	"unicode/utf8"
@@ -98,7 +99,19 @@ const (
 	// Spec.Field is the JSON literal true, and nothing otherwise (Qwen's
 	// PostToolUseFailure is_interrupt: the user stopped the tool with Esc).
 	FieldTrue
+	// FieldCases reports, when the payload's top-level string Spec.Field
+	// is the Value of one of Spec.Cases, that case's State, and nothing
+	// otherwise (Factory Droid's Notification: permission_prompt is
+	// attention, idle_prompt is interrupted). Spec.State is the first
+	// case's.
+	FieldCases
 )
+
+// A Case is one value of a FieldCases rule and the state it reports.
+type Case struct {
+	Value string
+	State State
+}
 
 // A Spec says what one generated hook script does.
 type Spec struct {
@@ -113,6 +126,8 @@ type Spec struct {
 	// letters, digits and underscores only, since the script compares them
 	// as shell words.
 	Field, Value string
+	// Cases are what FieldCases matches, in order.
+	Cases []Case
 	// Home and AsHome say where the install lives, for the command the
 	// header names: see Install.
 	Home, AsHome string
@@ -160,6 +175,7 @@ type tmplData struct {
 	TaskVar, PTYVar             string
 	Match, MatchKey, MatchValue string
 	Then, Else                  string
+	Cases                       []Case
 	States                      []stateLine
 	TaskPrefix                  string
 	Terminal                    []string // the terminal branch's lines
@@ -229,6 +245,22 @@ func Render(spec Spec) ([]byte, error) {
 		d.Match, d.MatchKey = "true", spec.Field
 		d.Then, d.Else = string(spec.State), "none"
 		d.States = stateLines(spec.State)
+	case FieldCases:
+		if !wordPattern.MatchString(spec.Field) || len(spec.Cases) == 0 || spec.Cases[0].State != spec.State {
+			return nil, fmt.Errorf("scripts: field %q must match %s, with cases whose first state is %q", spec.Field, wordPattern, spec.State)
+		}
+		var states []State
+		for _, c := range spec.Cases {
+			if !wordPattern.MatchString(c.Value) || c.State.Body() == "" {
+				return nil, fmt.Errorf("scripts: case %q (%q): the value must match %s and the state be known", c.Value, c.State, wordPattern)
+			}
+			if !slices.Contains(states, c.State) {
+				states = append(states, c.State)
+			}
+		}
+		d.Match, d.MatchKey, d.Cases = "cases", spec.Field, spec.Cases
+		d.Else = "none"
+		d.States = stateLines(states...)
 	}
 	states := []State{spec.State}
 	if d.Match != "" {

@@ -164,6 +164,28 @@ func TestFileName(t *testing.T) {
 	}
 }
 
+// A FieldCases key and its values are shell words too, and its first case
+// is the spec's state; each case reports its own state.
+func TestFieldCasesRefusesNonWords(t *testing.T) {
+	ok := []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}
+	for _, s := range []Spec{
+		{Field: "a b", Cases: ok, State: Attention},
+		{Field: "notification_type", Cases: nil, State: Attention},
+		{Field: "notification_type", Cases: []Case{{"x'y", Attention}}, State: Attention},
+		{Field: "notification_type", Cases: []Case{{"x", "asleep"}}, State: Attention},
+		{Field: "notification_type", Cases: ok, State: Interrupted},
+	} {
+		s.NS, s.Agent, s.Event, s.Transport, s.Rule = "hookinstall", "droid", "Notification", PTY, FieldCases
+		if _, err := Render(s); err == nil {
+			t.Errorf("field %q cases %v state %q rendered", s.Field, s.Cases, s.State)
+		}
+	}
+	b, err := Render(Spec{NS: "hookinstall", Agent: "droid", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldCases, Field: "notification_type", Cases: ok})
+	if err != nil || !bytes.Contains(b, []byte("permission_prompt) state='attention' ;;")) || !bytes.Contains(b, []byte("idle_prompt) state='interrupted' ;;")) {
+		t.Fatalf("render: %v\n%s", err, b)
+	}
+}
+
 // A FieldEquals key or value is compared as a shell word: anything but
 // letters, digits and underscores is refused, not rendered.
 func TestFieldEqualsRefusesNonWords(t *testing.T) {

@@ -1,0 +1,653 @@
+package adapters
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// droid is Factory Droid (measured on 0.225.2, the platform binary
+// @factory/cli-linux-x64): Claude's shape, timeouts in seconds, hooks that
+// run with no tty (our scripts write to the host's pty), in TWO files of
+// ~/.factory ($FACTORY_HOME_OVERRIDE replaces the home): "hooks" in
+// settings.json, and hooks.json with the events at its top level (or, when
+// that is absent, the legacy hooks/hooks.json). Droid merges them PER
+// EVENT, hooks.json's list replacing settings.json's (an empty list too),
+// so each entry of ours goes into the file that already defines its event,
+// and into settings.json when neither does: ours never shadow the user's.
+// Each file is read with jsonc-parser: comments are fine, a trailing comma
+// voids it, and one handler outside droid's schema makes droid ignore
+// every hook in that file (only its log says so). hooksDisabled, in
+// settings.json's "hooks" or at hooks.json's top, switches them all off.
+// Droid rewrites settings.json itself (JSON.stringify, two spaces, comments
+// dropped) on its first interactive run.
+type droid struct{ claudeStyle }
+
+// droidEvents are the event keys of droid's hook schema (read in the
+// binary); other keys are ignored.
+var droidEvents = []string{"PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
+	"SubagentStop", "PreCompact", "SessionStart", "SessionEnd"}
+
+func init() {
+	register(droid{claudeStyle{
+		name: "droid",
+		events: []claudeEvent{
+			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+			{event: "Notification", state: scripts.Attention, rule: scripts.FieldCases, field: "notification_type",
+				cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "idle_prompt", State: scripts.Interrupted}},
+				note:  "when notification_type is permission_prompt; interrupted when it is idle_prompt (Esc while the model streams)"},
+			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+		},
+		transport: scripts.PTY,
+	}})
+}
+
+// Dir is ~/.factory; $FACTORY_HOME_OVERRIDE replaces the home (droid then
+// reads $FACTORY_HOME_OVERRIDE/.factory).
+func (droid) Dir(home string, getenv func(string) string) (string, string) {
+	if getenv != nil {
+		if v := getenv("FACTORY_HOME_OVERRIDE"); v != "" {
+			return filepath.Join(v, ".factory"), "FACTORY_HOME_OVERRIDE"
+		}
+	}
+	return filepath.Join(home, ".factory"), ""
+}
+
+func (droid) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
+
+func (droid) hooksJSON(t Target) string { return filepath.Join(t.Dir, "hooks.json") }
+func (droid) legacyHooks(t Target) string {
+	return filepath.Join(t.Dir, "hooks", "hooks.json")
+}
+
+// SwitchFiles are droid's hooks files: hooks.json, and the legacy
+// hooks/hooks.json it reads when hooks.json is absent.
+func (d droid) SwitchFiles(t Target) []string { return []string{d.hooksJSON(t), d.legacyHooks(t)} }
+
+// hooksFile is the hooks file droid reads: hooks.json when it exists, else
+// the legacy hooks/hooks.json when that exists, else hooks.json.
+func (d droid) hooksFile(t Target, exists func(string) bool) string {
+	if !exists(d.hooksJSON(t)) && exists(d.legacyHooks(t)) {
+		return d.legacyHooks(t)
+	}
+	return d.hooksJSON(t)
+}
+
+// A droidFile is one of droid's two hook files, read as droid reads it.
+type droidFile struct {
+	path     string
+	settings bool // settings.json (events under "hooks"), not a hooks file
+	exists   bool
+	data     []byte
+	events   gjson.Result // the event map; !Exists() when there is none
+	// err says why droid reads no hook from the file (a syntax error, or
+	// an event map outside its schema); syntax says it is a syntax error,
+	// so which events the file defines is unknown.
+	err     error
+	syntax  bool
+	defines map[string]bool // the events it defines, each with a list
+}
+
+// readDroidFile reads one hook file as droid 0.225.2 does: jsonc-parser
+// (comments allowed, trailing commas not), then its zod schema.
+func readDroidFile(path string, data []byte, exists, settings bool) droidFile {
+	f := droidFile{path: path, settings: settings, exists: exists, data: data, defines: map[string]bool{}}
+	if !exists || jsonedit.IsBlank(data) {
+		return f // a blank file (droid's parse fails): no hooks from it
+	}
+	stripped, _ := jsonedit.StripComments(data)
+	root, err := jsonedit.ParseObject(stripped)
+	if err != nil {
+		var se *jsonedit.SyntaxError
+		if errors.As(err, &se) && strings.HasSuffix(se.Msg, jsonedit.MsgComment) {
+			se.Msg = strings.TrimSuffix(strings.TrimSuffix(se.Msg, jsonedit.MsgComment), " ")
+		}
+		f.err, f.syntax = err, true
+		return f
+	}
+	f.events = root
+	if settings {
+		ev, ok, err := jsonedit.Lookup(string(stripped), root, "hooks")
+		switch {
+		case err != nil:
+			f.err, f.syntax = err, true
+			return f
+		case !ok:
+			f.events = gjson.Result{}
+			return f
+		}
+		f.events = ev.Val
+	}
+	for _, m := range jsonedit.Members(f.events) {
+		if containsString(droidEvents, m.Key) {
+			f.defines[m.Key] = true
+		}
+	}
+	f.err = droidSchema(string(stripped), f.events, settings)
+	return f
+}
+
+func containsString(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// droidSchema checks an event map against droid's schema (read in the
+// 0.225.2 binary: zod objects, unknown keys dropped): each event an array of
+// groups {matcher?: string, commandRegex?: string, hooks: [handler]}, each
+// handler {type: "command", command: string, timeout?: number,
+// preserveRiskLevel?: boolean}; hooksDisabled and showHookOutput booleans.
+// A null is no "optional" value.
+func droidSchema(doc string, events gjson.Result, settings bool) error {
+	bad := func(v gjson.Result, format string, a ...any) error {
+		return jsonedit.ErrorAt(doc, int64(v.Index), fmt.Sprintf(format, a...))
+	}
+	if !events.IsObject() {
+		what := "the top-level value"
+		if settings {
+			what = `"hooks"`
+		}
+		return bad(events, "%s is %s, not an object", what, jsonedit.TypeName(events))
+	}
+	for _, m := range jsonedit.Members(events) {
+		v := m.Val
+		switch {
+		case m.Key == "hooksDisabled" || m.Key == "showHookOutput":
+			if v.Type != gjson.True && v.Type != gjson.False {
+				return bad(v, "%q is %s, not a boolean", m.Key, jsonedit.TypeName(v))
+			}
+		case containsString(droidEvents, m.Key):
+			if !v.IsArray() {
+				return bad(v, "%q is %s, not an array", m.Key, jsonedit.TypeName(v))
+			}
+			for i, g := range jsonedit.Elements(v) {
+				if !g.IsObject() {
+					return bad(g, "%s[%d] is %s, not an object", m.Key, i, jsonedit.TypeName(g))
+				}
+				for _, k := range []string{"matcher", "commandRegex"} {
+					if x := g.Get(k); x.Exists() && x.Type != gjson.String {
+						return bad(x, "%s[%d].%s is %s, not a string", m.Key, i, k, jsonedit.TypeName(x))
+					}
+				}
+				hs := g.Get("hooks")
+				if !hs.IsArray() {
+					at := g
+					if hs.Exists() {
+						at = hs
+					}
+					return bad(at, "%s[%d].hooks is %s, not an array of handlers", m.Key, i, droidType(hs))
+				}
+				for j, h := range jsonedit.Elements(hs) {
+					where := fmt.Sprintf("%s[%d].hooks[%d]", m.Key, i, j)
+					if !h.IsObject() {
+						return bad(h, "%s is %s, not an object", where, jsonedit.TypeName(h))
+					}
+					if ty := h.Get("type"); ty.Type != gjson.String || ty.Str != "command" {
+						at := h
+						if ty.Exists() {
+							at = ty
+						}
+						return bad(at, "%s: its type is %s, but droid runs only \"command\" handlers", where, droidType(ty))
+					}
+					if c := h.Get("command"); c.Type != gjson.String {
+						return bad(h, "%s: its command is %s, not a string", where, droidType(c))
+					}
+					if x := h.Get("timeout"); x.Exists() && x.Type != gjson.Number {
+						return bad(x, "%s: its timeout is %s, not a number", where, jsonedit.TypeName(x))
+					}
+					if x := h.Get("preserveRiskLevel"); x.Exists() && x.Type != gjson.True && x.Type != gjson.False {
+						return bad(x, "%s: its preserveRiskLevel is %s, not a boolean", where, jsonedit.TypeName(x))
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// droidType is typeName, or "missing" for a value that is not there, and a
+// string's value.
+func droidType(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "missing"
+	case v.Type == gjson.String:
+		return fmt.Sprintf("%q", v.Str)
+	}
+	return jsonedit.TypeName(v)
+}
+
+// ignored says, for messages, that droid reads no hook from f and why.
+func (f droidFile) ignored() string {
+	if f.settings {
+		return fmt.Sprintf("droid ignores every hook in %s (%v)", f.path, f.err)
+	}
+	return fmt.Sprintf("droid ignores all of %s (%v)", f.path, f.err)
+}
+
+// disabled reports hooksDisabled in f's event map, and whether it is set.
+func (f droidFile) disabled() (on, set bool) {
+	if f.err != nil || !f.events.Exists() {
+		return false, false
+	}
+	v, ok := jsonedit.Find(f.events, "hooksDisabled")
+	if !ok {
+		return false, false
+	}
+	return v.Val.Type == gjson.True, true
+}
+
+// A droidView is droid's two files as one plan or one doctor run sees them.
+type droidView struct {
+	settings, hooks droidFile
+}
+
+func (d droid) view(t Target, files map[string][]byte) droidView {
+	has := func(p string) bool { _, ok := files[p]; return ok }
+	hp := d.hooksFile(t, has)
+	sp := d.Config(t)
+	return droidView{
+		settings: readDroidFile(sp, files[sp], has(sp), true),
+		hooks:    readDroidFile(hp, files[hp], has(hp), false),
+	}
+}
+
+// off is the *OffError when droid's merged hooksDisabled is true:
+// hooks.json's, where it is set, wins over settings.json's.
+func (v droidView) off() *OffError {
+	f := v.hooks
+	on, set := f.disabled()
+	if !set {
+		f = v.settings
+		on, set = f.disabled()
+	}
+	if !on {
+		return nil
+	}
+	key := "hooks.hooksDisabled"
+	if !f.settings {
+		key = "hooksDisabled"
+	}
+	return &OffError{File: f.path, Key: key, Reason: "is true, so Factory Droid runs no hooks at all; set it to false or remove it (or /hooks in droid), then run add again"}
+}
+
+// place returns the file each of our events goes into: the hooks file
+// when it defines the event (droid reads that event's hooks from there
+// alone), else settings.json. It fails where droid would ignore the file
+// the event must go into.
+func (v droidView) place(events []string) (map[string]*droidFile, error) {
+	h := &v.hooks
+	if h.exists && h.syntax {
+		return nil, &FileError{File: h.path, Err: fmt.Errorf("%v: Factory Droid ignores all of this file, so hookinstall cannot tell which events it defines (an event defined there silences settings.json's hooks for it); fix it, then run add again", h.err)}
+	}
+	out := map[string]*droidFile{}
+	for _, e := range events {
+		if h.defines[e] {
+			if h.err != nil {
+				return nil, &FileError{File: h.path, Err: fmt.Errorf("%v: Factory Droid ignores all of this file, and it defines %q, so ours for that event could only run from it; fix it (droid's log says \"Invalid hooks file, ignoring\"), then run add again", h.err, e)}
+			}
+			out[e] = h
+			continue
+		}
+		if v.settings.err != nil && v.settings.syntax {
+			return nil, &FileError{File: v.settings.path, Err: fmt.Errorf("%v: Factory Droid ignores the whole file (its models too), so none of its hooks would run; fix it, then run add again", v.settings.err)}
+		}
+		if v.settings.err != nil {
+			return nil, &FileError{File: v.settings.path, Err: fmt.Errorf("\"hooks\": %v: Factory Droid ignores every hook in this file, so ours would never run; fix it, then run add again", v.settings.err)}
+		}
+		out[e] = &v.settings
+	}
+	return out, nil
+}
+
+// hooksWrap turns a hooks file (events at its top level) into a document
+// with those events under "hooks", so that the event-map edits work on it
+// unchanged; unwrap takes the wrapper off again.
+const hooksWrapHead, hooksWrapTail = `{"hooks":`, `}`
+
+func hooksWrap(doc []byte) []byte {
+	return append(append([]byte(hooksWrapHead), doc...), hooksWrapTail...)
+}
+
+func hooksUnwrap(orig, doc []byte) []byte {
+	if bytes.HasPrefix(doc, []byte(hooksWrapHead)) && bytes.HasSuffix(doc, []byte(hooksWrapTail)) {
+		return doc[len(hooksWrapHead) : len(doc)-len(hooksWrapTail)]
+	}
+	// The edit took the whole event map away (all of it was ours): an
+	// empty object, with what was around the original one.
+	lead := len(orig) - len(bytes.TrimLeft(orig, " \t\r\n"))
+	trail := len(bytes.TrimRight(orig, " \t\r\n"))
+	return append(append(append([]byte(nil), orig[:lead]...), "{}"...), orig[trail:]...)
+}
+
+// hooksRecord is rec for the wrapped document: the wrapper's "hooks" is
+// never ours to delete (the file's root).
+func hooksRecord(rec *Record) *Record {
+	if rec == nil {
+		return nil
+	}
+	c := *rec
+	c.Created = nil
+	for _, p := range rec.Created {
+		if p != "hooks" {
+			c.Created = append(c.Created, p)
+		}
+	}
+	return &c
+}
+
+func (d droid) editFor(t Target, want []jsonedit.EventEntry, rec *Record, force bool, hooksFile bool) jsonedit.MapEdit {
+	if hooksFile {
+		rec = hooksRecord(rec)
+	}
+	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: want, Prev: rec, Force: force}
+}
+
+// fileAdd installs want into one file (removing ours from it when want is
+// empty); ok is false when the file needs no edit.
+func (d droid) fileAdd(t Target, f *droidFile, want []jsonedit.EventEntry, rec *Record, force bool) (Edit, bool, error) {
+	hooksFile := !f.settings
+	if len(want) == 0 {
+		if !f.exists || !mayHoldPrefix(f.data, t.Prefix()) && rec == nil {
+			return Edit{}, false, nil
+		}
+		return d.fileRemove(t, f, rec, force)
+	}
+	m := d.editFor(t, want, rec, force, hooksFile)
+	if !hooksFile {
+		ed, err := m.Add(f.data)
+		return ed, true, err
+	}
+	ed, err := m.Add(hooksWrap(f.data))
+	if err != nil {
+		return ed, true, unwrapErr(err)
+	}
+	ed.Doc = hooksUnwrap(f.data, ed.Doc)
+	ed.Created = hooksRecord(&Record{Created: ed.Created}).Created
+	return ed, true, nil
+}
+
+// fileRemove takes ours out of one file.
+func (d droid) fileRemove(t Target, f *droidFile, rec *Record, force bool) (Edit, bool, error) {
+	if !f.exists {
+		return Edit{}, false, nil
+	}
+	hooksFile := !f.settings
+	m := d.editFor(t, nil, rec, force, hooksFile)
+	if !hooksFile {
+		ed, err := m.Remove(f.data)
+		return ed, true, err
+	}
+	ed, err := m.Remove(hooksWrap(f.data))
+	if err != nil {
+		return ed, true, unwrapErr(err)
+	}
+	ed.Doc = hooksUnwrap(f.data, ed.Doc)
+	return ed, true, nil
+}
+
+// mayHoldPrefix reports whether data may hold a string starting with
+// prefix: verbatim, or spelled with a JSON escape.
+func mayHoldPrefix(data []byte, prefix string) bool {
+	return bytes.Contains(data, []byte(prefix)) || bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte(`\/`))
+}
+
+// unwrapErr moves a syntax error's position from the wrapped document
+// back to the file's own.
+func unwrapErr(err error) error {
+	var se *jsonedit.SyntaxError
+	if errors.As(err, &se) && se.Offset >= int64(len(hooksWrapHead)) {
+		c := *se
+		c.Offset -= int64(len(hooksWrapHead))
+		if c.Line == 1 {
+			c.Col -= len(hooksWrapHead)
+		}
+		return &c
+	}
+	return err
+}
+
+// PlanAdd places each entry of ours (see place) and edits both files:
+// ours move to where they now belong, and leave the other file.
+func (d droid) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if in.Trust {
+		return Plan{}, ErrTrustUnsupported
+	}
+	sp := d.Config(t)
+	if cur, ok := in.Files[sp]; ok && jsonedit.IsBlank(cur) {
+		return Plan{}, errors.New("is empty; Factory Droid may be rewriting it right now: run add again, and if it stays empty put {} in it or delete it")
+	}
+	v := d.view(t, in.Files)
+	if off := v.off(); off != nil {
+		return Plan{}, off
+	}
+	var events []string
+	for _, e := range d.events {
+		events = append(events, e.event)
+	}
+	where, err := v.place(events)
+	if err != nil {
+		return Plan{}, err
+	}
+	var wantS, wantH []jsonedit.EventEntry
+	for _, w := range d.want(t) {
+		if where[w.Event].settings {
+			wantS = append(wantS, w)
+		} else {
+			wantH = append(wantH, w)
+		}
+	}
+	p := Plan{}
+	for _, x := range []struct {
+		f    *droidFile
+		want []jsonedit.EventEntry
+	}{{&v.settings, wantS}, {&v.hooks, wantH}} {
+		ed, ok, err := d.fileAdd(t, x.f, x.want, in.Records[x.f.path], in.Force)
+		if err != nil {
+			if x.f.settings {
+				return Plan{}, err
+			}
+			return Plan{}, &FileError{File: x.f.path, Err: Explain(t, err)}
+		}
+		if ok && (!bytes.Equal(ed.Doc, x.f.data) || ed.Delete || len(x.want) > 0 || in.Records[x.f.path] != nil) {
+			p.Edits = append(p.Edits, FileEdit{Path: x.f.path, Role: RoleConfig, Edit: ed})
+			p.Notes = append(p.Notes, ed.Notes...)
+		}
+	}
+	if v.hooks.exists && v.hooks.err != nil {
+		p.Notes = append(p.Notes, v.hooks.ignored()+"; so its hooks do not run, and ours went into "+sp)
+	}
+	ss, err := d.Scripts(t)
+	if err != nil {
+		return Plan{}, err
+	}
+	p.Scripts = ss
+	return p, nil
+}
+
+// PlanRemove takes ours out of settings.json and both hooks files, with the
+// exact restore where the writer offers one.
+func (d droid) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	p := Plan{}
+	sp := d.Config(t)
+	for _, path := range []string{sp, d.hooksJSON(t), d.legacyHooks(t)} {
+		cur, exists := in.Files[path]
+		rec := in.Records[path]
+		if ed, ok := in.Restore[path]; ok {
+			p.Edits = append(p.Edits, FileEdit{Path: path, Role: RoleConfig, Edit: ed})
+			continue
+		}
+		if !exists {
+			if rec != nil {
+				p.Edits = append(p.Edits, FileEdit{Path: path, Role: RoleConfig, Edit: Edit{Delete: true}})
+			}
+			continue
+		}
+		if rec == nil && !mayHoldPrefix(cur, t.Prefix()) {
+			continue
+		}
+		if rec != nil && jsonedit.IsBlank(cur) && path == sp {
+			return Plan{}, errors.New("is empty; Factory Droid may be rewriting it right now: run remove again, and if it stays empty put {} in it or delete it")
+		}
+		f := readDroidFile(path, cur, true, path == sp)
+		ed, _, err := d.fileRemove(t, &f, rec, in.Force)
+		if err != nil {
+			if path == sp {
+				return Plan{}, err
+			}
+			return Plan{}, &FileError{File: path, Err: Explain(t, err)}
+		}
+		if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
+			ed = Edit{Delete: true, Notes: ed.Notes}
+		}
+		p.Edits = append(p.Edits, FileEdit{Path: path, Role: RoleConfig, Edit: ed})
+		p.Notes = append(p.Notes, ed.Notes...)
+	}
+	return p, nil
+}
+
+// Check returns the *OffError when hooksDisabled is on, or why an add
+// would be refused.
+func (d droid) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	all := map[string][]byte{}
+	for k, v := range files {
+		all[k] = v
+	}
+	if cur != nil {
+		all[d.Config(t)] = cur
+	}
+	v := d.view(t, all)
+	if off := v.off(); off != nil {
+		return nil, off
+	}
+	var events []string
+	for _, e := range d.events {
+		events = append(events, e.event)
+	}
+	_, err := v.place(events)
+	return nil, err
+}
+
+// --- Factory Droid's facts, for add, remove, status and doctor ---
+
+func (d droid) Facts(t Target) Facts {
+	return Facts{
+		Product:        "Factory Droid",
+		ReadsComments:  true,
+		ProjectConfigs: []string{".factory/settings.json", ".factory/hooks.json"},
+		Reads:          d.SwitchFiles(t),
+		Switches:       d.switches,
+		ReadFiles:      d.readFiles,
+		Payloads:       "droid",
+		Reconstructed:  nil,
+		Variants: map[string][]Variant{
+			"Notification": {
+				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
+					Why: "the recorded idle_prompt Notification (Esc while the model streams)"},
+				{ID: "fire.other-notification", Payload: "Notification.other",
+					Why: "a Notification whose notification_type is elicitation_dialog (droid's AskUser questions; reconstructed from the recorded one)"},
+			},
+		},
+	}
+}
+
+// inputFiles is in's files as a plan sees them: the existing ones, by path.
+func inputFiles(in Input) map[string][]byte {
+	files := map[string][]byte{}
+	if in.Config.Exists {
+		files[in.Config.Path] = in.Config.Data
+	}
+	for p, f := range in.Files {
+		if f.Exists {
+			files[p] = f.Data
+		}
+	}
+	return files
+}
+
+// switches checks hooksDisabled in both files.
+func (d droid) switches(in Input) []Finding {
+	v := d.view(in.T, inputFiles(in))
+	if off := v.off(); off != nil {
+		return []Finding{fail("switch.hooksDisabled", off.File, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", off.File, off.Key), "set it to false or remove it (or /hooks in droid)")}
+	}
+	return []Finding{pass("switch.hooksDisabled", v.settings.path, fmt.Sprintf("hooksDisabled is not on in %s or %s", v.settings.path, v.hooks.path))}
+}
+
+// readFiles reads both files as droid does, for doctor: how each parses,
+// which file each event's hooks come from (an event defined in both runs
+// only hooks.json's), and our entries where droid reads them.
+func (d droid) readFiles(in Input) ([]Finding, *EventMap) {
+	t := in.T
+	v := d.view(t, inputFiles(in))
+	s, h := v.settings, v.hooks
+	var fs []Finding
+	const note = "JSON with comments allowed, no trailing commas, no BOM"
+	switch {
+	case s.err != nil && s.syntax:
+		return append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: %v: Factory Droid ignores the whole file (its models too), so none of its hooks run", s.path, s.err), "fix the file, then run 'hookinstall doctor' again")), nil
+	case s.err != nil:
+		fs = append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: \"hooks\": %v: Factory Droid ignores every hook in the file", s.path, s.err), "fix the entry it names, then run 'hookinstall doctor' again"))
+	default:
+		fs = append(fs, pass("config.parse", s.path, fmt.Sprintf("%s parses the way Factory Droid parses it (%s; hooks in its schema)", s.path, note)))
+	}
+	switch {
+	case !h.exists:
+		fs = append(fs, pass("config.hooksfile", h.path, fmt.Sprintf("%s does not exist, so every event's hooks come from %s", h.path, s.path)))
+	case h.err != nil:
+		fs = append(fs, fail("config.hooksfile", h.path, h.ignored()+"; only its log says so (\"Invalid hooks file, ignoring\")", "fix the file, then run 'hookinstall doctor' again"))
+	default:
+		fs = append(fs, pass("config.hooksfile", h.path, fmt.Sprintf("%s parses the way Factory Droid parses it (%s; top-level events in its schema)", h.path, note)))
+		if wrapped, ok := jsonedit.Find(h.events, "hooks"); ok && wrapped.Val.IsObject() && len(h.defines) == 0 {
+			fs = append(fs, info("config.hooksfile.wrapped", h.path, fmt.Sprintf("%s wraps its events in \"hooks\", but droid reads them at the top level of this file, so none of them run", h.path), "move the events to the top level"))
+		}
+	}
+	m := &EventMap{Where: "hooks"}
+	var both []string
+	for _, e := range droidEvents {
+		from := &s
+		if h.err == nil && h.defines[e] {
+			from = &h
+			if s.defines[e] {
+				both = append(both, e)
+			}
+		}
+		if from.err != nil || !from.events.Exists() {
+			continue
+		}
+		ev, ok := jsonedit.Find(from.events, e)
+		if !ok {
+			continue
+		}
+		m.Ours = append(m.Ours, FindOurs(wrapOne(e, ev.Val), t.Prefix())...)
+	}
+	for _, e := range both {
+		ev, _ := jsonedit.Find(s.events, e)
+		if len(FindOurs(wrapOne(e, ev.Val), t.Prefix())) > 0 {
+			fs = append(fs, fail("config.shadowed", s.path, fmt.Sprintf("%s and %s both define %s: droid runs only %s's list, so our entry in %s never runs", s.path, h.path, e, h.path, s.path), "run 'hookinstall add "+t.ID+"' (it moves ours next to the list droid reads)"))
+		} else {
+			fs = append(fs, info("config.shadowed", s.path, fmt.Sprintf("%s and %s both define %s: droid runs only %s's list, so the %s hooks in %s never run", s.path, h.path, e, h.path, e, s.path), "move them into "+h.path+" (or take "+e+" out of it)"))
+		}
+	}
+	if len(both) == 0 && h.exists && h.err == nil {
+		fs = append(fs, pass("config.shadowed", s.path, fmt.Sprintf("no event is defined in both %s and %s, so no list silences another", s.path, h.path)))
+	}
+	return fs, m
+}
+
+// wrapOne is an event map holding one event's array, for FindOurs.
+func wrapOne(event string, arr gjson.Result) gjson.Result {
+	return gjson.Parse("{" + strconv.Quote(event) + ":" + arr.Raw + "}")
+}
