@@ -13,7 +13,7 @@ GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
 BIN      := bin/hookinstall
 FUZZTIME ?= 20s
 
-.PHONY: all build install dist test test-race test-umask bench fuzz lint demo e2e e2e-selftest soak update clean
+.PHONY: all build install dist test test-race test-umask bench fuzz lint demo e2e e2e-oldest e2e-selftest soak update clean
 
 all: build
 
@@ -103,6 +103,13 @@ demo: build
 # one) in tmux.
 e2e:
 	$(GO) test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
+
+# The same proof at the other end of each agent's measured range
+# (docs/agents.md "Versions"): every agent at the oldest version it runs our
+# hooks with, and each version add refuses or reduces (claude 2.1.140, kimi
+# 0.10.0, qwen 0.15.10) still starting and running the user's own hooks.
+e2e-oldest:
+	HOOKINSTALL_E2E_OLDEST=1 $(GO) test -tags e2e -count=1 -timeout 30m -v -run '^TestOldest$$' ./internal/e2e/...
 
 # Breaks one hook per agent and requires make e2e to fail naming it.
 e2e-selftest:

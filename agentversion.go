@@ -99,18 +99,14 @@ func askVersion(ctx context.Context, bin, path string) versionAnswer {
 // say about it, or an *AgentVersionError when nothing can be written.
 func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gate, []string, error) {
 	f := t.Adapter.Facts(t)
-	bin, v, err := in.agentVersion(ctx, t, f.Range)
+	g, why := in.judge(ctx, t, f.Range)
 	switch {
-	case bin == "":
+	case g == nil && why == "":
 		return nil, nil, nil // not on PATH: as measured
-	case v == "":
-		why := "it printed no version"
-		if err != nil {
-			why = err.Error()
-		}
-		return nil, []string{fmt.Sprintf("could not tell the version of %s (%s); installed as for %s", bin, why, f.Range.Newest)}, nil
+	case g == nil:
+		return nil, []string{why + "; installed as for " + f.Range.Newest}, nil
 	}
-	g := f.Range.Judge(v)
+	v, bin := g.Version, g.Binary
 	if g.Refuse != "" {
 		return nil, nil, &AgentVersionError{Agent: t.ID, Product: f.Product, Binary: bin, Version: v, Reason: g.Refuse}
 	}
@@ -118,5 +114,25 @@ func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gat
 	for _, e := range t.Adapter.Events() {
 		states[e.Event] = string(e.State)
 	}
-	return &g, adapters.GateNotes(f.Product, f.Range, g, states), nil
+	return g, adapters.GateNotes(f.Product, f.Range, *g, states), nil
+}
+
+// judge is the gate of the agent version on PATH, refusals included; nil
+// when the program is not on PATH, or could not tell its version (why says
+// so then).
+func (in *Installer) judge(ctx context.Context, t adapters.Target, r *adapters.Range) (*adapters.Gate, string) {
+	bin, v, err := in.agentVersion(ctx, t, r)
+	switch {
+	case bin == "":
+		return nil, ""
+	case v == "":
+		why := "it printed no version"
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, fmt.Sprintf("could not tell the version of %s (%s)", bin, why)
+	}
+	g := r.Judge(v)
+	g.Binary = bin
+	return &g, ""
 }

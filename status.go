@@ -48,7 +48,7 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(false, false, 0).AgentContext(ctx, in.checked(t))
+	a := in.doctor(false, false, 0).AgentContext(ctx, in.checked(ctx, t))
 	return &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}, nil
 }
 
@@ -121,7 +121,7 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).AgentContext(ctx, in.checked(t))
+	a := in.doctor(!o.NoFire, !o.NoAsk, o.FireTimeout).AgentContext(ctx, in.checked(ctx, t))
 	if err := ctx.Err(); err != nil {
 		return nil, err // what it ran was stopped: the checks say nothing
 	}
@@ -141,8 +141,11 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 // agent's facts name (adapters.Facts.SystemFiles) concern the machine's own
 // user only: with an explicit Home they are not read. An install made for a
 // Docker target is checked as made (see recorded).
-func (in *Installer) checked(t adapters.Target) adapters.Target {
+func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Target {
 	t, _ = in.recorded(t, false)
+	// the agent version on PATH: what add would write for it is what the
+	// checks expect (and doctor says what that version does with our hooks)
+	t.Gate, _ = in.judge(ctx, t, t.Adapter.Facts(t).Range)
 	if in.homeGiven {
 		t.SystemRoot = ""
 	}

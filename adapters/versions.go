@@ -45,6 +45,7 @@ type Older struct {
 // timeouts in milliseconds when TimeoutMS.
 type Gate struct {
 	Version   string
+	Binary    string // the program that said it
 	Drop      []string
 	TimeoutMS bool
 	// Refuse, when set: nothing is written (see Older.Refuse).

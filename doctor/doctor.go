@@ -231,6 +231,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 			r.manifestCheck()
 		}
 		p.switches(r)
+		r.versionCheck()
 		p.trust(r)
 	}
 	r.projectChecks(p)

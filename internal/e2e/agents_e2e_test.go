@@ -80,7 +80,7 @@ func claudeFixture(r *run) {
     }
   }
 }
-`, js(pins["claude"].version), js(claudeKey[len(claudeKey)-20:]), js(r.work)), 0o600)
+`, js(r.bin.pin), js(claudeKey[len(claudeKey)-20:]), js(r.work)), 0o600)
 	// ~/.claude/settings.json: permission prompts on (2.1.332 defaults to "auto", which
 	// answers them itself), and the user's own recorder hooks.
 	r.writeFile(".claude/settings.json", fmt.Sprintf(`{

@@ -18,6 +18,17 @@ import (
 // provider of type openai on the fake server, the model, and the user's own
 // recorder hooks as [[hooks]] tables.
 func kimiFixture(r *run) {
+	kimiFixtureOn(r, kimiUserEvents)
+}
+
+// kimiUserEvents are the events the user's recorder hooks are on (every one
+// Kimi Code 2.1.0 fires in a turn).
+var kimiUserEvents = []string{"SessionStart", "UserPromptSubmit", "TurnStarted", "PreToolUse", "PermissionRequest",
+	"PermissionResult", "PostToolUse", "PostToolUseFailure", "Stop", "Interrupt", "SessionEnd"}
+
+// kimiFixtureOn is kimiFixture with the user's hooks on events: an older Kimi
+// Code ignores every hook of a config that names one event it does not know.
+func kimiFixtureOn(r *run, events []string) {
 	rec := r.writeFile(filepath.Join(r.dir, "recorder.sh"), recorderScript, 0o755)
 	var b strings.Builder
 	fmt.Fprintf(&b, `# e2e fixture: a custom provider on the fake model server
@@ -33,8 +44,7 @@ provider = "fake"
 model = "fake-model"
 max_context_size = 128000
 `, js(r.srv.URL+"/v1"))
-	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "TurnStarted", "PreToolUse", "PermissionRequest",
-		"PermissionResult", "PostToolUse", "PostToolUseFailure", "Stop", "Interrupt", "SessionEnd"} {
+	for _, ev := range events {
 		fmt.Fprintf(&b, "\n[[hooks]]\nevent = %s\ncommand = %s\n", js(ev), js(rec+" "+r.rec+" "+ev))
 	}
 	r.writeFile(".kimi-code/config.toml", b.String(), 0o644)

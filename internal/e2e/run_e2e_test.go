@@ -5,8 +5,10 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -37,6 +39,8 @@ type run struct {
 	pty      string // the pane's pty slave path, as HOOKINSTALL_PTY
 	mark     string // HOOKINSTALL_E2E_RUN value for this case
 	keepTmux bool
+	// silent: add refused this agent version and wrote nothing (agentCase.refused)
+	silent bool
 
 	env     []string // KEY=VALUE the host passes to the agent, besides the common ones
 	args    []string
@@ -317,6 +321,9 @@ func (r *run) paneDead() bool {
 
 // waitOSC polls raw.bin until ok holds for our sequences or timeout passes.
 func (r *run) waitOSC(ok func([]OSC) bool, timeout time.Duration) bool {
+	if r.silent {
+		return ok(OfNS(r.osc(), ns)) // nothing of ours is installed: nothing to wait for
+	}
 	end := time.Now().Add(timeout)
 	for time.Now().Before(end) {
 		if ok(OfNS(r.osc(), ns)) {
@@ -356,6 +363,7 @@ func doneAfterAttention(s []OSC) bool {
 // With hooks=false (untrusted codex) it waits for the final text and then for the
 // screen to settle.
 func (r *run) waitTurnEnd(hooks bool, timeout, grace time.Duration) {
+	hooks = hooks && !r.silent
 	end := time.Now().Add(timeout)
 	sawFinal := false
 	for time.Now().Before(end) {
@@ -504,6 +512,7 @@ func (c cli) remove(r *run) (string, error) { return c.do(r, "remove") }
 type agentCase struct {
 	name     string // case name
 	agent    string
+	version  string // the agent's npm version; "" is its pin
 	who      string
 	form     string // "verbatim" or "tmux"
 	keepTmux bool
@@ -518,6 +527,10 @@ type agentCase struct {
 	// expect, when set, is the exact sequence of states our OSC must put on the pty,
 	// in place of the approved turn CheckTurn knows (working, attention, done)
 	expect []string
+	// refused, when set, is what `hookinstall add` must say when it refuses this
+	// agent version (exit 3, nothing written); the agent must then start and run
+	// the user's own hooks, with none of ours on the pty
+	refused string
 	// declined: the drive answers the permission prompt with no, so the tool must not
 	// run (the marker must be absent)
 	declined bool
@@ -541,7 +554,7 @@ func runCase(t *testing.T, c agentCase) {
 			anyFailed = true
 		}
 	}()
-	r.bin = agent(t, c.agent)
+	r.bin = agent(t, c.agent, c.version)
 	hk := hooksFor(t, c.agent)
 	r.startServer(c.marker)
 	c.fixture(r)
@@ -549,6 +562,10 @@ func runCase(t *testing.T, c agentCase) {
 	// before/after add: what hookinstall touched
 	s0 := mustSnap(t, r.home)
 	out, err := hk.add(r)
+	if c.refused != "" {
+		refusedCase(r, c, s0, out, err)
+		return
+	}
 	if err != nil {
 		t.Fatalf("%s: hookinstall add %s failed: %v\n%s", r.who, c.agent, err, out)
 	}
@@ -799,5 +816,44 @@ func (r *run) breakHooks(s1 Snapshot, touched []string) func() {
 			}
 			_ = os.WriteFile(p, b, mode)
 		}
+	}
+}
+
+// refusedCase finishes a case whose agent version add must refuse: add exited
+// 3 saying c.refused and changed nothing under HOME; the agent still starts and
+// runs the user's own hooks; no OSC of ours reaches the pty.
+func refusedCase(r *run, c agentCase, s0 Snapshot, out string, err error) {
+	start := time.Now()
+	var xe *exec.ExitError
+	switch {
+	case err == nil:
+		r.problem("hookinstall add %s succeeded; want exit 3 (refused for %s):\n%s", c.agent, r.bin.version, out)
+	case !errors.As(err, &xe) || xe.ExitCode() != 3:
+		r.problem("hookinstall add %s: %v; want exit 3:\n%s", c.agent, err, out)
+	case !strings.Contains(out, c.refused):
+		r.problem("hookinstall add %s did not say %q:\n%s", c.agent, c.refused, out)
+	}
+	if ch := Changed(s0, mustSnap(r.t, r.home)); len(ch) > 0 {
+		r.problem("the refused add changed %s", strings.Join(ch, ", "))
+	}
+	r.note("hookinstall add refused: %s", strings.TrimSpace(out))
+	r.silent = true
+	r.startAgent()
+	c.drive(r)
+	all := r.osc()
+	if got := OfNS(all, ns); len(got) > 0 {
+		r.problem("%d OSC sequence(s) of ours reached the pty, though nothing was installed", len(got))
+	}
+	if ev := r.recorded(); len(ev) == 0 {
+		r.problem("the user's own hooks did not run (the recorder logged nothing)")
+	}
+	if !r.serverFinal() {
+		r.problem("the agent did not finish the turn (the fake model never sent its final text)")
+	}
+	rep := r.report(all, time.Since(start))
+	_ = os.WriteFile(filepath.Join(r.dir, "report.txt"), []byte(rep), 0o644)
+	r.t.Log("\n" + rep)
+	if len(r.problems) > 0 {
+		r.t.Errorf("FAIL %s\n%s\nartifacts: %s", r.who, strings.Join(r.problems, "\n"), r.dir)
 	}
 }
