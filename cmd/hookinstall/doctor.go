@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -83,6 +84,20 @@ type jsonDoctorAgent struct {
 	Installed bool        `json:"installed"`
 	Detected  bool        `json:"detected"`
 	Checks    []jsonCheck `json:"checks"`
+	// Shell says, for an installed agent, what its hooks send when it is
+	// started from the shell doctor runs in.
+	Shell *jsonShell `json:"shell,omitempty"`
+}
+
+// jsonShell is whether the shell doctor runs in is set up for the hooks,
+// and by what: "host" (a terminal host's task id), "init" (hookinstall
+// init or run: the terminal's own language) or "none" (the hooks stay
+// silent); Sends says what the agent's hooks send from it.
+type jsonShell struct {
+	SetUp    string `json:"set_up"`
+	Terminal string `json:"terminal,omitempty"` // with init: "osc777", "tmux+osc9"
+	Sends    string `json:"sends"`
+	Hint     string `json:"hint,omitempty"`
 }
 
 type jsonCheck struct {
@@ -157,6 +172,10 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 				jc.Millis = &ms
 			}
 			a.Checks = append(a.Checks, jc)
+		}
+		if r.Installed {
+			sh := o.shellReport(in, r.Agent)
+			a.Shell = &sh
 		}
 		agents = append(agents, a)
 	}
@@ -243,6 +262,18 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	default:
 		fmt.Fprintf(w, "doctor: all %d checks passed\n", checks)
 	}
+	// What the hooks send from this shell: one line (the same for every
+	// agent but its name), for the first agent installed.
+	for _, a := range agents {
+		if a.Shell == nil {
+			continue
+		}
+		fmt.Fprintf(w, "shell: %s\n", a.Shell.Sends)
+		if a.Shell.Hint != "" {
+			fmt.Fprintf(w, "       hint: %s\n", a.Shell.Hint)
+		}
+		break
+	}
 	shown := 0
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, a := range agents {
@@ -291,4 +322,41 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	if hidden > 0 && (installed > 0 || failed > 0) {
 		fmt.Fprintf(w, "doctor: %d checks passed and are not shown; run 'hookinstall doctor -v' to see every check\n", hidden)
 	}
+}
+
+// shellReport says, for one installed agent, whether the shell doctor runs
+// in is set up (by a terminal host, or by hookinstall init) and what the
+// agent's hooks will send from it.
+func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jsonShell {
+	ns := in.Namespace()
+	task, pty := hookinstall.TaskVar(ns), hookinstall.PTYVar(ns)
+	id, path := o.Getenv(task), o.Getenv(pty)
+	t, ours := hookinstall.TerminalFromTask(id)
+	product := agent
+	if a, err := in.Agent(agent, ""); err == nil && a.Product != "" {
+		product = a.Product
+	}
+	switch {
+	case id == "":
+		nsFlag := ""
+		if ns != hookinstall.DefaultNamespace {
+			nsFlag = " --namespace " + ns
+		}
+		return jsonShell{SetUp: "none", Sends: fmt.Sprintf("not set up: %s is unset, so the hooks of an agent started from this shell stay silent", task),
+			Hint: "in your own terminal, add 'eval \"$(hookinstall init bash" + nsFlag + ")\"' to ~/.bashrc (zsh, fish: 'hookinstall init --help') and open a new shell; a terminal host sets the variables itself"}
+	case !ours:
+		return jsonShell{SetUp: "host", Sends: fmt.Sprintf("set up by a terminal host (%s=%s): the hooks send it the host protocol on %s, ESC ] 777 ; notify ; %s ; BODY BEL", task, id, path, ns)}
+	}
+	wd, _ := os.Getwd()
+	sh := jsonShell{SetUp: "init", Terminal: t.String(),
+		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s notifications such as %q", task, id, path, strings.ToUpper(string(t.Dialect[:3]))+" "+string(t.Dialect[3:]), product+" needs your input \u00b7 "+hookinstall.SafeFolder(wd))}
+	if t.Tmux {
+		sh.Sends += ", wrapped for tmux's passthrough"
+		sh.Hint = tmuxWarning(o.Getenv)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)
+		sh.Hint = "open a new shell: init sets " + pty + " to the shell's own tty"
+	}
+	return sh
 }
