@@ -20,6 +20,7 @@ const (
 	StatusNotInstalled Status = "not-installed" // the agent is here; nothing of ours is
 	StatusDisabled     Status = "disabled"      // ours are in place; the agent's hooks are off
 	StatusDrifted      Status = "drifted"       // ours are in place but wrong: a script missing or changed, an entry edited, ...
+	StatusOutdated     Status = "outdated"      // ours are in place as an older hookinstall wrote them; add brings them up to date
 	StatusUntrusted    Status = "untrusted"     // ours are in place; the agent skips them until the user trusts them
 	StatusNotDetected  Status = "not-detected"  // the agent is not on this machine
 	StatusNotNeeded    Status = "not-needed"    // its terminal reports these states already (Codex), and nothing of ours is installed

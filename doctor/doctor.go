@@ -48,6 +48,7 @@ const (
 	StatusNotInstalled = "not-installed"
 	StatusDisabled     = "disabled"
 	StatusDrifted      = "drifted"
+	StatusOutdated     = "outdated"
 	StatusUntrusted    = "untrusted"
 	StatusNotDetected  = "not-detected"
 	StatusNotNeeded    = "not-needed"
@@ -199,6 +200,11 @@ func (r *run) skip(id, file, verdict string) {
 	r.add(Check{ID: id, Result: Skip, File: file, Verdict: verdict})
 }
 
+// upHint is the fix for an install an older hookinstall made.
+func (r *run) upHint() string {
+	return fmt.Sprintf("run 'hookinstall add %s' to bring it up to date (remove still gives your files back)", r.t.ID)
+}
+
 // addHint is the fix for most drift: install again.
 func (r *run) addHint() string {
 	return fmt.Sprintf("run 'hookinstall add %s' to write it again", r.t.ID)
@@ -285,7 +291,7 @@ func status(t adapters.Target, a *Agent) string {
 			return StatusNotDetected
 		}
 	}
-	disabled, drifted, untrusted := false, false, false
+	disabled, drifted, outdated, untrusted := false, false, false, false
 	for _, c := range a.Checks {
 		if c.Result != Fail {
 			continue
@@ -295,6 +301,8 @@ func status(t adapters.Target, a *Agent) string {
 			disabled = true
 		case strings.HasPrefix(c.ID, "trust."):
 			untrusted = true
+		case strings.HasPrefix(c.ID, "outdated."):
+			outdated = true
 		default:
 			drifted = true
 		}
@@ -304,6 +312,8 @@ func status(t adapters.Target, a *Agent) string {
 		return StatusDisabled
 	case drifted:
 		return StatusDrifted
+	case outdated:
+		return StatusOutdated
 	case untrusted:
 		return StatusUntrusted
 	}

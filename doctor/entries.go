@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -142,8 +143,28 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	}
 	at := func(o adapters.Occurrence) string { return fmt.Sprintf("%s.%s[%d]", m.Where, o.Event, o.Index) }
 
+	// what the install recorded it wrote into this file, by event (nil
+	// without a manifest record)
+	var recorded map[string][]string
+	if rel, err := filepath.Rel(r.t.Home, file); err == nil {
+		if f := r.man.File(rel); f != nil {
+			recorded = f.Entries
+			if recorded == nil {
+				recorded = map[string][]string{}
+			}
+		}
+	}
+	wroteAs := func(o adapters.Occurrence) bool {
+		for _, w := range recorded[o.Event] {
+			if jsonedit.SameRaw(o.Elem.Raw, w) {
+				return true
+			}
+		}
+		return false
+	}
+
 	// entries.present: our command under each event, at the exact path.
-	var missing []string
+	var missing, newer []string
 	for _, ev := range events {
 		found := false
 		for _, o := range m.Ours {
@@ -151,9 +172,16 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 				found = true
 			}
 		}
-		if !found {
+		switch {
+		case found:
+		case recorded != nil && len(recorded[ev]) == 0 && len(m.Ours) > 0:
+			newer = append(newer, ev) // the install never wrote one: an older hookinstall's
+		default:
 			missing = append(missing, ev)
 		}
+	}
+	if len(newer) > 0 {
+		r.fail("outdated.entries", file, fmt.Sprintf("%s: no entry of ours under %s: the install (hookinstall %s) has none, and add now writes one", file, quoteList(m.Where, newer), r.man.ToolVersion), r.upHint())
 	}
 	switch {
 	case len(missing) == len(events) && len(m.Ours) == 0:
@@ -172,6 +200,11 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	bad := 0
 	for _, o := range m.Ours {
 		w, ok := want[o.Event]
+		if !ok && wroteAs(o) {
+			r.fail("outdated.entries", file, fmt.Sprintf("%s: %s is as the install (hookinstall %s) wrote it, but add now writes no entry under %q", file, at(o), r.man.ToolVersion, o.Event), r.upHint())
+			bad++
+			continue
+		}
 		if !ok {
 			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
 			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.f.Product, o.Event)
@@ -187,7 +220,10 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 			bad++
 			continue
 		}
-		if d := shapeDiff(o.Elem, w); d != "" {
+		if d := shapeDiff(o.Elem, w); d != "" && wroteAs(o) {
+			r.fail("outdated.entries", file, fmt.Sprintf("%s: %s is as the install (hookinstall %s) wrote it, not as add writes it now: %s", file, at(o), r.man.ToolVersion, d), r.upHint())
+			bad++
+		} else if d != "" {
 			r.fail("entries.shape", file, fmt.Sprintf("%s: %s %s", file, at(o), d), r.addHint()+" (--force replaces an entry edited by hand)")
 			bad++
 		}

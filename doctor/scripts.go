@@ -111,7 +111,12 @@ func (r *run) scriptFiles() []scriptInfo {
 		path := filepath.Join(dir, s.Name)
 		info := scriptInfo{Event: s.Event, Path: path, Want: s.Content}
 		fi, err := os.Lstat(path)
+		rel, _ := filepath.Rel(t.Home, path)
 		switch {
+		case err != nil && r.man != nil && r.man.Script(rel) == nil:
+			r.fail("outdated.script", path, fmt.Sprintf("%s is missing: the install (hookinstall %s) has none, and add now writes it", path, r.man.ToolVersion), r.upHint())
+			infos = append(infos, info)
+			continue
 		case err != nil:
 			r.fail("script.exists", path, fmt.Sprintf("%s is missing, so the %s hook runs nothing", path, s.Event), r.addHint())
 			infos = append(infos, info)
@@ -143,10 +148,12 @@ func (r *run) scriptFiles() []scriptInfo {
 			continue
 		}
 		sum := manifest.Sum(data.Data)
-		rel, _ := filepath.Rel(t.Home, path)
 		if rec := r.man.Script(rel); rec != nil {
 			if sum == rec.SHA256 {
 				r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what the manifest recorded", path))
+				if !bytes.Equal(data.Data, s.Content) {
+					r.fail("outdated.script", path, fmt.Sprintf("%s is as the install (hookinstall %s) wrote it, not as add writes it now", path, r.man.ToolVersion), r.upHint())
+				}
 			} else {
 				r.fail("script.hash", path, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", path, short(sum), short(rec.SHA256)), r.addHint())
 			}

@@ -137,6 +137,15 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 				fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, r)
 			}
 		}
+		var up []string
+		for _, s := range states {
+			if s.Status == string(hookinstall.StatusOutdated) {
+				up = append(up, s.Agent)
+			}
+		}
+		if len(up) > 0 {
+			fmt.Fprintf(o.IO.Out, "next:\n  Run 'hookinstall add %s' to bring the install up to date (remove still gives your files back).\n", strings.Join(up, " "))
+		}
 	}
 	if code != exitOK {
 		return exitError{code}
