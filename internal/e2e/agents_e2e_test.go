@@ -314,7 +314,7 @@ func TestCodex(t *testing.T) {
 	t.Run("add-trust", func(t *testing.T) {
 		runCase(t, agentCase{name: "codex-add-trust", agent: "codex", who: "codex (add --trust, dialog skipped)",
 			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
-			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "y"), removeMayEdit: codexUntrust})
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "y"), removeMayEdit: codexUntrust, agentOwn: codexOwnState})
 	})
 	// Escape on the approval prompt aborts the turn: Codex fires Interrupt and no Stop,
 	// so the pty gets working, attention, interrupted, and nothing after.
@@ -322,7 +322,7 @@ func TestCodex(t *testing.T) {
 		runCase(t, agentCase{name: "codex-interrupt", agent: "codex", who: "codex (Escape at the approval prompt)",
 			form: "verbatim", hooks: true, marker: "codex-marker.txt", addArgs: []string{"--trust"},
 			expect: []string{"working", "attention", "interrupted"}, declined: true,
-			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "Escape"), removeMayEdit: codexUntrust})
+			userHooksSilent: true, fixture: codexFixture, drive: codexDrive("skip", true, "Escape"), removeMayEdit: codexUntrust, agentOwn: codexOwnState})
 	})
 }
 

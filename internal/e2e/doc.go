@@ -27,7 +27,10 @@
 //     attention, then done arrived, with no done before the attention (claude both
 //     with $TMUX unset, verbatim, and set, wrapped in tmux DCS passthrough; codex with
 //     the hooks trusted through the review dialog; untrusted, when nothing may run;
-//     and trusted by `add codex --trust` while the user skips the dialog);
+//     and trusted by `add codex --trust` while the user skips the dialog; and, on each
+//     Codex release of codexTrustVersions (0.171.0, 0.169.0, 0.129.0, installed beside
+//     the pin), `add codex --trust` followed by a headless `codex exec` with no
+//     --dangerously-bypass-hook-trust, which must put working then done on the pty);
 //  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
 //     `add` created or changed is byte for byte (and mode) what it was before `add`.
 //
@@ -38,7 +41,8 @@
 //	HOOKINSTALL_E2E_CACHE    npm install cache (default $HOME/.cache/hookinstall-e2e)
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
-//	                         codex-untrusted, codex-add-trust, codex-interrupt, opencode,
+//	                         codex-untrusted, codex-add-trust, codex-interrupt,
+//	                         codex-trust-exec-<release>, opencode,
 //	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)

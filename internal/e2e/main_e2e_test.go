@@ -67,6 +67,11 @@ func versionOf(name, version string) string {
 	return version
 }
 
+// otherVersions are releases besides the pin that make e2e's cases run
+// (prefetched with it): add codex --trust is proven on each Codex release of
+// codexTrustVersions.
+var otherVersions = map[string][]string{"codex": codexTrustVersions[1:]}
+
 const ns = "hookinstall"
 
 var (
@@ -315,6 +320,9 @@ func prefetch() time.Duration {
 	} else {
 		for name := range pins {
 			ws = append(ws, want{name, ""})
+			for _, v := range otherVersions[name] {
+				ws = append(ws, want{name, v})
+			}
 		}
 	}
 	seen := map[want]bool{}
@@ -390,7 +398,8 @@ func agent(t *testing.T, name, version string) *agentBin {
 	out, err := cmdOut(60*time.Second, scratch, env, bin, "--version")
 	v := ""
 	for _, l := range strings.Split(out, "\n") { // copilot prints an update hint after it
-		if strings.Contains(l, pin.version) {
+		// (codex may warn first about PATH aliases, naming its CODEX_HOME)
+		if strings.Contains(l, pin.version) && !strings.HasPrefix(l, "WARNING") {
 			v = strings.TrimSpace(l)
 			break
 		}

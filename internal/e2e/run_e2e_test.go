@@ -523,7 +523,12 @@ type agentCase struct {
 	// removeMayEdit accepts an edit by remove of a file add did not touch but the
 	// agent wrote during the run (codex's trust records for our hooks)
 	removeMayEdit removeEdit
-	marker        string // file the model's shell command creates in the work dir
+	// agentOwn names paths (relative to HOME) that the agent's own binary wrote
+	// while add ran it (add codex --trust runs codex app-server, which keeps its
+	// state in CODEX_HOME as any codex run does): not hookinstall's, so not
+	// expected back after remove
+	agentOwn func(p string) bool
+	marker   string // file the model's shell command creates in the work dir
 	// expect, when set, is the exact sequence of states our OSC must put on the pty,
 	// in place of the approved turn CheckTurn knows (working, attention, done)
 	expect []string
@@ -571,6 +576,20 @@ func runCase(t *testing.T, c agentCase) {
 	}
 	s1 := mustSnap(t, r.home)
 	touched := Changed(s0, s1)
+	if c.agentOwn != nil {
+		var ours, own []string
+		for _, p := range touched {
+			if c.agentOwn(p) {
+				own = append(own, p)
+			} else {
+				ours = append(ours, p)
+			}
+		}
+		if len(own) > 0 {
+			r.note("the agent's own files its binary wrote while add asked it (not checked after remove): %s", strings.Join(own, ", "))
+		}
+		touched = ours
+	}
 	if len(touched) == 0 {
 		t.Fatalf("%s: hookinstall add %s changed nothing under %s\n%s", r.who, c.agent, r.home, out)
 	}
