@@ -44,6 +44,28 @@ type hookCase struct {
 	note        string
 	long        bool // the payload carries a long last_assistant_message
 	reads       bool // the hook reads the payload (its state depends on it)
+	product     string
+	state       scripts.State
+	terminal    bool // run in terminal mode (termTask), as init sets it up
+}
+
+// termTask is the task id of the terminal-mode rows: the longest path a
+// hook takes (the folder made safe, a notification, both wrapped for tmux).
+const termTask = scripts.TaskPrefix + "tmux+osc777"
+
+// inTerminal returns c as it runs where hookinstall init set the shell up:
+// no Node.js peer, the bytes of terminal mode for the folder the bench runs
+// in.
+func inTerminal(c hookCase) hookCase {
+	c.terminal, c.peer, c.long = true, "", false
+	t, _ := scripts.TerminalFromTask(termTask)
+	wd, _ := os.Getwd()
+	if c.pty {
+		c.want = scripts.TerminalBytes(t, c.product, scripts.SafeFolder(wd), c.state)
+	} else {
+		c.want = []byte(scripts.TerminalJSON(t, c.product, scripts.SafeFolder(wd), c.state))
+	}
+	return c
 }
 
 // longMessage pads a payload the way a long final answer does: Claude's
@@ -90,8 +112,9 @@ func hookCases(dir, node string) ([]hookCase, error) {
 			if err != nil {
 				return nil, err
 			}
+			c.product = a.Facts(t).Product
 			anyPTY = anyPTY || c.pty
-			cs = append(cs, c)
+			cs = append(cs, c, inTerminal(c))
 			if c.reads {
 				cs = append(cs, withLongMessage(c))
 			}
@@ -113,7 +136,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 }
 
 func newCase(dir, agent, event, name string, content []byte, state scripts.State, node string) (hookCase, error) {
-	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(scripts.PTYVar(ns)))}
+	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(scripts.PTYVar(ns))), state: state, product: agent}
 	base := filepath.Join(dir, agent+"-"+strings.TrimSuffix(name, ".sh"))
 	c.path = base + ".sh"
 	if err := writeExec(c.path, content); err != nil {
@@ -300,11 +323,16 @@ func benchHooks(r *report, _ string, work string) error {
 	}
 	defer p.close()
 	env := []string{"PATH=/usr/bin:/bin", scripts.TaskVar(ns) + "=bench-task", scripts.PTYVar(ns) + "=" + p.slave.Name()}
+	termEnv := []string{"PATH=/usr/bin:/bin", scripts.TaskVar(ns) + "=" + termTask, scripts.PTYVar(ns) + "=" + p.slave.Name()}
 
 	var rows [][]string
 	worst, worstName := 0.0, ""
 	worstLong, worstLongName := 0.0, ""
 	for _, c := range cases {
+		env := env
+		if c.terminal {
+			env = termEnv
+		}
 		// Check the bytes first: a hook whose gate fails is fast and wrong.
 		progs := []string{c.path}
 		if c.peer != "" {
@@ -367,6 +395,9 @@ func benchHooks(r *report, _ string, work string) error {
 		if c.long {
 			name += ", " + fmt.Sprint(len(c.payload)/1024) + " KB payload"
 		}
+		if c.terminal {
+			name += ", terminal mode"
+		}
 		if c.note != "" {
 			name += " ¹"
 			r.notes = append(r.notes, "¹ "+c.note+".")
@@ -384,7 +415,7 @@ func benchHooks(r *report, _ string, work string) error {
 		rows = append(rows, []string{name, transport, cell(fl), cell(hk), nodeCell, fmt.Sprintf("%.2f×", hr), nodeRatio})
 	}
 	r.tables = append(r.tables, "### Hooks: floor, hook, Node.js\n\n"+
-		"Each hook runs as its agent runs it: the recorded payload on a pipe as stdin (and, for the hooks whose state depends on the payload, again with an 8 KB `last_assistant_message` in front, as a long final answer makes it), the task variable set, `"+scripts.PTYVar(ns)+"` naming a real pty (opened with creack/pty); its output is checked byte for byte before timing, and every sequence is counted on the pty after. The floor is `#!/bin/sh` + `exit 0` run the same way; the Node.js peer is the same hook as a `#!"+node+"` script (JSON.parse, JSON.stringify, fs.writeSync), run every "+fmt.Sprint(*flagNode)+"th round.\n\n"+
+		"Each hook runs as its agent runs it: the recorded payload on a pipe as stdin (and, for the hooks whose state depends on the payload, again with an 8 KB `last_assistant_message` in front, as a long final answer makes it), the task variable set, `"+scripts.PTYVar(ns)+"` naming a real pty (opened with creack/pty); its output is checked byte for byte before timing, and every sequence is counted on the pty after. The rows marked \"terminal mode\" run the same hook with `"+scripts.TaskVar(ns)+"="+termTask+"`, as `hookinstall init` sets it inside tmux: the longest path, the folder made safe and the progress and notification wrapped for tmux (checked byte for byte too). The floor is `#!/bin/sh` + `exit 0` run the same way; the Node.js peer is the same hook as a `#!"+node+"` script (JSON.parse, JSON.stringify, fs.writeSync), run every "+fmt.Sprint(*flagNode)+"th round.\n\n"+
 		table([]string{"hook", "writes to", "floor", "hook", "Node.js", "hook/floor", "node/floor"}, rows))
 	r.target("hook (worst of all), recorded payloads", "≤ 1.5× the floor", fmt.Sprintf("%.2f× (%s)", worst, worstName), worst <= 1.5)
 	if worstLongName != "" {
