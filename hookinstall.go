@@ -420,7 +420,7 @@ func (in *Installer) now() func() time.Time {
 
 // writer makes a Writer with o's run options and the Installer's own.
 func (in *Installer) writer(o writer.Options) *writer.Writer {
-	o.Version, o.Now, o.Getenv, o.LookPath = in.version, in.now(), in.getenv, in.lookPath
+	o.Version, o.Now, o.Getenv = in.version, in.now(), in.getenv
 	return writer.New(o)
 }
 

@@ -1,6 +1,10 @@
 // Package doctor proves what each coding agent will really run from what
 // hookinstall installed: a config that parses is not a config that runs.
 //
+// It is a building block of the module, not its supported API: its
+// exported names may change in any release. Programs use the root
+// package's Installer.Doctor (github.com/hookinstall/hookinstall).
+//
 // For one agent it checks, each under a stable id (see docs/doctor.md): the
 // config parses the way the agent parses it; our entries sit at the exact
 // path the agent reads, in the shape it runs, exactly once; each script

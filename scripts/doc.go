@@ -1,6 +1,10 @@
 // Package scripts generates the hook scripts that hookinstall installs, from
 // templates embedded in the binary.
 //
+// It is a building block of the module, not its supported API: its
+// exported names may change in any release. Programs use the root package
+// (github.com/hookinstall/hookinstall).
+//
 // Invariants of every generated script:
 //   - POSIX sh (checked under dash), starting "#!/bin/sh", with a header that
 //     says what it is and that it is safe to delete.

@@ -21,58 +21,40 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	pr := w.probe(ctx, t, w.o.Trust)
 	ask := w.queries(ctx)
 	plan := func() (*txn, error) { return w.planAdd(t, pr, ask) }
-	x, err := plan()
-	if err != nil {
-		return r.failed(err)
-	}
-	r.Notes = x.allNotes()
-	if w.o.DryRun {
-		r.Changes = w.addChanges(x, true)
-		r.Status = "would-install"
-		if len(r.Changes) == 0 {
-			r.Status = "unchanged"
+	idle := func(*txn) bool { return len(w.strays(t)) == 0 }
+	undone := false
+	apply := func(x *txn, sys system, dirs []string) error {
+		if dry(sys) {
+			return w.applyAdd(x, sys, dirs)
 		}
-		return r
+		// With a plan the agent's binary must confirm (Plan.Verify): the
+		// undo log first, the verdict once written (trustcheck.go).
+		u, err := w.undoLog(x, dirs)
+		if err != nil {
+			return err
+		}
+		if err := w.applyAdd(x, sys, dirs); err != nil {
+			return err
+		}
+		if err := w.verify(ctx, x, sys, u); err != nil {
+			undone = true
+			return err
+		}
+		return nil
 	}
-	if len(w.addChanges(x, false)) == 0 && len(w.strays(t)) == 0 {
-		r.Status = "unchanged"
-		return r
-	}
-	err = w.locked(ctx, t, func(created []string) error {
-		prev := x
-		return retryRaced(t, r.Config, func() error {
-			y, err := w.replan(prev, plan)
-			prev = nil
-			if err != nil {
-				return err
-			}
-			x = y
-			r.Notes = y.allNotes()
-			r.Changes = w.addChanges(y, false)
-			if len(r.Changes) == 0 {
-				return nil
-			}
-			u, err := w.undoLog(y, created)
-			if err != nil {
-				return err
-			}
-			if err := w.applyAdd(y, created); err != nil {
-				return err
-			}
-			if err := w.verify(ctx, y, u); err != nil {
-				r.Changes = nil // undone
-				return err
-			}
-			return nil
-		})
-	})
-	if err != nil {
+	x, _, err := w.run(ctx, t, &r, plan, idle, apply)
+	switch {
+	case err != nil:
+		if undone {
+			r.Changes = nil
+		}
 		return r.failed(err)
-	}
-	r.Status = "installed"
-	if len(r.Changes) == 0 {
+	case len(r.Changes) == 0:
 		r.Status = "unchanged"
-	} else {
+	case w.o.DryRun:
+		r.Status = "would-install"
+	default:
+		r.Status = "installed"
 		r.Next = x.plan.Next
 	}
 	return r
@@ -169,35 +151,6 @@ func (x *txn) preData(path string) []byte {
 	return x.files[path].Data
 }
 
-// addChanges lists what an add would write; empty means nothing to do.
-func (w *Writer) addChanges(x *txn, withDiff bool) []Change {
-	cs := w.editChanges(x, withDiff)
-	for _, b := range w.backups(x) {
-		bpath := filepath.Join(x.hooksDir, b.name)
-		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
-			cs = append(cs, Change{Path: bpath, Kind: "backup", Action: "create"})
-		}
-	}
-	for _, s := range x.plan.Scripts {
-		path := filepath.Join(x.hooksDir, s.Name)
-		if !scriptCurrent(path, s.Content) {
-			action := "create"
-			if _, err := os.Lstat(path); err == nil {
-				action = "modify"
-			}
-			cs = append(cs, Change{Path: path, Kind: "script", Action: action})
-		}
-	}
-	if !sameInstall(x.man, w.manifestFor(x, nil)) {
-		action := "create"
-		if x.man != nil {
-			action = "modify"
-		}
-		cs = append(cs, Change{Path: filepath.Join(x.hooksDir, manifest.FileName), Kind: "manifest", Action: action})
-	}
-	return cs
-}
-
 func scriptCurrent(path string, want []byte) bool {
 	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o755 {
@@ -207,10 +160,11 @@ func scriptCurrent(path string, want []byte) bool {
 	return err == nil && bytes.Equal(got, want)
 }
 
-// applyAdd writes one planned add: a backup of each file it first changes,
-// the scripts, the manifest (once, recording every file), then each file
+// applyAdd writes one planned add through sys: a backup of each file it
+// first changes, the scripts, the manifest (once, recording every file,
+// and the folders created, dirs with the ones it makes), then each file
 // (re-read just before its rename).
-func (w *Writer) applyAdd(x *txn, created []string) error {
+func (w *Writer) applyAdd(x *txn, sys system, dirs []string) error {
 	t := x.t
 	written := func(file string, err error) error {
 		return &Error{Agent: t.ID, File: file, Err: err, Written: true}
@@ -219,53 +173,72 @@ func (w *Writer) applyAdd(x *txn, created []string) error {
 	for _, b := range w.backups(x) {
 		bpath := filepath.Join(x.hooksDir, b.name)
 		if _, err := os.Lstat(bpath); errors.Is(err, fs.ErrNotExist) {
-			if _, err := mkdirs(filepath.Dir(bpath)); err != nil {
+			if _, err := mkdirs(sys, filepath.Dir(bpath)); err != nil {
 				return written(bpath, err)
 			}
-			if err := writeAtomic(bpath, x.preData(b.path), 0o600, true, nil, w.step("backup-temp")); err != nil {
+			if err := x.backup(sys, b.path, bpath); err != nil {
 				return written(bpath, err)
 			}
 		}
-	}
-	if err := w.at("after-backup"); err != nil {
-		return err
 	}
 	for _, s := range x.plan.Scripts {
 		path := filepath.Join(x.hooksDir, s.Name)
 		if scriptCurrent(path, s.Content) {
 			continue
 		}
-		if err := writeAtomic(path, s.Content, 0o755, true, nil, w.step("script-temp")); err != nil {
+		if err := sys.WriteFile(path, s.Content, op{kind: "script", perm: 0o755, static: true}); err != nil {
 			return written(path, err)
 		}
 	}
-	if err := w.at("after-scripts"); err != nil {
-		return err
-	}
-	var dirs []string
+	var made []string
 	for _, e := range x.plan.Edits {
 		if st := x.files[e.Path]; changes(e, st) && !e.Delete {
-			ds, err := mkdirs(filepath.Dir(st.Real))
+			ds, err := mkdirs(sys, filepath.Dir(st.Real))
 			if err != nil {
 				return written(filepath.Dir(st.Real), err)
 			}
-			dirs = append(dirs, ds...)
+			made = append(made, ds...)
 		}
 	}
-	if len(dirs) > 0 {
+	if len(made) > 0 {
 		// Durable before the manifest, as for the hooks dir's (see locked).
-		if _, err := w.pendingDirs(t, filepath.Join(x.hooksDir, "lock"), append(append([]string(nil), created...), dirs...)); err != nil {
-			return written(filepath.Join(x.hooksDir, "lock"), err)
+		lockPath := filepath.Join(x.hooksDir, "lock")
+		if _, err := w.pendingDirs(t, sys, lockPath, append(append([]string(nil), dirs...), made...)); err != nil {
+			for _, d := range reversed(made) {
+				_ = sys.Remove(d, op{}) // recorded nowhere: not left behind
+			}
+			return written(lockPath, err)
 		}
 	}
-	m := w.manifestFor(x, append(created, dirs...))
+	m := w.manifestFor(x, append(append([]string(nil), dirs...), made...))
 	if !sameInstall(x.man, m) {
-		if err := writeAtomic(filepath.Join(x.hooksDir, manifest.FileName), m.Marshal(), 0o644, true, nil, w.step("manifest-temp")); err != nil {
-			return written(filepath.Join(x.hooksDir, manifest.FileName), err)
+		path := filepath.Join(x.hooksDir, manifest.FileName)
+		if err := sys.WriteFile(path, m.Marshal(), op{kind: "manifest", perm: 0o644, static: true}); err != nil {
+			return written(path, err)
 		}
 	}
-	if err := w.at("after-manifest"); err != nil {
-		return err
+	return w.replace(x, sys)
+}
+
+// backup makes bpath the backup of path: a hard link to the file as read,
+// which costs no copy (the atomic replace that follows gives path a new
+// inode and leaves the old one to the backup alone), or, when the bytes to
+// keep are not the file's (userParts), the file changed since it was read,
+// or the link fails (another filesystem), a copy, with the file's mode.
+func (x *txn) backup(sys system, path, bpath string) error {
+	st := x.files[path]
+	o := op{kind: "backup", perm: st.Mode, static: true} // a copy has the link's mode
+
+	if _, own := x.pre[path]; !own && st.Exists {
+		if err := sys.Link(st.Real, bpath, o); err == nil {
+			fi, err := os.Lstat(bpath)
+			if err != nil || st.same(fi) {
+				return nil // the file as read (or a dry run, which made no link)
+			}
+			// Changed since it was read: the copy replaces the link
+			// (listed once, as the link's record).
+			o.kind = ""
+		}
 	}
-	return w.replace(x)
+	return sys.WriteFile(bpath, x.preData(path), o)
 }

@@ -57,7 +57,7 @@ func benchSetup(b *testing.B, doc []byte) (adapters.Target, *writer.Writer, stri
 		b.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
-	w := writer.New(writer.Options{Now: now, LookPath: func(string) (string, error) { return "", os.ErrNotExist }})
+	w := writer.New(writer.Options{Now: now, Getenv: func(string) string { return "" }})
 	return tg, w, cfg
 }
 

@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -28,8 +27,9 @@ func snapshot(t testing.TB, root string) treesnap.Tree {
 
 var errFault = errors.New("injected fault")
 
-// faultAt returns a Fault that fails the n-th step (1-based), and a report
-// of which step that was (empty when the run had fewer steps).
+// faultAt returns a fault that fails the n-th fault point (1-based: before
+// or after a call of the write interface), and a report of which one that
+// was (empty when the run had fewer).
 func faultAt(n int) (func(string) error, *string) {
 	hit := new(string)
 	calls := 0
@@ -63,6 +63,8 @@ var crashDocs = map[string][2]string{
 		"{\"general\":{}}"},
 	"qwen": {"{\n\t\"$version\": 4,\n\t\"hooks\": {\n\t\t\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n\t}\n}\n",
 		"{\"$version\":4}"},
+	"droid": {"{\n  \"model\": \"sonnet\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
+		"{\"model\":\"sonnet\"}"},
 	"kimi": {"# my Kimi Code config\ndefault_model = \"k2\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\n",
 		"default_model = \"k2\"\n"},
 }
@@ -170,23 +172,46 @@ func checkManifest(t *testing.T, tg adapters.Target, origs map[string]string) {
 	}
 }
 
-// TestCrashSafety stops add and remove at every step of the writer (the
-// fault hook fails the n-th step, for every n) and checks that every file of
-// the plan is byte for byte its before or its after, the manifest is
-// consistent or absent, no temp file is left, re-running the same command
-// converges, and a final remove gives back the original home exactly.
-// "codex+trust" is add codex --trust: a plan of two files, hooks.json and
-// the trust records in config.toml, each with its own steps. gemini and qwen
-// (settings.json the agents rewrite themselves) and kimi (TOML, appended)
-// are the second wave's shared files.
+// TestCrashSafety fails every call that add and remove make to the write
+// interface (system.go), one run per call and per side: before the call
+// (nothing done) and after it (done, then the error, as when the process
+// dies right after it), for every agent of the registry, "codex+trust"
+// (add codex --trust: a plan of two files, hooks.json and the trust
+// records in config.toml) among them. Each failure must leave every file
+// of the plan byte for byte its before or its after, the manifest
+// consistent or absent and no temp file; re-running the same command
+// converges, and a final remove gives back the original home exactly. The
+// lock file, the folders and the sweep are calls like the others, so they
+// are covered by construction.
 func TestCrashSafety(t *testing.T) {
-	for _, agent := range []string{"claude", "zerocode", "codex", "codex+trust", "antigravity", "gemini", "qwen", "kimi"} {
+	agents := append(adapters.Names(), "codex+trust")
+	for _, agent := range agents {
+		base := strings.TrimSuffix(agent, "+trust")
+		tg, err := adapters.Resolve(base, adapters.Options{NS: "hookinstall", Home: "/home"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, shared := crashDocs[base]
+		if !tg.Adapter.OwnFile() && !shared {
+			t.Errorf("%s edits a file it shares with the user but has no crashDocs entry: add one", base)
+			continue
+		}
 		for _, c := range crashCases {
-			if agent != "claude" && c.name == "symlinked" || (agent == "zerocode" || agent == "codex") && c.name == "no-file" ||
-				(agent == "gemini" || agent == "qwen") && c.name != "existing" || agent == "kimi" && c.name == "no-dir" {
-				continue // the same code paths as claude's; keeps the suite quick
+			// Every agent from its usual start (its config there, or,
+			// for an agent that owns its file, its folder there); all
+			// four for claude; and the folder-creating case for one of
+			// each other shape. The rest are the same code paths.
+			usual := shared && c.name == "existing" || !shared && c.name == "no-file"
+			if !usual && base != "claude" && !(c.name == "no-dir" && (base == "kimi" || base == "opencode" || agent == "codex+trust")) {
+				continue
 			}
-			t.Run(agent+"/"+c.name, func(t *testing.T) { crashSafety(t, agent, c) })
+			if c.name == "existing" && !shared || c.name == "symlinked" && !shared {
+				continue
+			}
+			t.Run(agent+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // each in its own folder; the fsyncs wait side by side
+				crashSafety(t, agent, c)
+			})
 		}
 	}
 }
@@ -194,11 +219,11 @@ func TestCrashSafety(t *testing.T) {
 // trustWriter is newWriter with Trust, and a codex --version that says
 // the version whose trust hash is exact.
 func trustWriter(fault func(string) error) *Writer {
-	return WithFault(New(Options{Now: fixedNow, Trust: true,
-		LookPath: func(string) (string, error) { return "/usr/bin/codex", nil },
-		Run: func(context.Context, string, ...string) ([]byte, error) {
+	w := New(Options{Now: fixedNow, Trust: true})
+	return WithFault(WithProbe(w, func(string) (string, error) { return "/usr/bin/codex", nil },
+		func(context.Context, string, ...string) ([]byte, error) {
 			return []byte("codex-cli " + adapters.CodexTrustVersion + "\n"), nil
-		}}), fault)
+		}), fault)
 }
 
 func crashSafety(t *testing.T, agent string, c crashCase) {
@@ -244,9 +269,10 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 			t.Fatalf("add changed nothing in %s", f)
 		}
 	}
-	steps := map[string]int{}
+	calls := map[string]int{}
 	for _, op := range []string{"add", "remove"} {
-		for n := 1; ; n++ {
+		n := 1
+		for ; ; n++ {
 			resetHome(t, home, tg, setup)
 			want, other := added, orig
 			if op == "remove" {
@@ -265,9 +291,20 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 				mustOK(t, r)
 				break
 			}
-			steps[op+" "+*hit]++
+			calls[op+" "+*hit]++
+			if r.Err == nil && strings.HasSuffix(*hit, " link backup") {
+				// A backup that cannot be linked is copied.
+				clean := installed
+				if op == "remove" {
+					clean = before
+				}
+				if d := treesnap.Diff(clean, snapshot(t, base)); d != "" {
+					t.Fatalf("%s with its link failing (%s) is not as a clean %s leaves it:\n%s", op, *hit, op, d)
+				}
+				continue
+			}
 			if !errors.Is(r.Err, errFault) {
-				t.Fatalf("%s stopped at step %d (%s): got error %v, want the injected fault", op, n, *hit, r.Err)
+				t.Fatalf("%s stopped at fault %d (%s): got error %v, want the injected fault", op, n, *hit, r.Err)
 			}
 			for f, cur := range read() {
 				if cur != want[f] && cur != other[f] {
@@ -301,30 +338,41 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 				t.Fatalf("%s stopped at %s, then final remove: home is not the original:\n%s", op, *hit, d)
 			}
 		}
+		t.Logf("%s %s: %d calls of the write interface, each failed before and after: %d faults", t.Name(), op, (n-1)/2, n-1)
 	}
-	// Every named step was reached: at every write of every file.
-	named := []string{"add after-backup", "add after-scripts", "add after-manifest", "add before-rename config",
-		"add after-rename config", "add script-temp", "add manifest-temp", "add config-temp",
-		"remove before-rename config", "remove after-rename config", "remove after-delete", "remove before-manifest", "remove config-temp"}
+	// The calls that every add and remove make were all reached.
+	named := []string{"add before lock", "add after lock", "add before write manifest", "add after write manifest",
+		"remove before lock", "remove before remove manifest", "remove after remove manifest", "remove before remove 'lock'",
+		"remove after remove '" + filepath.Base(tg.HooksDir()) + "'"}
+	if !tg.Adapter.OwnFile() || c.name != "no-dir" {
+		named = append(named, "add before write config", "add after write config")
+	}
+	if ss, _ := tg.Adapter.Scripts(tg); len(ss) > 0 {
+		named = append(named, "add before write script", "add after write script")
+	}
 	if trust {
-		named = append(named, "add before-rename trust", "add trust-temp", "add after-rename trust",
-			"remove before-rename trust", "remove after-rename trust")
+		named = append(named, "add before write trust", "add after write trust")
 		if c.name == "existing" {
-			named = append(named, "remove trust-temp")
+			named = append(named, "remove before write trust")
+		} else {
+			named = append(named, "remove before remove trust")
 		}
+	}
+	if c.name == "existing" || c.name == "symlinked" {
+		named = append(named, "add before link backup", "add after link backup", "remove before remove backup")
+	}
+	if c.name == "no-dir" {
+		named = append(named, "add before mkdir '"+filepath.Base(tg.Dir)+"'", "add before chmod '"+filepath.Base(tg.HooksDir())+"'",
+			"add before rewrite 'lock'", "remove before remove '"+filepath.Base(tg.Dir)+"'")
 	}
 	for _, s := range named {
-		if c.name != "existing" && c.name != "symlinked" && strings.Contains(s, "backup") {
-			continue
-		}
-		if steps[s] == 0 && !(c.name == "no-file" || c.name == "no-dir") {
-			t.Errorf("step %q never reached; steps seen: %v", s, steps)
+		if calls[s] == 0 {
+			t.Errorf("call %q never failed; calls seen: %v", s, calls)
 		}
 	}
-	if c.name == "existing" && steps["add backup-temp"] != len(files) {
-		t.Errorf("step backup-temp reached %d times, want once per file (%d): %v", steps["add backup-temp"], len(files), steps)
+	if c.name == "existing" && calls["add before link backup"] != len(files) {
+		t.Errorf("backup linked %d times, want once per file (%d): %v", calls["add before link backup"], len(files), calls)
 	}
-	t.Logf("steps: %v", steps)
 }
 
 // tempName is how renameio names its temp files: "." + name + digits.
@@ -340,5 +388,3 @@ func checkNoTemp(t *testing.T, root string) {
 		}
 	}
 }
-
-var _ = bytes.Equal

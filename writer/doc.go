@@ -7,11 +7,25 @@
 // the caller's PATH, so no caller can write trust records for a version
 // whose hash is not exact.
 //
-// Files, by job: writer.go (Options, Writer, Report, Error), plan.go
-// (reading, planning, re-planning, replacing each file), add.go, remove.go,
+// It is a building block of the module, not its supported API: its
+// exported names may change in any release. Programs use the root package
+// (github.com/hookinstall/hookinstall), which applies every rule the CLI
+// applies. Options have no way to fake the version an agent's binary
+// reports: only this package's tests replace how it is asked.
+//
+// Every change it makes to the disk (write, rename, folder, mode, lock,
+// link, deletion) is one call of one small interface, system (system.go,
+// after chezmoi's System): the real one acts, a recorder lists the Changes
+// of the calls (around nothing for --dry-run, so the dry run's list is a
+// record of the same apply that a real run makes), and the tests' fault
+// system fails any one call (crash_test.go).
+//
+// Files, by job: writer.go (Options, Writer, Report, Error), system.go (the
+// write interface), plan.go (reading, planning, re-planning, replacing each
+// file, and run: add's and remove's one skeleton), add.go, remove.go,
 // manifest.go (the manifest and backups), lock.go (the lock, strays,
 // folders a run created), probe.go (asking an agent's binary), fs.go
-// (atomic writes), status.go.
+// (atomic writes, symlinks), status.go.
 //
 // Invariants:
 //   - Never changes bytes outside an adapter's edit; never re-marshals a file.
@@ -31,6 +45,13 @@
 //     leaves a manifest that describes each file or its successor.
 //   - Backs each file up once, before the first install changes it, and
 //     never overwrites a backup; records absence when the file did not exist.
+//     The backup is a hard link to the file as read, taken before the atomic
+//     replace gives the file a new inode, so it costs no copy; a copy only
+//     when linking fails (another filesystem) or the bytes to keep are not
+//     the file's.
+//   - A run that fails part way deletes the folders it created and recorded
+//     nowhere; a remove that deleted the lock file (the record of the
+//     folders an install created) and then failed writes that record again.
 //   - Serialises runs on one agent with an advisory lock on <hooks dir>/lock,
 //     never on a config itself; waiting for it honours the caller's context.
 //     Agents do not take the lock, so each file is re-read just before its

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/google/renameio/v2"
 )
@@ -105,9 +106,22 @@ type fileState struct {
 	Mode   fs.FileMode
 	UID    int
 	GID    int
+	// The inode, size and modification time read, to tell whether a
+	// hard link made since is to the same bytes (see txn.backup).
+	Dev, Ino uint64
+	Size     int64
+	ModTime  time.Time
 	// Dangling is set when the file is reached through a symlink to
 	// nothing (Exists is false): it may be read as absent, never written.
 	Dangling *danglingError
+}
+
+// same reports whether fi is the file st was read from, unchanged since:
+// the same inode, size and modification time.
+func (st fileState) same(fi fs.FileInfo) bool {
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Exists && uint64(sys.Dev) == st.Dev && uint64(sys.Ino) == st.Ino &&
+		fi.Size() == st.Size && fi.ModTime().Equal(st.ModTime)
 }
 
 // readFile reads a config file without ever blocking on a FIFO or device:
@@ -153,9 +167,10 @@ func statFile(path string, limit int64) (fileState, int64, error) {
 	if fi.Size() > limit {
 		return st, 0, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
 	}
-	st.Exists, st.Mode = true, fi.Mode().Perm()
+	st.Exists, st.Mode, st.Size, st.ModTime = true, fi.Mode().Perm(), fi.Size(), fi.ModTime()
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
 		st.UID, st.GID = int(sys.Uid), int(sys.Gid)
+		st.Dev, st.Ino = uint64(sys.Dev), uint64(sys.Ino)
 	}
 	return st, fi.Size(), nil
 }
@@ -281,8 +296,10 @@ func removeFile(real string) error {
 }
 
 // mkdirs creates dir and its missing parents with mode 0755 (less the umask)
-// and returns the ones it created, outermost first.
-func mkdirs(dir string) ([]string, error) {
+// through sys, and returns the ones it created, outermost first. When one
+// fails, the ones it created are removed again (innermost first, when
+// still empty), so a failed run leaves no folder that nothing records.
+func mkdirs(sys system, dir string) (created []string, err error) {
 	var missing []string
 	for p := dir; ; p = filepath.Dir(p) {
 		_, err := os.Lstat(p)
@@ -297,20 +314,32 @@ func mkdirs(dir string) ([]string, error) {
 			break
 		}
 	}
-	var created []string
 	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil {
+		if err := sys.Mkdir(missing[i]); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				continue
 			}
-			if errors.Is(err, fs.ErrPermission) {
-				return created, fmt.Errorf("cannot create the folder %s: %s is read-only for you; make it writable, or install into a home you can write with --home", missing[i], filepath.Dir(missing[i]))
+			// The folder may be there all the same (made, then an error).
+			for _, d := range append([]string{missing[i]}, reversed(created)...) {
+				_ = sys.Remove(d, op{})
 			}
-			return created, err
+			if errors.Is(err, fs.ErrPermission) {
+				return nil, fmt.Errorf("cannot create the folder %s: %s is read-only for you; make it writable, or install into a home you can write with --home", missing[i], filepath.Dir(missing[i]))
+			}
+			return nil, err
 		}
 		created = append(created, missing[i])
 	}
 	return created, nil
+}
+
+// reversed is a copy of list, last first.
+func reversed(list []string) []string {
+	r := make([]string, len(list))
+	for i, s := range list {
+		r[len(list)-1-i] = s
+	}
+	return r
 }
 
 // checkPrivateDir refuses a hooks dir that others could write scripts into.
@@ -343,12 +372,11 @@ func configTemp(real, ns string) string {
 	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+"."+ns+".tmp")
 }
 
-// writeConfigAtomic replaces real with data through configTemp: write,
+// writeConfigAtomic replaces real with data through tmp (configTemp): write,
 // fsync, keep the old file's mode (exactly) and owner (where allowed), run
 // beforeRename, rename, fsync the directory. A new file gets perm less the
 // umask. On any error the temp file is removed and real is untouched.
-func writeConfigAtomic(real, ns string, data []byte, perm fs.FileMode, prev *fileState, beforeRename ...func() error) (err error) {
-	tmp := configTemp(real, ns)
+func writeConfigAtomic(real, tmp string, data []byte, perm fs.FileMode, prev *fileState, beforeRename ...func() error) (err error) {
 	_ = os.Remove(tmp) // a leftover of ours from a killed run
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {

@@ -26,7 +26,8 @@ func newHome(t testing.TB) (string, adapters.Target) {
 }
 
 func newWriter(fault func(string) error) *Writer {
-	return WithFault(New(Options{Now: fixedNow, LookPath: func(string) (string, error) { return "", os.ErrNotExist }}), fault)
+	w := New(Options{Now: fixedNow, Getenv: func(string) string { return "" }})
+	return WithFault(WithProbe(w, func(string) (string, error) { return "", os.ErrNotExist }, w.ask), fault)
 }
 
 func writeFile(t testing.TB, path, data string) {

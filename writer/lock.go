@@ -28,39 +28,49 @@ func lock(ctx context.Context, fl *flock.Flock) (bool, error) {
 }
 
 // locked runs fn holding the lock of t's hooks dir, creating the dir (and
-// its parents) first. The lock file may be deleted by a remove that holds
-// it; a locker that finds its file gone starts over.
-func (w *Writer) locked(ctx context.Context, t adapters.Target, fn func(created []string) error) error {
+// its parents) first, every change through sys. fn gets the folders this
+// run created (and an earlier run's still listed, see pendingDirs). The
+// lock file may be deleted by a remove that holds it; a locker that finds
+// its file gone starts over. When the lock cannot be taken, the folders
+// this attempt created go again.
+func (w *Writer) locked(ctx context.Context, t adapters.Target, sys system, fn func(sys system, created []string) error) error {
 	dir := t.HooksDir()
 	for attempt := 0; attempt < 100; attempt++ {
-		created, err := mkdirs(dir)
+		created, err := mkdirs(sys, dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a parent removed by a concurrent remove: start over
 		} else if err != nil {
 			return &Error{Agent: t.ID, File: dir, Err: err}
 		}
+		lockPath := filepath.Join(dir, "lock")
+		undo := func() {
+			if len(created) > 0 && created[len(created)-1] == dir {
+				_ = sys.Remove(lockPath, op{}) // ours: the dir is new
+			}
+			for _, d := range reversed(created) {
+				_ = sys.Remove(d, op{})
+			}
+		}
 		if len(created) > 0 && created[len(created)-1] == dir {
-			if err := os.Chmod(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
+			if err := sys.Chmod(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
 				continue // removed by a concurrent remove: start over
 			} else if err != nil {
+				undo()
 				return &Error{Agent: t.ID, File: dir, Err: err}
 			}
 		}
 		if err := checkPrivateDir(dir); errors.Is(err, fs.ErrNotExist) {
 			continue // removed by a concurrent remove: start over
 		} else if err != nil {
+			undo()
 			return &Error{Agent: t.ID, Err: err}
 		}
-		lockPath := filepath.Join(dir, "lock")
-		fl := flock.New(lockPath, flock.SetPermissions(0o600))
-		ok, err := lock(ctx, fl)
-		if err != nil || !ok {
+		fl, err := sys.Lock(ctx, lockPath)
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err == nil {
-				err = errors.New("could not take the lock")
-			}
+			undo()
 			return &Error{Agent: t.ID, File: lockPath, Err: err}
 		}
 		held, err1 := fl.Stat()
@@ -69,13 +79,15 @@ func (w *Writer) locked(ctx context.Context, t adapters.Target, fn func(created 
 			fl.Close()
 			continue
 		}
-		w.sweep(t)
-		created, err = w.pendingDirs(t, lockPath, created)
+		w.sweep(t, sys)
+		all, err := w.pendingDirs(t, sys, lockPath, created)
 		if err != nil {
 			fl.Close()
-			return &Error{Agent: t.ID, File: lockPath, Err: err, Written: true}
+			undo()
+			return &Error{Agent: t.ID, File: lockPath, Err: err}
 		}
-		err = fn(created)
+		created = all
+		err = fn(sys, created)
 		fl.Close()
 		return err
 	}
@@ -102,10 +114,10 @@ func (w *Writer) strays(t adapters.Target) []string {
 	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
 }
 
-// sweep deletes them; the caller holds the lock.
-func (w *Writer) sweep(t adapters.Target) {
+// sweep deletes them through sys; the caller holds the lock.
+func (w *Writer) sweep(t adapters.Target, sys system) {
 	for _, f := range w.strays(t) {
-		_ = os.Remove(f)
+		_ = sys.Remove(f, op{})
 	}
 }
 
@@ -115,7 +127,7 @@ func (w *Writer) sweep(t adapters.Target) {
 // exists leaves a record that the next run (add or remove) picks up, and a
 // final remove deletes them. It returns this run's created dirs plus those
 // still listed and present.
-func (w *Writer) pendingDirs(t adapters.Target, lockPath string, created []string) ([]string, error) {
+func (w *Writer) pendingDirs(t adapters.Target, sys system, lockPath string, created []string) ([]string, error) {
 	var all []string
 	if b, err := os.ReadFile(lockPath); err == nil {
 		for _, r := range strings.Split(string(b), "\n") {
@@ -140,8 +152,8 @@ func (w *Writer) pendingDirs(t adapters.Target, lockPath string, created []strin
 	for _, d := range all {
 		b.WriteString(w.rel(t, d) + "\n")
 	}
-	if err := os.WriteFile(lockPath, []byte(b.String()), 0o600); err != nil {
+	if err := sys.Rewrite(lockPath, []byte(b.String())); err != nil {
 		return nil, err
 	}
-	return all, syncDir(filepath.Dir(lockPath))
+	return all, nil
 }

@@ -18,7 +18,7 @@ func TestMkdirsReadOnlyParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(parent, 0o700)
-	_, err := mkdirs(filepath.Join(parent, ".claude", "hookinstall-hooks"))
+	_, err := mkdirs(realSystem{}, filepath.Join(parent, ".claude", "hookinstall-hooks"))
 	if err == nil {
 		t.Fatal("mkdirs under a read-only folder succeeded")
 	}

@@ -12,10 +12,15 @@ import (
 // (it would also make the agent look installed to add --all).
 func TestCreatedDirsSurviveAnInterruptedAdd(t *testing.T) {
 	home, tg := newHome(t)
-	fault, hit := faultAt(1) // after-backup: dirs exist, no manifest
-	r := newWriter(fault).Add(context.Background(), tg)
-	if r.Err == nil || *hit != "script-temp" && *hit != "after-scripts" && *hit != "after-backup" {
-		t.Fatalf("fault not hit as planned: %q %v", *hit, r.Err)
+	stop := func(call string) error {
+		if call == "after write script" {
+			return errFault
+		}
+		return nil
+	}
+	r := newWriter(stop).Add(context.Background(), tg) // dirs exist, no manifest
+	if r.Err == nil {
+		t.Fatalf("fault not hit as planned: %v", r.Err)
 	}
 	if _, err := os.Stat(tg.Dir); err != nil {
 		t.Fatalf("the interrupted add should have created %s: %v", tg.Dir, err)
@@ -33,8 +38,13 @@ func TestCreatedDirsSurviveAnInterruptedAdd(t *testing.T) {
 // The same when the user runs remove straight after the interrupted add.
 func TestCreatedDirsRemovedAfterInterruptedAdd(t *testing.T) {
 	home, tg := newHome(t)
-	fault, _ := faultAt(2)
-	if r := newWriter(fault).Add(context.Background(), tg); r.Err == nil {
+	stop := func(call string) error {
+		if call == "before write script" {
+			return errFault
+		}
+		return nil
+	}
+	if r := newWriter(stop).Add(context.Background(), tg); r.Err == nil {
 		t.Fatal("fault not hit")
 	}
 	mustOK(t, newWriter(nil).Remove(context.Background(), tg))

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/rogpeppe/go-internal/diff"
-
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 )
@@ -144,13 +142,13 @@ func (w *Writer) probe(ctx context.Context, t adapters.Target, trust bool) adapt
 	if !trust || len(argv) == 0 {
 		return pr
 	}
-	path, err := w.o.LookPath(argv[0])
+	path, err := w.lookPath(argv[0])
 	if err != nil {
 		pr.VersionErr = err
 		return pr
 	}
 	pr.Binary = path
-	out, err := w.o.Run(ctx, path, argv[1:]...)
+	out, err := w.ask(ctx, path, argv[1:]...)
 	pr.VersionOut, pr.VersionErr = string(out), err
 	return pr
 }
@@ -198,16 +196,16 @@ func (x *txn) checkHooksDir() error {
 	return nil
 }
 
-// replace writes each file the plan changes, in order. The agents do not
-// take our lock, so each file is re-read just before its rename, and when
-// one changed since it was read the whole plan is made again (errRaced).
-func (w *Writer) replace(x *txn) error {
+// replace writes each file the plan changes, in order, through sys. The
+// agents do not take our lock, so each file is re-read just before its
+// rename, and when one changed since it was read the whole plan is made
+// again (errRaced).
+func (w *Writer) replace(x *txn, sys system) error {
 	for _, e := range x.plan.Edits {
 		st := x.files[e.Path]
 		if !changes(e, st) {
 			continue
 		}
-		role := string(e.Role)
 		_, same, err := sameFile(e.Path, st, adapters.MaxDocSize)
 		if err != nil {
 			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
@@ -215,47 +213,67 @@ func (w *Writer) replace(x *txn) error {
 		if !same {
 			return errRaced
 		}
-		if err := w.at("before-rename " + role); err != nil {
-			return err
+		o := op{kind: string(e.Role), name: e.Path, prev: &st, perm: 0o644}
+		if e.Role == adapters.RoleTrust {
+			o.perm = 0o600
 		}
 		if e.Delete {
-			err = removeFile(st.Real)
+			err = sys.Remove(st.Real, o)
 		} else {
-			perm := fs.FileMode(0o644)
-			if e.Role == adapters.RoleTrust {
-				perm = 0o600
-			}
-			err = writeConfigAtomic(st.Real, x.t.NS, e.Doc, perm, &st, w.step(role+"-temp"))
+			o.temp = configTemp(st.Real, x.t.NS)
+			err = sys.WriteFile(st.Real, e.Doc, o)
 		}
 		if err != nil {
 			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
-		}
-		if err := w.at("after-rename " + role); err != nil {
-			return err
 		}
 	}
 	return nil
 }
 
-// editChanges lists the changes of x's edits, with a unified diff each when asked.
-func (w *Writer) editChanges(x *txn, withDiff bool) []Change {
-	var cs []Change
-	for _, e := range x.plan.Edits {
-		st := x.files[e.Path]
-		if !changes(e, st) {
-			continue
-		}
-		c := Change{Path: e.Path, Kind: string(e.Role), Action: "modify"}
-		switch {
-		case e.Delete:
-			c.Action = "delete"
-		case !st.Exists:
-			c.Action = "create"
-		}
-		if withDiff {
-			c.Diff = string(diff.Diff(e.Path, st.Data, e.Path, e.Doc))
-		}
-		cs = append(cs, c)
+// run is add's and remove's one skeleton. plan reads t's files and makes
+// the transaction; apply carries it out through a system. apply runs first
+// on a recorder that writes nothing: its record is the dry run's change
+// list, diffs and all. When that record is empty and idle says there is
+// nothing else to tidy, nothing is done (no lock, no folder: add twice
+// leaves the first add's bytes and mtimes), and nothing reports so. Else,
+// under t's lock, the plan is made again unless nothing it read has
+// changed, and applied on the real system, again from a fresh read while
+// an agent rewrote a file between our read and our rename (retryRaced).
+// The report's Changes are then the record of the apply that ran.
+func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan func() (*txn, error), idle func(*txn) bool,
+	apply func(x *txn, sys system, dirs []string) error) (x *txn, nothing bool, err error) {
+	x, err = plan()
+	if err != nil {
+		return nil, false, err
 	}
-	return cs
+	r.Notes = x.allNotes()
+	dry := &recorder{diffs: w.o.DryRun}
+	if err := apply(x, dry, nil); err != nil {
+		return x, false, err
+	}
+	r.Changes = dry.listed()
+	if len(r.Changes) == 0 && idle(x) {
+		return x, true, nil
+	}
+	if w.o.DryRun {
+		return x, false, nil
+	}
+	err = w.locked(ctx, t, w.system(), func(sys system, dirs []string) error {
+		prev := x
+		// One record for every attempt: what an attempt that raced wrote
+		// (a backup, the scripts) the next one finds done.
+		rec := &recorder{sys: sys}
+		defer func() { r.Changes = rec.listed() }()
+		return retryRaced(t, r.Config, func() error {
+			y, err := w.replan(prev, plan)
+			prev = nil
+			if err != nil {
+				return err
+			}
+			x = y
+			r.Notes = y.allNotes()
+			return apply(y, rec, dirs)
+		})
+	})
+	return x, false, err
 }

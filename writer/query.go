@@ -27,7 +27,7 @@ const queryTimeout = 30 * time.Second
 // choose the binary only through PATH.
 func (w *Writer) query(ctx context.Context, q *adapters.Query) *adapters.Reply {
 	r := &adapters.Reply{}
-	path, err := w.o.LookPath(q.Argv[0])
+	path, err := w.lookPath(q.Argv[0])
 	if err != nil {
 		r.Err = fmt.Errorf("%s: %w", q.Argv[0], err)
 		return r

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
+	"syscall"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
@@ -22,51 +22,26 @@ import (
 func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	plan := func() (*txn, error) { return w.planRemove(t) }
-	x, err := plan()
-	if err != nil {
+	idle := func(x *txn) bool {
+		_, err := os.Lstat(x.hooksDir)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	x, nothing, err := w.run(ctx, t, &r, plan, idle, w.applyRemove)
+	switch {
+	case err != nil:
 		if note, ok := w.nothingOurs(t, err); ok {
 			r.Status, r.Notes = "not-installed", []string{note}
 			return r
 		}
 		return r.failed(err)
-	}
-	r.Notes = x.allNotes()
-	_, dirErr := os.Lstat(x.hooksDir)
-	if len(w.removeChanges(x, false)) == 0 && errors.Is(dirErr, fs.ErrNotExist) {
+	case nothing:
 		r.Status = "not-installed"
-		return r
-	}
-	if w.o.DryRun {
-		r.Changes = w.removeChanges(x, true)
+	case w.o.DryRun:
 		r.Status = "would-remove"
-		return r
-	}
-	if dirErr == nil {
-		if err := x.checkHooksDir(); err != nil {
-			return r.failed(w.fail(t, "", err))
-		}
-	}
-	err = w.locked(ctx, t, func(pending []string) error {
-		prev := x
-		return retryRaced(t, r.Config, func() error {
-			y, err := w.replan(prev, plan)
-			prev = nil
-			if err != nil {
-				return err
-			}
-			x = y
-			y.pending = pending
-			r.Notes = y.allNotes()
-			r.Changes = w.removeChanges(y, false)
-			return w.applyRemove(y)
-		})
-	})
-	if err != nil {
-		return r.failed(err)
-	}
-	r.Status = "removed"
-	if x.plan.Kept() || len(r.Notes) > 0 && w.hasOurs(t) {
+	case x.plan.Kept() || len(r.Notes) > 0 && w.hasOurs(t):
 		r.Status = "partly-removed"
+	default:
+		r.Status = "removed"
 	}
 	return r
 }
@@ -239,27 +214,6 @@ func (x *txn) ownedFiles() []string {
 	return fs
 }
 
-// removeChanges lists what a remove would change; empty means nothing.
-func (w *Writer) removeChanges(x *txn, withDiff bool) []Change {
-	cs := w.editChanges(x, withDiff)
-	if x.plan.Kept() {
-		return cs
-	}
-	for _, f := range x.ownedFiles() {
-		if _, err := os.Lstat(f); err == nil {
-			kind := "script"
-			switch {
-			case strings.HasSuffix(f, manifest.FileName):
-				kind = "manifest"
-			case strings.Contains(f, string(filepath.Separator)+"backup"+string(filepath.Separator)):
-				kind = "backup"
-			}
-			cs = append(cs, Change{Path: f, Kind: kind, Action: "delete"})
-		}
-	}
-	return cs
-}
-
 // hasOurs reports whether t's config still holds an entry of ours.
 func (w *Writer) hasOurs(t adapters.Target) bool {
 	st, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
@@ -270,12 +224,13 @@ func (w *Writer) hasOurs(t adapters.Target) bool {
 	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, st.Data))
 }
 
-// applyRemove writes one planned removal: each file (re-read just before
-// its rename), then, unless an entry of ours was kept, the manifest,
-// scripts and backups, the lock file, and the folders the install created.
-func (w *Writer) applyRemove(x *txn) error {
+// applyRemove writes one planned removal through sys: each file (re-read
+// just before its rename), then, unless an entry of ours was kept, the
+// manifest, scripts and backups, the lock file, and the folders the
+// install created (dirs: the ones the lock file lists).
+func (w *Writer) applyRemove(x *txn, sys system, dirs []string) error {
 	t := x.t
-	if err := w.replace(x); err != nil {
+	if err := w.replace(x, sys); err != nil {
 		return err
 	}
 	if x.plan.Kept() {
@@ -287,43 +242,67 @@ func (w *Writer) applyRemove(x *txn) error {
 	// manifest naming a backup or script that is gone (an add after it
 	// would trust that record and take no backup). What is left is found
 	// again by name; the lock file still lists the folders we created.
-	if err := w.at("before-manifest"); err != nil {
-		return err
-	}
-	if err := removeFile(filepath.Join(x.hooksDir, manifest.FileName)); err != nil {
-		return &Error{Agent: t.ID, File: filepath.Join(x.hooksDir, manifest.FileName), Err: err, Written: true}
+	manPath := filepath.Join(x.hooksDir, manifest.FileName)
+	if err := sys.Remove(manPath, op{kind: "manifest"}); err != nil {
+		return &Error{Agent: t.ID, File: manPath, Err: err, Written: true}
 	}
 	for _, f := range x.ownedFiles() {
-		if strings.HasSuffix(f, manifest.FileName) {
+		if f == manPath {
 			continue
 		}
-		if err := removeFile(f); err != nil {
+		kind := "script"
+		if within(filepath.Join(x.hooksDir, "backup"), f) {
+			kind = "backup"
+		}
+		if err := sys.Remove(f, op{kind: kind}); err != nil {
 			return &Error{Agent: t.ID, File: f, Err: err, Written: true}
 		}
-		if err := w.at("after-delete"); err != nil {
-			return err
+	}
+	// Then the folders, when empty (a file of someone else's in one keeps
+	// it): the backup folder, the lock file (deleted while held; lockers
+	// check its inode), the hooks dir, and the folders the install
+	// created, innermost first. Only folders on the way to ours or to a
+	// file of the plan: a manifest never makes remove delete another
+	// (empty) folder of the user's.
+	// Each is tried even when one before it failed: the lock file is the
+	// last record of the folders, so once it is gone the folders must go
+	// in the same run. The first failure is the run's error.
+	var first error
+	rm := func(path string) {
+		if err := sys.Remove(path, op{}); err != nil && !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, fs.ErrExist) && first == nil {
+			first = &Error{Agent: t.ID, File: path, Err: err, Written: true}
 		}
 	}
-	_ = os.Remove(filepath.Join(x.hooksDir, "backup"))
-	// Delete the lock while holding it; lockers check its inode.
-	_ = os.Remove(filepath.Join(x.hooksDir, "lock"))
-	_ = os.Remove(x.hooksDir)
-	// Folders the install created, innermost first, when empty. Only
-	// folders on the way to ours or to a file of the plan: a manifest
-	// never makes remove delete another (empty) folder of the user's.
-	var dirs []string
+	var all []string
 	if x.man != nil {
 		for _, d := range x.man.CreatedDirs {
-			dirs = append(dirs, filepath.Join(t.Home, d))
+			all = append(all, filepath.Join(t.Home, d))
 		}
 	}
-	dirs = append(dirs, x.pending...)
-	for i := len(dirs) - 1; i >= 0; i-- {
-		if d := dirs[i]; within(t.Home, d) && x.leadsToOurs(d) {
-			_ = os.Remove(d)
+	for _, d := range dirs {
+		if !contains(all, d) {
+			all = append(all, d)
 		}
 	}
-	return nil
+	lockPath := filepath.Join(x.hooksDir, "lock")
+	rm(filepath.Join(x.hooksDir, "backup"))
+	rm(lockPath)
+	rm(x.hooksDir)
+	for i := len(all) - 1; i >= 0; i-- {
+		if d := all[i]; within(t.Home, d) && x.leadsToOurs(d) {
+			rm(d)
+		}
+	}
+	if first != nil {
+		// A folder stays, and the lock file, the only record of the
+		// folders the install created, is gone: write it again (in the
+		// hooks dir, made again when need be), so the next remove, which
+		// the error asks for, deletes them.
+		if _, err := mkdirs(sys, x.hooksDir); err == nil {
+			_, _ = w.pendingDirs(t, sys, lockPath, all)
+		}
+	}
+	return first
 }
 
 // leadsToOurs reports whether folder d holds the hooks dir or a file of the

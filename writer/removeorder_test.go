@@ -18,7 +18,7 @@ func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 	writeFile(t, tg.Adapter.Config(tg), orig)
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	stop := func(step string) error {
-		if step == "after-delete" {
+		if step == "after remove script" {
 			return errFault
 		}
 		return nil

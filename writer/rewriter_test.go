@@ -39,7 +39,7 @@ func TestAgentRewriteBeforeRename(t *testing.T) {
 			}
 			raced := 0
 			w := newWriter(func(step string) error {
-				if step == "after-manifest" && raced == 0 {
+				if step == "after write manifest" && raced == 0 {
 					raced++
 					if err := os.WriteFile(path, []byte(c.rewrite), 0o644); err != nil {
 						t.Fatal(err)

@@ -16,7 +16,7 @@ func (w *Writer) Detected(t adapters.Target) bool {
 		}
 	}
 	for _, b := range t.Adapter.Binaries() {
-		if _, err := w.o.LookPath(b); err == nil {
+		if _, err := w.lookPath(b); err == nil {
 			return true
 		}
 	}

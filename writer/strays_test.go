@@ -2,6 +2,7 @@ package writer
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,14 +54,17 @@ func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 func TestConfigTempRemovedOnFailure(t *testing.T) {
 	_, tg := newHome(t)
 	writeFile(t, tg.Adapter.Config(tg), `{"model":"opus"}`)
-	stop := func(step string) error {
-		if step == "config-temp" {
-			return errFault
-		}
-		return nil
+	real := tg.Adapter.Config(tg)
+	st, err := readFile(real, 1<<20)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r := newWriter(stop).Add(context.Background(), tg); r.Err == nil {
-		t.Fatal("fault not hit")
+	stop := func() error { return errFault }
+	if err := writeConfigAtomic(real, configTemp(real, tg.NS), []byte("{}"), 0o644, &st, stop); !errors.Is(err, errFault) {
+		t.Fatalf("fault not hit: %v", err)
+	}
+	if got, _ := readOrAbsent(t, real); got != `{"model":"opus"}` {
+		t.Fatalf("config changed: %q", got)
 	}
 	if _, err := os.Lstat(filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp")); !os.IsNotExist(err) {
 		t.Fatalf("temp left: %v", err)

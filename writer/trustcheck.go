@@ -122,19 +122,16 @@ func (w *Writer) undoLog(x *txn, created []string) (*undo, error) {
 
 // verify asks the agent's binary the plan's Verify question once x is
 // written, and undoes the add when its Judge finds fault.
-func (w *Writer) verify(ctx context.Context, x *txn, u *undo) error {
+func (w *Writer) verify(ctx context.Context, x *txn, sys system, u *undo) error {
 	v := x.plan.Verify
 	if v == nil || u == nil {
 		return nil
-	}
-	if err := w.at("before-verify"); err != nil {
-		return err
 	}
 	verdict := v.Judge(*w.query(ctx, &v.Query))
 	if verdict == nil {
 		return nil
 	}
-	if err := u.restore(x.t.NS); err != nil {
+	if err := u.restore(sys, x.t.NS); err != nil {
 		return &Error{Agent: x.t.ID, Err: fmt.Errorf("%w; putting the files back failed too: %v", verdict, err), Written: true}
 	}
 	return &Error{Agent: x.t.ID, Err: verdict}
@@ -143,7 +140,7 @@ func (w *Writer) verify(ctx context.Context, x *txn, u *undo) error {
 // restore puts back what u recorded: the configs (each only while it still
 // holds what the add wrote: one the agent rewrote since is left alone),
 // then the add's own files, then the folders it created.
-func (u *undo) restore(ns string) error {
+func (u *undo) restore(sys system, ns string) error {
 	var errs []error
 	for i := len(u.configs) - 1; i >= 0; i-- {
 		c := u.configs[i]
@@ -156,10 +153,11 @@ func (u *undo) restore(ns string) error {
 			errs = append(errs, fmt.Errorf("%s changed since it was written; left as it is", c.st.Real))
 			continue
 		}
-		if c.st.Exists {
-			err = writeConfigAtomic(c.st.Real, ns, c.st.Data, c.st.Mode, &c.st)
+		st := c.st
+		if st.Exists {
+			err = sys.WriteFile(st.Real, st.Data, op{prev: &st, perm: st.Mode, temp: configTemp(st.Real, ns)})
 		} else {
-			err = removeFile(c.st.Real)
+			err = sys.Remove(st.Real, op{})
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -167,23 +165,24 @@ func (u *undo) restore(ns string) error {
 	}
 	for _, f := range u.files {
 		var err error
-		if f.st.Exists {
-			err = writeAtomic(f.st.Real, f.st.Data, f.st.Mode, true, &f.st)
+		st := f.st
+		if st.Exists {
+			err = sys.WriteFile(st.Real, st.Data, op{prev: &st, perm: st.Mode, static: true})
 		} else {
-			err = removeFile(f.st.Real)
+			err = sys.Remove(st.Real, op{})
 		}
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if u.lock != "" {
-		_ = os.Remove(u.lock) // held: lockers check its inode, as after a remove
+		_ = sys.Remove(u.lock, op{}) // held: lockers check its inode, as after a remove
 	}
 	// Innermost first; a folder that is not empty (the agent's binary
 	// keeps its own state there) stays.
 	sort.Slice(u.dirs, func(i, j int) bool { return len(u.dirs[i]) > len(u.dirs[j]) })
 	for _, d := range u.dirs {
-		_ = os.Remove(d)
+		_ = sys.Remove(d, op{})
 	}
 	return errors.Join(errs...)
 }

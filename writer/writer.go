@@ -20,23 +20,22 @@ type Options struct {
 	Version string
 	Now     func() time.Time
 	// Getenv gives the PATH that agents' binaries are looked up on and run
-	// with, and the HOME they run with; nil means os.Getenv.
+	// with (with Trust, `codex --version` is asked there, never faked), and
+	// the HOME they run with; nil means os.Getenv.
 	Getenv func(string) string
-	// LookPath finds an agent's binary; nil searches Getenv("PATH").
-	LookPath func(string) (string, error)
-	// Run runs an agent's binary to ask it something (codex --version) and
-	// returns what it printed on stdout; nil runs it with Getenv's PATH
-	// and HOME, for at most 15 seconds.
-	Run func(ctx context.Context, path string, args ...string) ([]byte, error)
 }
 
 // A Writer applies adapters' plans to disk. It is the only code that does.
 type Writer struct {
 	o Options
-	// fault, when set, is called at each step of a write with the step's
-	// name; an error it returns stops the write there (tests of crash
-	// safety; see export_test.go and docs/reliability.md).
-	fault func(step string) error
+	// lookPath finds an agent's binary on Getenv("PATH"); ask runs it to
+	// ask it something (codex --version) and returns its stdout. Only
+	// tests replace them (export_test.go): no importer can fake a version.
+	lookPath func(string) (string, error)
+	ask      func(ctx context.Context, path string, args ...string) ([]byte, error)
+	// wrap, when set, wraps the real system of every run (tests: the fault
+	// system of export_test.go).
+	wrap func(system) system
 }
 
 // New returns a Writer with defaults filled in.
@@ -47,16 +46,18 @@ func New(o Options) *Writer {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.LookPath == nil {
-		o.LookPath = searchPath(o.Getenv)
-	}
-	if o.Run == nil {
-		o.Run = runWith(o.Getenv)
-	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	return &Writer{o: o}
+	return &Writer{o: o, lookPath: searchPath(o.Getenv), ask: runWith(o.Getenv)}
+}
+
+// system is the system a run writes through.
+func (w *Writer) system() system {
+	if w.wrap != nil {
+		return w.wrap(realSystem{})
+	}
+	return realSystem{}
 }
 
 // A Change is one file that a run creates, modifies or deletes.
@@ -164,21 +165,4 @@ func (w *Writer) fail(t adapters.Target, file string, err error) *Error {
 		return &Error{Agent: t.ID, Err: err}
 	}
 	return &Error{Agent: t.ID, File: file, Err: err}
-}
-
-// at is the fault hook at one named step.
-func (w *Writer) at(step string) error {
-	if w.fault != nil {
-		return w.fault(step)
-	}
-	return nil
-}
-
-// step is the fault hook for one named step, for writeAtomic's beforeRename
-// (the temp file is written and synced, the rename not done).
-func (w *Writer) step(name string) func() error {
-	if w.fault == nil {
-		return nil
-	}
-	return func() error { return w.at(name) }
 }

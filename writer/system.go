@@ -1,0 +1,256 @@
+package writer
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/gofrs/flock"
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+// A system makes every change the writer makes to the disk: each write,
+// rename, folder, mode, lock, link and deletion of an add or a remove is one
+// call of it, and nothing else in the package writes (chezmoi's System is
+// the model). Three implement it:
+//
+//   - realSystem acts;
+//   - a recorder lists the Changes that its calls make: around the real
+//     system for a run, around none for a dry run (which then writes
+//     nothing), so the change list a run prints, dry or not, is the record
+//     of the same apply, not a prediction of it;
+//   - in tests, a fault system fails the n-th call, before or after acting,
+//     for every n (export_test.go, crash_test.go): the crash matrix covers
+//     the lock file and every folder by construction.
+type system interface {
+	// WriteFile replaces path with data: a temp file in path's folder
+	// (o.temp, or a random name), fsync, the mode and owner (o.prev's when
+	// the file exists, else o.perm), rename, fsync of the folder. On error
+	// path is as it was and no temp file is left.
+	WriteFile(path string, data []byte, o op) error
+	// Link makes newname a hard link to oldname, and syncs its folder.
+	Link(oldname, newname string, o op) error
+	// Remove deletes the file (or empty folder) path and syncs its
+	// folder; an absent path is no error.
+	Remove(path string, o op) error
+	// Mkdir creates the folder path, mode 0755 less the umask.
+	Mkdir(path string) error
+	// Chmod sets path's mode.
+	Chmod(path string, mode fs.FileMode) error
+	// Lock creates the lock file path (mode 0600) when it is missing and
+	// takes the advisory lock on it; waiting honours ctx.
+	Lock(ctx context.Context, path string) (heldLock, error)
+	// Rewrite puts data in the file path in place and syncs it: the lock
+	// file, which must stay the inode that others lock.
+	Rewrite(path string, data []byte) error
+}
+
+// A heldLock is a lock a system took.
+type heldLock interface {
+	Stat() (fs.FileInfo, error) // the file locked, to compare with the one on disk
+	Close() error               // release it
+}
+
+// op says what a write is, for its record, and how to make it.
+type op struct {
+	kind   string     // config, trust, script, manifest, backup: a Change of that kind; "" is not listed (folders, the lock file, strays)
+	name   string     // the path to report, when not the one written (a config reached through a symlink)
+	prev   *fileState // what the file held when read (a plan's file): mode and owner to keep, and the diff's old side
+	perm   fs.FileMode
+	static bool   // perm exactly, not less the umask
+	temp   string // the fixed temp file to write through (configTemp), "" for a random one
+}
+
+// realSystem acts on the disk.
+type realSystem struct{}
+
+func (realSystem) WriteFile(path string, data []byte, o op) error {
+	if o.temp != "" {
+		return writeConfigAtomic(path, o.temp, data, o.perm, o.prev)
+	}
+	return writeAtomic(path, data, o.perm, o.static, o.prev)
+}
+
+func (realSystem) Link(oldname, newname string, _ op) error {
+	if err := os.Link(oldname, newname); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(newname))
+}
+
+func (realSystem) Remove(path string, _ op) error { return removeFile(path) }
+
+func (realSystem) Mkdir(path string) error { return os.Mkdir(path, 0o755) }
+
+func (realSystem) Chmod(path string, mode fs.FileMode) error { return os.Chmod(path, mode) }
+
+func (realSystem) Lock(ctx context.Context, path string) (heldLock, error) {
+	fl := flock.New(path, flock.SetPermissions(0o600))
+	ok, err := lock(ctx, fl)
+	if err == nil && !ok {
+		err = errors.New("could not take the lock")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fl, nil
+}
+
+func (realSystem) Rewrite(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// A recorder lists the Changes its calls make, passing each to sys; with
+// no sys (a dry run) nothing is written and each call succeeds as if it
+// had. With diffs, each write of a plan's file carries a unified diff.
+type recorder struct {
+	sys     system
+	diffs   bool
+	changes []Change
+}
+
+func (r *recorder) record(path string, o op, action string, old, new []byte) {
+	if o.kind == "" {
+		return
+	}
+	if o.name != "" {
+		path = o.name
+	}
+	c := Change{Path: path, Kind: o.kind, Action: action}
+	if r.diffs && o.prev != nil {
+		c.Diff = string(diff.Diff(path, old, path, new))
+	}
+	r.changes = append(r.changes, c)
+}
+
+// exists reports whether path (as o names it) is there now.
+func exists(path string, o op) bool {
+	if o.prev != nil {
+		return o.prev.Exists
+	}
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func (r *recorder) WriteFile(path string, data []byte, o op) error {
+	action := "create"
+	if exists(path, o) {
+		action = "modify"
+	}
+	if r.sys != nil {
+		if err := r.sys.WriteFile(path, data, o); err != nil {
+			return err
+		}
+	}
+	var old []byte
+	if o.prev != nil {
+		old = o.prev.Data
+	}
+	r.record(path, o, action, old, data)
+	return nil
+}
+
+func (r *recorder) Link(oldname, newname string, o op) error {
+	if r.sys != nil {
+		if err := r.sys.Link(oldname, newname, o); err != nil {
+			return err
+		}
+	}
+	r.record(newname, o, "create", nil, nil)
+	return nil
+}
+
+func (r *recorder) Remove(path string, o op) error {
+	was := exists(path, o)
+	if r.sys != nil {
+		if err := r.sys.Remove(path, o); err != nil {
+			return err
+		}
+	}
+	if was {
+		var old []byte
+		if o.prev != nil {
+			old = o.prev.Data
+		}
+		r.record(path, o, "delete", old, nil)
+	}
+	return nil
+}
+
+func (r *recorder) Mkdir(path string) error {
+	if r.sys == nil {
+		return nil
+	}
+	return r.sys.Mkdir(path)
+}
+
+func (r *recorder) Chmod(path string, mode fs.FileMode) error {
+	if r.sys == nil {
+		return nil
+	}
+	return r.sys.Chmod(path, mode)
+}
+
+func (r *recorder) Lock(ctx context.Context, path string) (heldLock, error) {
+	if r.sys == nil {
+		return nil, errors.New("a dry run takes no lock")
+	}
+	return r.sys.Lock(ctx, path)
+}
+
+func (r *recorder) Rewrite(path string, data []byte) error {
+	if r.sys == nil {
+		return nil
+	}
+	return r.sys.Rewrite(path, data)
+}
+
+// dry reports whether sys is a dry run's: a recorder that writes nothing.
+func dry(sys system) bool {
+	r, ok := sys.(*recorder)
+	return ok && r.sys == nil
+}
+
+// listed is the record in the order a report lists it: the plan's files
+// first, in plan order, then backups, scripts and the manifest as add
+// writes them, or, for a remove, the files it deleted by name.
+func (r *recorder) listed() []Change {
+	rank := map[string]int{"config": 0, "trust": 0, "backup": 1, "script": 2, "manifest": 3}
+	group := func(c Change) int {
+		if g := rank[c.Kind]; g == 0 || c.Action != "delete" {
+			return g
+		}
+		return 10 // a remove's deletions, by name
+	}
+	var cs []Change
+	seen := map[string]bool{}
+	for _, c := range r.changes {
+		if !seen[c.Path] { // a path written again (a retried attempt) is listed once, as first written
+			seen[c.Path] = true
+			cs = append(cs, c)
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := group(cs[i]), group(cs[j])
+		if a != b {
+			return a < b
+		}
+		return a == 10 && cs[i].Path < cs[j].Path
+	})
+	return cs
+}
