@@ -509,7 +509,7 @@ func (d droid) PlanRemove(t Target, in PlanInput) (Plan, error) {
 			}
 			return Plan{}, &FileError{File: path, Err: Explain(t, err)}
 		}
-		if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
+		if rec.NotUsers() && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
 			ed = Edit{Delete: true, Notes: ed.Notes}
 		}
 		p.Edits = append(p.Edits, FileEdit{Path: path, Role: RoleConfig, Edit: ed})

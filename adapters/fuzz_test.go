@@ -117,7 +117,10 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 		t.Fatalf("second Add (no manifest) is not a no-op (err %v):\nfirst  %q\nsecond %q", err, ed.Doc, again.Doc)
 	}
 	if jsonedit.IsBlank(x) {
-		return // a new file: the writer deletes it on removal
+		// a new file: the writer deletes it on removal, whichever
+		// namespace leaves last
+		checkNamespacesRoundTrip(t, tg, x, ed)
+		return
 	}
 	// Does x already hold entries of ours? Then it is not a pure user file.
 	strip, err := a.Remove(tg, x, nil, true)
@@ -138,6 +141,54 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	}
 	if rm.Delete || !bytes.Equal(rm.Doc, x) {
 		t.Fatalf("Remove(Add(x)) != x\nx:      %q\nadd:    %q\nremove: %q (delete %v)", x, ed.Doc, rm.Doc, rm.Delete)
+	}
+	checkNamespacesRoundTrip(t, tg, x, ed)
+}
+
+// checkNamespacesRoundTrip: x installed in tA's namespace (edA), then in a
+// second one (which adopts what the first created, as the writer does),
+// comes back byte for byte whichever namespace is removed first, each
+// removal taking only its own entries (no exact restore); a blank x (a file
+// the first install created) is deleted by the last removal.
+func checkNamespacesRoundTrip(t *testing.T, tA Target, x []byte, edA Edit) {
+	a := tA.Adapter
+	tB := tA
+	tB.NS = "termic"
+	if s, err := a.Remove(tB, x, nil, true); err != nil || !s.Delete && !bytes.Equal(s.Doc, x) {
+		return // x holds the second namespace's entries already
+	}
+	created := jsonedit.IsBlank(x)
+	recA := &Record{Entries: edA.Entries, Created: edA.Created, Emptied: edA.Emptied, CreatedFile: created}
+	edB, err := a.Add(tB, edA.Doc, nil, false)
+	if err != nil {
+		t.Fatalf("Add in a second namespace refused what the first wrote: %v\n%q", err, edA.Doc)
+	}
+	edB = Adopt(edB, []*Record{recA})
+	recB := &Record{Entries: edB.Entries, Created: edB.Created, Emptied: edB.Emptied}
+	path := a.Config(tA)
+	remove := func(tg Target, doc []byte, rec *Record) ([]byte, bool) {
+		p, err := a.PlanRemove(tg, PlanInput{Files: map[string][]byte{path: doc}, Records: map[string]*Record{path: rec}})
+		if err != nil || len(p.Edits) != 1 {
+			t.Fatalf("PlanRemove(%s) = %+v, %v on\n%q", tg.NS, p, err, doc)
+		}
+		return p.Edits[0].Doc, p.Edits[0].Delete
+	}
+	for _, order := range [][2]struct {
+		t   Target
+		rec *Record
+	}{{{tA, recA}, {tB, recB}}, {{tB, recB}, {tA, recA}}} {
+		doc, del := remove(order[0].t, edB.Doc, order[0].rec)
+		if del {
+			t.Fatalf("removing %s first deleted the file that %s's entries are in", order[0].t.NS, order[1].t.NS)
+		}
+		out, del := remove(order[1].t, doc, order[1].rec)
+		switch {
+		case created && !del:
+			t.Fatalf("%s then %s: the file the first install created was left: %q", order[0].t.NS, order[1].t.NS, out)
+		case !created && (del || !bytes.Equal(out, x)):
+			t.Fatalf("%s then %s: not x again\nx:      %q\nadd:    %q\nadd 2:  %q\nremove: %q\nremove: %q (delete %v)",
+				order[0].t.NS, order[1].t.NS, x, edA.Doc, edB.Doc, doc, out, del)
+		}
 	}
 }
 

@@ -569,7 +569,7 @@ func (k kimi) PlanRemove(t Target, in PlanInput) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	if rec != nil && rec.CreatedFile && !ed.Kept && jsonedit.IsBlank(ed.Doc) {
+	if rec.NotUsers() && !ed.Kept && jsonedit.IsBlank(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil

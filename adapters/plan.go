@@ -91,6 +91,11 @@ func Reads(t Target) []string {
 	return append([]string{t.Adapter.Config(t)}, t.Adapter.SwitchFiles(t)...)
 }
 
+// Adopt is jsonedit.Adopt, for the writer: the first install of a file in a
+// namespace takes over the containers that other namespaces' installs of it
+// created, so that whichever is removed last deletes them.
+func Adopt(ed Edit, others []*Record) Edit { return jsonedit.Adopt(ed, others) }
+
 // ErrTrustUnsupported is the error of a trust request for an agent whose
 // trust records hookinstall does not write.
 var ErrTrustUnsupported = errors.New("--trust is not supported for this agent: trust its hooks in the agent")
@@ -187,7 +192,7 @@ func configRemove(t Target, in PlanInput) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	if rec != nil && rec.CreatedFile && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
+	if rec.NotUsers() && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil

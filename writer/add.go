@@ -80,6 +80,7 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err := w.checkPlan(x); err != nil {
 		return nil, err
 	}
+	w.adopt(x)
 	if err := x.checkHooksDir(); err != nil {
 		return nil, w.fail(t, "", err)
 	}

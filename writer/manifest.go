@@ -72,6 +72,17 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 	}
 	if x.man != nil {
 		m.CreatedDirs = append(m.CreatedDirs, x.man.CreatedDirs...)
+	} else {
+		// The first install in this namespace takes over the folders the
+		// other namespaces' installs created (see adopt): whichever is
+		// removed last deletes them.
+		for _, o := range others(x.t) {
+			for _, d := range o.CreatedDirs {
+				if !contains(m.CreatedDirs, d) {
+					m.CreatedDirs = append(m.CreatedDirs, d)
+				}
+			}
+		}
 	}
 	for _, d := range createdDirs {
 		r := w.rel(t, d)
@@ -163,4 +174,66 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// adopt applies adapters.Adopt to each config edit of x that is the first
+// install of its file in x's namespace (its manifest has no record of the
+// file): the containers that the other namespaces' installs of the same
+// agent created become this install's too, so that whichever of them is
+// removed last deletes them (docs/reliability.md). A later add keeps what
+// the first recorded, so adding again changes nothing.
+func (w *Writer) adopt(x *txn) {
+	if x.t.Adapter.OwnFile() {
+		return
+	}
+	for i, e := range x.plan.Edits {
+		if e.Role != adapters.RoleConfig || e.Delete || x.man.File(w.rel(x.t, e.Path)) != nil {
+			continue
+		}
+		if rs := w.othersRecords(x.t, e.Path); len(rs) > 0 {
+			x.plan.Edits[i].Edit = adapters.Adopt(e.Edit, rs)
+		}
+	}
+}
+
+// othersRecords are the records of file path in the manifests of t's agent
+// installed in other namespaces (others).
+func (w *Writer) othersRecords(t adapters.Target, path string) []*adapters.Record {
+	var out []*adapters.Record
+	for _, m := range others(t) {
+		if f := m.File(w.rel(t, path)); f != nil {
+			out = append(out, &adapters.Record{Created: f.Containers, Emptied: f.Emptied, CreatedFile: f.Created})
+		}
+	}
+	return out
+}
+
+// others are the manifests of t's agent installed in other namespaces:
+// <dir>/<NS>-hooks/manifest.json (or <NS>-<agent>-hooks), for the same agent
+// id. A manifest that cannot be read, or that does not sit where its
+// namespace puts it, is skipped.
+func others(t adapters.Target) []*manifest.Manifest {
+	ms, _ := filepath.Glob(filepath.Join(t.Dir, "*-hooks", manifest.FileName))
+	var out []*manifest.Manifest
+	for _, p := range ms {
+		dir := filepath.Dir(p)
+		if dir == t.HooksDir() {
+			continue
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		m, err := manifest.Load(raw)
+		if err != nil || m.Namespace == t.NS || m.Agent != t.ID {
+			continue
+		}
+		o := t
+		o.NS = m.Namespace
+		if o.HooksDir() != dir {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package jsonedit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,6 +159,51 @@ func (r *Record) created(path string) bool {
 		}
 	}
 	return false
+}
+
+// FileContainer, in a Record's Created (the manifest's containers), says
+// that the file itself was not the user's: another namespace's install
+// created it, and this install took that over (Adopt). A removal that
+// leaves the file holding nothing then deletes it, as for a file this
+// install created (Record.CreatedFile), but an exact restore does not: the
+// backup holds the other namespace's entries.
+const FileContainer = "(file)"
+
+// Adopt is the rule that gives the user's file back whatever order the
+// installs of several namespaces (each with its own manifest) are removed
+// in. A container (the file, an object or array in it) created by one
+// namespace may be kept alive by another's entries when the first leaves,
+// and whichever namespace leaves last must delete it. So the first install
+// of a file in a namespace takes over, from the records of the other
+// namespaces' installs of the same file (others), every container they
+// created (with FileContainer for a file they created) and the white space
+// of every user's container they found empty: none of them was in the
+// user's file. A removal deletes a container only when it leaves it empty,
+// so one that the user has since put something in stays. ed is the
+// install's own edit; the result is ed with its Created and Emptied grown.
+func Adopt(ed Edit, others []*Record) Edit {
+	for _, o := range others {
+		if o == nil {
+			continue
+		}
+		if o.CreatedFile {
+			ed.Created = AddUnique(ed.Created, FileContainer)
+		}
+		for _, c := range o.Created {
+			ed.Created = AddUnique(ed.Created, c)
+		}
+		for p, ws := range o.Emptied {
+			ed.NoteEmpty(p, ws)
+		}
+	}
+	return ed
+}
+
+// NotUsers reports whether r says that the file was not the user's: the
+// install created it, or took it over from another namespace's (Adopt). A
+// removal that leaves such a file holding nothing deletes it.
+func (r *Record) NotUsers() bool {
+	return r != nil && (r.CreatedFile || slices.Contains(r.Created, FileContainer))
 }
 
 // An Edit is the planned new content of one config file.
