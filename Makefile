@@ -78,6 +78,7 @@ fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzKimiAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzGeminiAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzQwenAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzLettaAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
 
 # Long runs of the load and SIGKILL tests (not part of make test).

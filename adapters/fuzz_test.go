@@ -64,6 +64,22 @@ func FuzzGeminiAddRemove(f *testing.F) { fuzzShared(f, "gemini") }
 // FuzzQwenAddRemove is the same for Qwen Code's ~/.qwen/settings.json.
 func FuzzQwenAddRemove(f *testing.F) { fuzzShared(f, "qwen") }
 
+// FuzzLettaAddRemove is the same for Letta Code's ~/.letta/settings.json,
+// and Add never gains the file a PermissionRequest (Letta takes one that
+// exits 0 as the user's approval).
+func FuzzLettaAddRemove(f *testing.F) {
+	seedCorpus(f)
+	tg := testTarget(f, "letta", "/home/u")
+	f.Fuzz(func(t *testing.T, x []byte) {
+		checkSharedRoundTrip(t, tg, x)
+		if ed, err := tg.Adapter.Add(tg, x, nil, false); err == nil {
+			if n, m := bytes.Count(x, []byte("PermissionRequest")), bytes.Count(ed.Doc, []byte("PermissionRequest")); m != n {
+				t.Fatalf("Add took PermissionRequest from %d to %d occurrences:\n%s", n, m, ed.Doc)
+			}
+		}
+	})
+}
+
 func fuzzShared(f *testing.F, agent string) {
 	seedCorpus(f)
 	tg := testTarget(f, agent, "/home/u")

@@ -34,6 +34,11 @@ type pluginAgent struct {
 	// messages ("opencode loads plugin/ and plugins/ alike").
 	twins   func(t Target) []string
 	twinWhy string
+	// reads are further files the agent's notes read (oh-my-pi's
+	// config.yml), and notes what add says about them (the approval mode);
+	// both may be nil.
+	reads func(t Target) []string
+	notes func(t Target, files map[string][]byte) []string
 	// facts are the rest of the agent's facts; Product, Plugin.Header,
 	// Plugin.Render, Reads and DeadPaths are filled in from the above.
 	facts func(t Target) Facts
@@ -45,19 +50,31 @@ func (pluginAgent) OwnFile() bool                    { return true }
 func (pluginAgent) ByNameOnly() bool                 { return false }
 func (p pluginAgent) Events() []EventInfo            { return p.events }
 func (pluginAgent) Scripts(Target) ([]Script, error) { return nil, nil }
-func (p pluginAgent) SwitchFiles(t Target) []string  { return p.twins(t) }
+func (p pluginAgent) SwitchFiles(t Target) []string  { return append(p.twins(t), p.extraReads(t)...) }
 func (p pluginAgent) Config(t Target) string         { return filepath.Join(t.Dir, p.sub, t.NS+p.ext) }
 func (p pluginAgent) Dir(home string, getenv func(string) string) (string, string) {
 	return p.dir(home, getenv)
 }
 
-// Check warns about a twin of our file that the agent would load as well.
+// extraReads is reads, or none.
+func (p pluginAgent) extraReads(t Target) []string {
+	if p.reads == nil {
+		return nil
+	}
+	return p.reads(t)
+}
+
+// Check warns about a twin of our file that the agent would load as well,
+// and adds the agent's own notes.
 func (p pluginAgent) Check(t Target, _ []byte, files map[string][]byte) ([]string, error) {
 	var notes []string
 	for _, tw := range p.twins(t) {
 		if _, ok := files[tw]; ok {
 			notes = append(notes, fmt.Sprintf("%s is also there: %s, so every state would be reported twice; delete it (hookinstall writes only %s)", tw, p.twinWhy, p.Config(t)))
 		}
+	}
+	if p.notes != nil {
+		notes = append(notes, p.notes(t, files)...)
 	}
 	return notes, nil
 }

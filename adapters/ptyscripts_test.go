@@ -93,6 +93,12 @@ var ptyHookCases = []hookCase{
 	{"copilot", "notification", `{"message":"\"notification_type\":\"permission_prompt\"","notification_type":"elicitation"}`, "", nil},
 	{"copilot", "notification", ``, "", nil},
 	{"copilot", "agentStop", `{"sessionId":"s","timestamp":1796067299000,"cwd":"/tmp/w","transcriptPath":"/tmp/h/.copilot/session-state/s/events.jsonl","stopReason":"end_turn","stop_hook_active":false}`, scripts.Done, nil},
+	{"letta", "UserPromptSubmit", `{"event_type":"UserPromptSubmit","working_directory":"/tmp/om/probe/lwork","prompt":"please create the marker file","is_command":false,"agent_id":"agent-local-6b227726-7f78-439c-8c77-230d73ee444a","conversation_id":"default"}`, scripts.Working, nil},
+	{"letta", "Notification", `{"event_type":"Notification","working_directory":"/tmp/om/probe/lwork","message":"Approval needed","level":"info"}`, scripts.Attention, nil},
+	{"letta", "Notification", `{"event_type":"Notification","working_directory":"/tmp/om/probe/lwork","message":"Turn completed, awaiting your input","level":"info"}`, "", nil},
+	{"letta", "Notification", `{"event_type":"Notification","message":"Approval needed later","level":"info"}`, "", nil},
+	{"letta", "Notification", `{"event_type":"Notification","level":"Approval needed","message":"Awaiting your input"}`, "", nil},
+	{"letta", "Stop", `{"event_type":"Stop","working_directory":"/tmp/om/probe/lwork","stop_reason":"end_turn","message_count":6,"tool_call_count":1,"assistant_message":"All done: fake model finished the turn.","user_message":"please create the marker file"}`, scripts.Done, nil},
 	{"kimi", "UserPromptSubmit", `{"hook_event_name":"UserPromptSubmit","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","prompt":[{"type":"text","text":"please create the marker file"}],"is_steer":false}`, scripts.Working, nil},
 	{"kimi", "PermissionRequest", `{"hook_event_name":"PermissionRequest","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","id":"approval_70915230-f242-4042-8829-dc6b38f490b1","agent_id":"main","turn_id":0,"tool_call_id":"call_fake_18","tool_name":"Bash","action":"Running: touch kimi-marker.txt","display":{"kind":"command","command":"touch kimi-marker.txt","cwd":"/tmp/agc/km/work","description":"Create hook test marker file","language":"bash"},"tool_input":{"command":"touch kimi-marker.txt","description":"Create hook test marker file"}}`, scripts.Attention, nil},
 	{"kimi", "Stop", `{"hook_event_name":"Stop","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","stop_hook_active":false}`, scripts.Done, nil},
@@ -158,7 +164,7 @@ func TestPTYScriptsEveryEventCovered(t *testing.T) {
 	for _, c := range ptyHookCases {
 		seen[c.agent+"/"+c.event] = true
 	}
-	for _, agent := range []string{"grok", "antigravity", "zerocode", "codex", "kimi"} {
+	for _, agent := range []string{"grok", "antigravity", "zerocode", "codex", "kimi", "letta"} {
 		for ev := range installScripts(t, agent) {
 			if !seen[agent+"/"+ev] {
 				t.Errorf("%s %s: no case in ptyHookCases", agent, ev)

@@ -143,6 +143,8 @@ func TestResolvePaths(t *testing.T) {
 		"gemini":      {"/h/.gemini/settings.json", "/h/.gemini-2/settings.json"},
 		"qwen":        {"/h/.qwen/settings.json", "/h/.qwen-2/settings.json"},
 		"droid":       {"/h/.factory/settings.json", "/h/.droid-2/settings.json"},
+		"omp":         {"/h/.omp/agent/extensions/hookinstall.ts", "/h/.omp/omp-2/extensions/hookinstall.ts"},
+		"letta":       {"/h/.letta/settings.json", "/h/.letta-2/settings.json"},
 	}
 	if len(want) != len(Names()) {
 		t.Fatalf("agents %v", Names())

@@ -100,9 +100,9 @@ func (p pluginProfile) config(r *run) {
 	}
 }
 
-func (pluginProfile) switches(*run) {}
-func (pluginProfile) trust(*run)    {}
-func (pluginProfile) ask(*run)      {}
+func (p pluginProfile) switches(r *run) { r.apply(p.f.Switches) }
+func (pluginProfile) trust(*run)        {}
+func (pluginProfile) ask(*run)          {}
 
 func (p pluginProfile) projectFiles() []string { return p.f.ProjectConfigs }
 

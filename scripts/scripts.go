@@ -123,8 +123,9 @@ type Spec struct {
 	Rule      Rule
 	GrokGuard bool // exit silently when GROK_HOOK_EVENT is set (Grok runs Claude's hooks)
 	// Field and Value are what FieldEquals matches (FieldTrue: Field):
-	// letters, digits and underscores only, since the script compares them
-	// as shell words.
+	// Field holds letters, digits and underscores only, and Value such
+	// words separated by single spaces, since the script compares them as
+	// shell words (a Value with spaces quoted).
 	Field, Value string
 	// Cases are what FieldCases matches, in order.
 	Cases []Case
@@ -141,8 +142,12 @@ func (s Spec) Install() Install {
 	return Install{NS: s.NS, Agent: s.Agent, Home: s.Home, AsHome: s.AsHome}
 }
 
-// wordPattern is what a FieldEquals key or value may hold.
-var wordPattern = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+// wordPattern is what a FieldEquals key may hold, and valuePattern its
+// value: words separated by single spaces (Letta's "Approval needed").
+var (
+	wordPattern  = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	valuePattern = regexp.MustCompile(`^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$`)
+)
 
 //go:embed templates/hook.sh.tmpl
 var templates embed.FS
@@ -231,10 +236,11 @@ func Render(spec Spec) ([]byte, error) {
 	case PermissionPrompt, FieldEquals:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
 		if spec.Rule == FieldEquals {
-			if !wordPattern.MatchString(spec.Field) || !wordPattern.MatchString(spec.Value) {
-				return nil, fmt.Errorf("scripts: field %q and value %q must match %s", spec.Field, spec.Value, wordPattern)
+			if !wordPattern.MatchString(spec.Field) || !valuePattern.MatchString(spec.Value) {
+				return nil, fmt.Errorf("scripts: field %q must match %s and value %q must match %s", spec.Field, wordPattern, spec.Value, valuePattern)
 			}
-			d.MatchKey, d.MatchValue = spec.Field, spec.Value
+			// A value of one word stays as it is; one with spaces is quoted.
+			d.MatchKey, d.MatchValue = spec.Field, ShellQuote(spec.Value)
 		}
 		d.Then, d.Else = string(spec.State), "none"
 		d.States = stateLines(spec.State)
@@ -449,37 +455,76 @@ var piFS embed.FS
 
 var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(piFS, "templates/pi.ts.tmpl"))
 
-// piProduct is the name Pi's notifications give the agent.
-const piProduct = "Pi"
+// An Extension is an agent of Pi's extension API (Pi, and oh-my-pi, which
+// forked it): what the extension of the shared template does differs only
+// by these data.
+type Extension struct {
+	// Product names the agent in the extension's header and comments.
+	Product string
+	// Approval: the agent fires tool_approval_requested when it shows an
+	// approval dialog, which reports attention.
+	Approval bool
+	// Continues: the agent's agent_end carries willContinue, true when
+	// another run follows at once; such an agent_end reports nothing.
+	Continues bool
+}
 
-// piStates are the states the Pi extension reports (Pi has no permission
-// prompts), in the order its table lists them.
-var piStates = []State{Working, Done, Interrupted}
+// Pi is Pi's extension (@mariozechner/pi-coding-agent 0.73.1): no
+// permission prompts, no willContinue.
+var Pi = Extension{Product: "Pi"}
+
+// Omp is oh-my-pi's (@oh-my-pi/pi-coding-agent 18.2.3).
+var Omp = Extension{Product: "oh-my-pi", Approval: true, Continues: true}
+
+// states are the states the extension reports, in the order its table
+// lists them.
+func (e Extension) states() []State {
+	if e.Approval {
+		return []State{Working, Attention, Done, Interrupted}
+	}
+	return []State{Working, Done, Interrupted}
+}
 
 // RenderPi returns the Pi extension for the install in: a TypeScript
 // module that is also plain JavaScript, whose default export registers the
 // handlers, and whose header names the command that removes in. The bytes
 // depend only on in.
-func RenderPi(in Install) ([]byte, error) {
+func RenderPi(in Install) ([]byte, error) { return Pi.Render(in) }
+
+// RenderOmp returns oh-my-pi's extension for the install in (see RenderPi).
+func RenderOmp(in Install) ([]byte, error) { return Omp.Render(in) }
+
+// Render returns the extension for the install in; the bytes depend only
+// on e and in.
+func (e Extension) Render(in Install) ([]byte, error) {
 	ns := in.NS
 	if err := ValidNamespace(ns); err != nil {
 		return nil, err
 	}
 	d := struct {
+		Extension
 		NS, TaskVar, PTYVar    string
 		TaskPrefix, TerminalJS string
 		Install                Install
 		States                 []stateLine
-	}{NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(piProduct)}
-	d.States = stateLines(piStates...)
+	}{Extension: e, NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(e.Product)}
+	d.States = stateLines(e.states()...)
 	return execute(piTmpl, d)
+}
+
+// Header is the first line of every extension hookinstall writes for ns
+// and this agent: a file that starts with it is ours.
+func (e Extension) Header(ns string) string {
+	return "// " + ns + " extension for " + e.Product + " (generated by hookinstall; safe to delete).\n"
 }
 
 // PiHeader is the first line of every Pi extension hookinstall writes for
 // ns: a file that starts with it is ours.
-func PiHeader(ns string) string {
-	return "// " + ns + " extension for Pi (generated by hookinstall; safe to delete).\n"
-}
+func PiHeader(ns string) string { return Pi.Header(ns) }
+
+// OmpHeader is the first line of every oh-my-pi extension hookinstall
+// writes for ns.
+func OmpHeader(ns string) string { return Omp.Header(ns) }
 
 // ExportName is the JavaScript name of the opencode plugin function:
 // "my-host" gives "MyHostPlugin".

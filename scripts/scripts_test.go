@@ -186,10 +186,12 @@ func TestFieldCasesRefusesNonWords(t *testing.T) {
 	}
 }
 
-// A FieldEquals key or value is compared as a shell word: anything but
-// letters, digits and underscores is refused, not rendered.
+// A FieldEquals key is compared as a shell word, and its value as words
+// separated by single spaces: anything but letters, digits and underscores
+// (and those spaces in the value) is refused, not rendered.
 func TestFieldEqualsRefusesNonWords(t *testing.T) {
-	for _, fv := range [][2]string{{"", "x"}, {"x", ""}, {"a b", "x"}, {"x", "a'b"}, {"x", "$(id)"}, {"a-b", "x"}} {
+	for _, fv := range [][2]string{{"", "x"}, {"x", ""}, {"a b", "x"}, {"x", "a'b"}, {"x", "$(id)"}, {"a-b", "x"},
+		{"x", " a"}, {"x", "a "}, {"x", "a  b"}, {"x", "a\tb"}, {"x", "a\nb"}} {
 		s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: fv[0], Value: fv[1]}
 		if _, err := Render(s); err == nil {
 			t.Errorf("field %q value %q rendered", fv[0], fv[1])
@@ -198,6 +200,11 @@ func TestFieldEqualsRefusesNonWords(t *testing.T) {
 	s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"}
 	b, err := Render(s)
 	if err != nil || !bytes.Contains(b, []byte(`if [ "$1" = notification_type ]`)) || !bytes.Contains(b, []byte(`[ "$3" != permission_prompt ]`)) {
+		t.Fatalf("render: %v\n%s", err, b)
+	}
+	// Letta's "Approval needed": quoted, one word for the shell.
+	s.Value = "Approval needed"
+	if b, err = Render(s); err != nil || !bytes.Contains(b, []byte(`[ "$3" != 'Approval needed' ]`)) {
 		t.Fatalf("render: %v\n%s", err, b)
 	}
 }

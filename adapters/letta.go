@@ -1,0 +1,107 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// letta is Letta Code (npm @letta-ai/letta-code, measured on 0.32.18 with
+// Node 22.19, local backend): "hooks" in ~/.letta/settings.json (always
+// $HOME/.letta: no variable moves it), shared with the user and rewritten
+// by Letta itself (it merges the keys it changed into the file as it reads
+// it then, two-space JSON), in Claude's shape but with each handler's
+// timeout in MILLISECONDS. Its payloads name the event in event_type, not
+// hook_event_name. Hooks inherit the terminal, so the scripts write to the
+// host's pty. Letta says it needs approval with a Notification whose
+// message is "Approval needed" (its other notifications, such as "Turn
+// completed, awaiting your input" after every Stop, stay silent). Esc, mid
+// turn or on the approval dialog, fires no hook: there is no interrupted.
+// We never install a PermissionRequest hook: Letta takes one that exits 0
+// as the user's approval and runs the tool without asking.
+type letta struct{ claudeStyle }
+
+// lettaTimeout is our handlers' timeout in Letta's unit, milliseconds.
+const lettaTimeout = HookTimeout * 1000
+
+func init() {
+	register(letta{claudeStyle{
+		name: "letta",
+		events: []claudeEvent{
+			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
+			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
+				field: "message", value: "Approval needed", note: "only when message is \"Approval needed\""},
+			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+		},
+		transport: scripts.PTY,
+		timeout:   lettaTimeout,
+	}})
+}
+
+func (letta) Dir(home string, _ func(string) string) (string, string) {
+	return filepath.Join(home, ".letta"), ""
+}
+
+func (letta) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
+
+func (letta) SwitchFiles(Target) []string { return nil }
+
+// lettaOffWhy is what hooks.disabled does.
+const lettaOffWhy = "so Letta Code runs no hooks at all"
+
+func (l letta) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+	root, err := l.parseShared(t, cur) // an empty result for a blank file
+	if err != nil {
+		return nil, err
+	}
+	if root.Get("hooks.disabled").Type == gjson.True {
+		return nil, &OffError{File: l.Config(t), Key: "hooks.disabled", Reason: "is true, " + lettaOffWhy + "; set it to false or remove it, then run add again"}
+	}
+	if n := lettaPermissionHooks(l.Config(t), root); n != "" {
+		return []string{n}, nil
+	}
+	return nil, nil
+}
+
+// lettaPermissionHooks says what a PermissionRequest hook of the user's
+// does to the attention state: Letta takes one that exits 0 as approval,
+// so no dialog (and no "Approval needed") comes.
+func lettaPermissionHooks(config string, root gjson.Result) string {
+	if pr := root.Get("hooks.PermissionRequest"); pr.IsArray() && len(pr.Array()) > 0 {
+		return fmt.Sprintf("%s: hooks.PermissionRequest holds hooks: Letta Code takes one that exits 0 as the user's approval and runs the tool without asking, so attention does not fire then (hookinstall never installs one)", config)
+	}
+	return ""
+}
+
+// --- Letta Code's facts, for add, remove, status and doctor ---
+
+func (l letta) Facts(t Target) Facts {
+	return Facts{
+		Product:        "Letta Code",
+		ProjectConfigs: []string{".letta/settings.json", ".letta/settings.local.json"},
+		Switches:       l.switches,
+		Payloads:       "letta",
+		Variants: map[string][]Variant{
+			"Notification": {{ID: "fire.other-notification", Payload: "Notification.completed",
+				Why: "the Notification \"Turn completed, awaiting your input\" Letta Code fires after every Stop (not an approval)"}},
+		},
+	}
+}
+
+// switches checks hooks.disabled and the user's PermissionRequest hooks.
+func (l letta) switches(in Input) []Finding {
+	root := jsonRoot(in.Config)
+	var fs []Finding
+	if root.Get("hooks.disabled").Type == gjson.True {
+		fs = append(fs, fail("switch.disabled", in.Config.Path, fmt.Sprintf("%s: hooks.disabled is true, %s", in.Config.Path, lettaOffWhy), "set it to false or remove it"))
+	} else {
+		fs = append(fs, pass("switch.disabled", in.Config.Path, "hooks.disabled is not set in "+in.Config.Path))
+	}
+	if n := lettaPermissionHooks(in.Config.Path, root); n != "" {
+		fs = append(fs, info("switch.permissionRequest", in.Config.Path, n, "take the PermissionRequest hook out if you want Letta Code to ask, and attention reported"))
+	}
+	return fs
+}

@@ -1,0 +1,153 @@
+package adapters
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/hookinstall/hookinstall/scripts"
+)
+
+// omp is oh-my-pi (@oh-my-pi/pi-coding-agent, Pi's fork; measured on
+// 18.2.3): our own extension ~/.omp/agent/extensions/<NS>.ts on Pi's API
+// ($PI_CODING_AGENT_DIR replaces ~/.omp/agent; $OMP_PROFILE=<p> moves it
+// to ~/.omp/profiles/<p>/agent), loaded in-process by its Bun runtime. It
+// does not read Pi's ~/.pi, and Pi does not read ~/.omp: each gets its own
+// file, rendered from the same template (scripts.Omp). oh-my-pi asks before
+// a tool only when tools.approvalMode says so; its default, "yolo",
+// approves everything, so attention then never fires. An agent_end that
+// says willContinue (a retry or continuation follows at once) reports
+// nothing.
+var omp = pluginAgent{
+	name:     "omp",
+	binaries: []string{"omp"},
+	events: []EventInfo{
+		{Event: "agent_start", State: scripts.Working},
+		{Event: "tool_approval_requested", State: scripts.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
+		{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
+		{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
+	},
+	dir: func(home string, getenv func(string) string) (string, string) {
+		if getenv != nil {
+			if p := getenv("OMP_PROFILE"); p != "" {
+				return filepath.Join(home, ".omp", "profiles", p, "agent"), "OMP_PROFILE"
+			}
+		}
+		return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".omp", "agent"))
+	},
+	sub: "extensions", ext: ".ts",
+	render: scripts.RenderOmp,
+	header: scripts.OmpHeader,
+	// oh-my-pi loads extensions/*.ts, *.js and */index.ts (or index.js).
+	twins: func(t Target) []string {
+		return []string{
+			filepath.Join(t.Dir, "extensions", t.NS+".js"),
+			filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
+			filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
+		}
+	},
+	twinWhy: "oh-my-pi loads extensions/*.ts, *.js and */index.ts alike",
+	reads:   func(t Target) []string { return []string{ompConfig(t)} },
+	notes: func(t Target, files map[string][]byte) []string {
+		var notes []string
+		if n := ompApproval(ompConfig(t), files[ompConfig(t)]); n != "" {
+			notes = append(notes, n)
+		}
+		if n := ompDisabled(t, files[ompConfig(t)]); n != "" {
+			notes = append(notes, n+"; remove it there, or oh-my-pi never loads the extension")
+		}
+		return notes
+	},
+	facts: func(t Target) Facts {
+		return Facts{
+			Product: "oh-my-pi",
+			Plugin: &Plugin{
+				OnAPI: true,
+				Cases: []PluginCase{
+					{"fire.working", "agent_start", scripts.Working},
+					{"fire.attention", "tool_approval_requested", scripts.Attention},
+					{"fire.done", "agent_end", scripts.Done},
+					{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
+				},
+			},
+			ProjectConfigs: []string{".omp/extensions/*.ts", ".omp/extensions/*.js", ".omp/extensions/*/index.ts"},
+			Reads:          []string{ompConfig(t)},
+			Switches:       ompSwitches,
+			Payloads:       "omp",
+		}
+	},
+}
+
+func init() { register(omp) }
+
+// ompConfig is oh-my-pi's settings file, YAML.
+func ompConfig(t Target) string { return filepath.Join(t.Dir, "config.yml") }
+
+// ompApprovalLine finds tools.approvalMode in config.yml, block style
+// (an indented "approvalMode:" under a top-level "tools:") or flow style
+// ("tools: {approvalMode: ...}"). hookinstall reads no YAML beyond that.
+var (
+	ompTopKey       = regexp.MustCompile(`^([A-Za-z0-9_]+):`)
+	ompApprovalLine = regexp.MustCompile(`^\s+approvalMode:\s*["']?([A-Za-z-]+)`)
+	ompApprovalFlow = regexp.MustCompile(`^tools:\s*\{.*\bapprovalMode:\s*["']?([A-Za-z-]+)`)
+)
+
+// ompApprovalMode is tools.approvalMode as config.yml sets it, or "".
+func ompApprovalMode(data []byte) string {
+	inTools := false
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if m := ompApprovalFlow.FindStringSubmatch(l); m != nil {
+			return m[1]
+		}
+		if m := ompTopKey.FindStringSubmatch(l); m != nil {
+			inTools = m[1] == "tools"
+			continue
+		}
+		if m := ompApprovalLine.FindStringSubmatch(l); inTools && m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// ompApproval says what oh-my-pi's approval mode does to the attention
+// state: its default, "yolo", approves every tool call itself.
+func ompApproval(config string, data []byte) string {
+	switch mode := ompApprovalMode(data); mode {
+	case "":
+		return fmt.Sprintf("%s: tools.approvalMode is not set, so oh-my-pi runs in its default \"yolo\" mode: it approves every tool call itself, so attention never fires", config)
+	case "yolo":
+		return fmt.Sprintf("%s: tools.approvalMode is \"yolo\": oh-my-pi approves every tool call itself, so attention never fires", config)
+	}
+	return ""
+}
+
+// ompDisabled says whether config.yml's disabledExtensions names ours
+// ("extension-module:<NS>"), which oh-my-pi then does not load.
+func ompDisabled(t Target, data []byte) string {
+	id := "extension-module:" + t.NS
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(id) + `($|[^A-Za-z0-9_-])`)
+	for _, l := range strings.Split(string(data), "\n") {
+		if c, _, _ := strings.Cut(l, "#"); re.MatchString(c) {
+			return fmt.Sprintf("%s names %s (disabledExtensions)", ompConfig(t), id)
+		}
+	}
+	return ""
+}
+
+// ompSwitches checks disabledExtensions and reports the approval mode.
+func ompSwitches(in Input) []Finding {
+	cfg := in.File(ompConfig(in.T))
+	var fs []Finding
+	if n := ompDisabled(in.T, cfg.Data); n != "" {
+		fs = append(fs, fail("switch.disabledExtensions", cfg.Path, n+", so oh-my-pi does not load our extension", "take it out of disabledExtensions"))
+	} else {
+		fs = append(fs, pass("switch.disabledExtensions", cfg.Path, "disabledExtensions does not name extension-module:"+in.T.NS+" in "+cfg.Path))
+	}
+	if n := ompApproval(cfg.Path, cfg.Data); n != "" {
+		fs = append(fs, info("switch.approvalMode", cfg.Path, n+"; working and done still do", "set tools.approvalMode to \"always-ask\" (or \"write\") if you want attention reported when oh-my-pi asks"))
+	}
+	return fs
+}

@@ -1,0 +1,124 @@
+package scripts
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/ptytest"
+)
+
+// ompDriver loads the extension the way oh-my-pi 18.2.3 does (Pi's API: the
+// default export is called with the extension API; pi.on registers
+// handlers), then fires the events in the order oh-my-pi sent them
+// (measured): a prompt with an approval dialog (agent_start,
+// tool_approval_requested, agent_end "stop"), an agent_end with
+// willContinue true (a retry follows: nothing), and a prompt stopped with
+// Esc (agent_end "aborted").
+const ompDriver = `
+import { readFileSync } from "node:fs";
+const src = readFileSync(process.argv[2], "utf8");
+const mod = await import("data:text/javascript;base64," + Buffer.from(src).toString("base64"));
+console.log("exports " + JSON.stringify(Object.keys(mod)));
+const handlers = {};
+mod.default({ on: (name, fn) => { (handlers[name] ||= []).push(fn); } });
+console.log("events " + JSON.stringify(Object.keys(handlers)));
+const fire = async (name, ev) => { for (const h of handlers[name] || []) await h(ev, { hasUI: true }); };
+const user = { role: "user", content: [{ type: "text", text: "x" }] };
+await fire("agent_start", { type: "agent_start" });
+await fire("tool_approval_requested", { type: "tool_approval_requested", toolName: "bash", toolCallId: "c1", approvalMode: "always-ask" });
+await fire("agent_end", { type: "agent_end", messages: [user, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }] });
+await fire("agent_end", { type: "agent_end", willContinue: true, messages: [user, { role: "assistant", stopReason: "stop" }] });
+await fire("agent_start", { type: "agent_start" });
+await fire("agent_end", { type: "agent_end", messages: [user, { role: "assistant", stopReason: "aborted", errorMessage: "Interrupted by user" }] });
+if (process.argv[3] === "odd") {
+  await fire("tool_approval_requested", undefined);
+  await fire("agent_end", { willContinue: "yes", messages: null });
+  await fire("agent_end", undefined);
+}
+console.log("ok");
+`
+
+const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approval_requested\",\"agent_end\"]\nok\n"
+
+// TestOmpExtensionWritesExactOSC drives oh-my-pi's extension in node against
+// a real pty: working, attention, done, (nothing for willContinue), working,
+// interrupted, exactly.
+func TestOmpExtensionWritesExactOSC(t *testing.T) {
+	node := needNode(t)
+	p := ptytest.Open(t)
+	for _, ns := range []string{"hookinstall", "my-host"} {
+		b, err := RenderOmp(Install{NS: ns, Agent: "omp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		ext := filepath.Join(dir, ns+".ts")
+		for name, content := range map[string][]byte{ns + ".ts": b, "driver.mjs": []byte(ompDriver)} {
+			if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
+		if out := runDriver(t, node, dir, ext, env, false); out != ompWantOut {
+			t.Errorf("%s: driver printed %q, want %q", ns, out, ompWantOut)
+		}
+		var want []byte
+		for _, s := range []State{Working, Attention, Done, Working, Interrupted} {
+			want = append(want, OSC(ns, s)...)
+		}
+		if got := p.Drain(t); !bytes.Equal(got, want) {
+			t.Errorf("%s: pty got %q, want %q", ns, got, want)
+		}
+		// odd input: whole sequences only, nothing thrown
+		if out := runDriver(t, node, dir, ext, env, true); out != ompWantOut {
+			t.Errorf("%s: driver with odd input printed %q", ns, out)
+		}
+		got := p.Drain(t)
+		rest := bytes.TrimPrefix(got, want)
+		for _, s := range States() {
+			rest = bytes.ReplaceAll(rest, OSC(ns, s), nil)
+		}
+		if !bytes.HasPrefix(got, want) || len(rest) != 0 {
+			t.Errorf("%s: with odd input, pty got %q", ns, got)
+		}
+	}
+}
+
+// TestOmpExtensionIsPisWithData: oh-my-pi's extension is Pi's template with
+// oh-my-pi's data: its own header, the attention handler, the willContinue
+// rule; every other line of Pi's is there, in order.
+func TestOmpExtensionIsPisWithData(t *testing.T) {
+	pi, _ := RenderPi(Install{NS: "hookinstall", Agent: "omp"}) // the same remove command
+	omp, _ := RenderOmp(Install{NS: "hookinstall", Agent: "omp"})
+	if !bytes.HasPrefix(omp, []byte(OmpHeader("hookinstall"))) || OmpHeader("hookinstall") == PiHeader("hookinstall") {
+		t.Fatalf("header: %q", strings.SplitN(string(omp), "\n", 2)[0])
+	}
+	if bytes.Contains(pi, []byte("tool_approval_requested")) || bytes.Contains(pi, []byte("willContinue")) {
+		t.Error("Pi's extension holds oh-my-pi's data")
+	}
+	for _, s := range []string{`pi.on("tool_approval_requested"`, `emit("attention")`, "event.willContinue", "agent needs your input"} {
+		if !bytes.Contains(omp, []byte(s)) {
+			t.Errorf("oh-my-pi's extension lacks %q", s)
+		}
+	}
+	// Pi's lines, oh-my-pi's name for Pi's, all appear in oh-my-pi's in order.
+	ol := strings.Split(string(omp), "\n")
+	i := 0
+	for _, l := range strings.Split(strings.ReplaceAll(string(pi), "for Pi ", "for oh-my-pi "), "\n") {
+		l = strings.ReplaceAll(l, "as Pi does", "as oh-my-pi does")
+		l = strings.ReplaceAll(l, ": Pi marks", ": oh-my-pi marks")
+		l = strings.ReplaceAll(l, "function, Pi's default", "function, oh-my-pi's default")
+		if strings.TrimSpace(l) == "emit(ended(event));" {
+			continue // oh-my-pi's: const state = ended(event); if (state) emit(state);
+		}
+		for i < len(ol) && ol[i] != l {
+			i++
+		}
+		if i == len(ol) {
+			t.Fatalf("Pi's line %q is not in oh-my-pi's extension (in order)", l)
+		}
+	}
+}
