@@ -34,6 +34,17 @@
 //  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
 //     `add` created or changed is byte for byte (and mode) what it was before `add`.
 //
+// TestTerminal (terminal_e2e_test.go) proves the same hooks with no host: Claude Code
+// and Gemini CLI start from an interactive bash whose rc file ran `hookinstall init
+// bash`, inside a tmux with allow-passthrough on (claude-term-tmux, gemini-term-tmux)
+// and over a real ssh to 127.0.0.1 (claude-term-ssh, gemini-term-ssh: Debian's sshd,
+// started on a free port with throwaway keys). The outer terminal is the pane of an
+// outer tmux; its raw bytes must hold the terminal-mode progress and notification of
+// each state, in the dialect init picked, byte for byte, and xterm.js's own parser
+// (@xterm/headless 6.0.0 from the npm registry, with OSC handlers for 9, 99 and 777)
+// must see the same sequences as DecodeTerminal. HOOKINSTALL_E2E_BREAK_TERMINAL=1
+// breaks the folder in the installed scripts; the cases must then fail.
+//
 // Every wait is bounded and a watchdog ends the whole run (HOOKINSTALL_E2E_TIMEOUT,
 // default 540s, plus the time npm installs took, each at most 5 minutes), killing the
 // agents, tmux servers and fake model servers it started. Environment knobs:
@@ -43,7 +54,9 @@
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
 //	                         codex-trust-exec-<release>, opencode,
-//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi); default all. The pinned agents that
+//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi,
+//	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
+//	                         gemini-term-ssh); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files

@@ -53,6 +53,10 @@ type run struct {
 
 	problems []string
 	notes    []string
+
+	// decode, when set, reads raw.bin in place of DecodeOSC (the terminal
+	// cases: our terminal-mode sequences, as OSC values of namespace ns)
+	decode func([]byte) []OSC
 }
 
 func newRun(t *testing.T, name, agentName, who string) *run {
@@ -229,6 +233,9 @@ func (r *run) watchRaw() {
 
 func (r *run) osc() []OSC {
 	b, _ := os.ReadFile(r.raw)
+	if r.decode != nil {
+		return r.decode(b)
+	}
 	return DecodeOSC(b)
 }
 
