@@ -185,7 +185,9 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
 	rep := w.Add(ctx, t)
 	r := result(rep)
-	r.Notes = append(notes, r.Notes...)
+	if rep.Err == nil { // what the version gate left out, only of an install that stands
+		r.Notes = append(notes, r.Notes...)
+	}
 	if rep.Next != "" {
 		r.Hint = t.ID + ": " + rep.Next
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/fakecodex"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
 
@@ -45,7 +46,7 @@ func fakeWriter(bin string, dryRun bool) *Writer {
 func TestTrustAskedOfCodex(t *testing.T) {
 	home, tg := codexHome(t)
 	log := filepath.Join(t.TempDir(), "asked")
-	bin := installFakeCodex(t, fakeCodex{Version: "0.169.0", Mode: "honest", Log: log})
+	bin := installFakeCodex(t, fakecodex.Config{Version: "0.169.0", Mode: "honest", Log: log})
 	before := snapshot(t, home)
 
 	r := fakeWriter(bin, false).Add(context.Background(), tg)
@@ -79,7 +80,7 @@ func TestTrustAskedOfCodex(t *testing.T) {
 func TestTrustRolledBackWhenCodexDisagrees(t *testing.T) {
 	for _, prior := range []bool{false, true} {
 		home, tg := codexHome(t)
-		bin := installFakeCodex(t, fakeCodex{Version: "0.169.0", Mode: "path-hash"})
+		bin := installFakeCodex(t, fakecodex.Config{Version: "0.169.0", Mode: "path-hash"})
 		if prior {
 			mustOK(t, newWriter(nil).Add(context.Background(), tg))
 		}
@@ -110,7 +111,7 @@ func TestTrustRefusedWithoutHooksList(t *testing.T) {
 	} {
 		for _, dry := range []bool{false, true} {
 			home, tg := codexHome(t)
-			bin := installFakeCodex(t, fakeCodex{Version: c.version, Mode: c.mode})
+			bin := installFakeCodex(t, fakecodex.Config{Version: c.version, Mode: c.mode})
 			before := snapshot(t, home)
 			r := fakeWriter(bin, dry).Add(context.Background(), tg)
 			var te *adapters.TrustVersionError
@@ -128,7 +129,7 @@ func TestTrustRefusedWithoutHooksList(t *testing.T) {
 		}
 	}
 	home, tg := codexHome(t)
-	bin := installFakeCodex(t, fakeCodex{Version: adapters.CodexTrustVersion, Mode: "no-method"})
+	bin := installFakeCodex(t, fakecodex.Config{Version: adapters.CodexTrustVersion, Mode: "no-method"})
 	r := fakeWriter(bin, false).Add(context.Background(), tg)
 	mustOK(t, r)
 	if cfg, _ := readOrAbsent(t, filepath.Join(home, ".codex", "config.toml")); strings.Count(cfg, "trusted_hash") != len(tg.Adapter.Events()) {
@@ -144,7 +145,7 @@ func TestTrustRefusedWithoutHooksList(t *testing.T) {
 // are trusted.
 func TestTrustSkipsHooksCodexDoesNotList(t *testing.T) {
 	home, tg := codexHome(t)
-	bin := installFakeCodex(t, fakeCodex{Version: "0.129.0", Mode: "honest", Skip: []string{"Interrupt"}})
+	bin := installFakeCodex(t, fakecodex.Config{Version: "0.129.0", Mode: "honest", Skip: []string{"Interrupt"}})
 	r := fakeWriter(bin, false).Add(context.Background(), tg)
 	mustOK(t, r)
 	cfg, _ := readOrAbsent(t, filepath.Join(home, ".codex", "config.toml"))

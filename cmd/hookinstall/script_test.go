@@ -15,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/hookinstall/hookinstall/internal/fakecodex"
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
@@ -25,6 +26,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/sc
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "codex" { // linked by the fakecodex command
+		os.Exit(fakecodex.Main(os.Args[1:]))
+	}
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testonly.Now = fixedNow
@@ -119,6 +123,7 @@ func scriptParams(dir string) testscript.Params {
 			"treegrep":       cmdTreegrep,
 			"replace":        cmdReplace,
 			"trusthooks":     cmdTrusthooks,
+			"fakecodex":      cmdFakecodex,
 		},
 	}
 }
@@ -295,4 +300,15 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return bytes.ReplaceAll(b, []byte(args[0]), []byte(args[1]))
 	})
+}
+
+// fakecodex DIR VERSION MODE [EVENT...]: link a stand-in codex into DIR that
+// says it is VERSION and answers app-server's hooks/list in MODE (honest,
+// path-hash, no-method, no-hash, silent; see internal/fakecodex), not
+// listing the hooks of EVENT.
+func cmdFakecodex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: fakecodex DIR VERSION MODE [EVENT...]")
+	}
+	ts.Check(fakecodex.Install(ts.MkAbs(args[0]), fakecodex.Config{Version: args[1], Mode: args[2], Skip: args[3:]}))
 }
