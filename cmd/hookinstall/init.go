@@ -70,7 +70,9 @@ func tmuxWarning(getenv func(string) string) string {
 // tmuxPassthrough asks tmux for this pane's allow-passthrough ("on",
 // "all" or "off").
 func tmuxPassthrough(getenv func(string) string) (string, bool) {
-	args := []string{"display-message", "-p"}
+	// $TMUX is "socket,pid,session": ask that server
+	sock, _, _ := strings.Cut(getenv("TMUX"), ",")
+	args := []string{"-S", sock, "display-message", "-p"}
 	if p := getenv("TMUX_PANE"); p != "" {
 		args = append(args, "-t", p)
 	}
