@@ -322,7 +322,9 @@ func skipReason(t adapters.Target, detected bool) string {
 	case t.Adapter.ByNameOnly():
 		return "installed only when named: its terminal reports these states already"
 	case !detected:
-		what := t.Dir
+		// the paths the detection rule checks (Antigravity's is
+		// ~/.gemini/config, not ~/.gemini)
+		what := strings.Join(adapters.DetectPaths(t), " or ")
 		if bs := t.Adapter.Binaries(); len(bs) > 0 {
 			what += " and no " + strings.Join(bs, " or ") + " on PATH"
 		}

@@ -437,3 +437,24 @@ func TestAgentVersionAskedOnce(t *testing.T) {
 		t.Fatalf("~/.claude exists after a refused install: %v", err)
 	}
 }
+
+// TestSkipNamesTheMarker: "not detected" names the path the detection rule
+// checks, not the agent's folder: Antigravity is detected by
+// ~/.gemini/config, so a ~/.gemini of Gemini CLI's must not read as missing.
+func TestSkipNamesTheMarker(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := in.Agent("antigravity", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "not detected: no " + filepath.Join(home, ".gemini", "config") + " and no agy on PATH"; a.Skip != want {
+		t.Errorf("antigravity: Skip = %q, want %q", a.Skip, want)
+	}
+}

@@ -120,14 +120,17 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 	}
 	env := in.Env("", "")
 	task, pty := strings.TrimSuffix(env[0], "="), strings.TrimSuffix(env[1], "=")
-	check := "hookinstall status"
+	check, emit := "hookinstall status", "hookinstall emit attention"
 	if in.Namespace() != hookinstall.DefaultNamespace {
+		// emit too: without it, emit sends the default namespace's
+		// sequence, which this namespace's host ignores
 		check += " --namespace " + in.Namespace()
+		emit += " --namespace " + in.Namespace()
 	}
 	check += flags
 	return append(switchOn(in.Namespace(), getenv, task, pty),
 		fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(installed, ", ")),
-		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); 'hookinstall emit attention' shows what your host receives (with --terminal, your terminal).", check, strings.Replace(check, "status", "doctor", 1)),
+		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); '%s' shows what your host receives (with --terminal, your terminal).", check, strings.Replace(check, "status", "doctor", 1), emit),
 	)
 }
 
