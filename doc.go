@@ -55,6 +55,17 @@
 // A [Decoder] takes the pty's output in whatever chunks it is read and
 // returns a [Notification] for each sequence, in either form.
 //
+// # With no host
+//
+// A task id that starts with [TerminalTaskPrefix] ("terminal:osc777") was
+// set by `hookinstall init` ([InitScript], in the user's shell rc file) or
+// `hookinstall run`, not by a host: the hooks then speak the terminal's own
+// language ([Terminal], [TerminalBytes]): OSC 9;4 tab progress and, for
+// attention and done, a desktop notification naming the agent and the
+// project folder ([SafeFolder]) as OSC 9, OSC 777 or OSC 99, wrapped for
+// tmux after "tmux+". [DetectTerminal] picks the dialect as init does. Any
+// other task id gets the wire above, byte for byte.
+//
 // # Beneath
 //
 // The packages adapters (what each agent reads, and how our entries look in
