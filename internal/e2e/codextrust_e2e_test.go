@@ -69,4 +69,30 @@ func TestCodexTrustVersions(t *testing.T) {
 				removeMayEdit: codexUntrust, agentOwn: codexOwnState})
 		})
 	}
+	// The control, on the oldest: the same run after a plain add (no --trust)
+	// puts nothing of ours on the pty: trust is what made the hooks run.
+	v := codexTrustVersions[len(codexTrustVersions)-1]
+	name := "codex-untrusted-exec-" + v
+	t.Run(name, func(t *testing.T) {
+		runCase(t, agentCase{name: name, agent: "codex", version: v,
+			who:  "codex " + v + " (plain add, codex exec: hooks untrusted)",
+			form: "verbatim", hooks: false, marker: "codex-marker.txt", declined: true,
+			fixture: codexExecFixture, drive: codexExecUntrustedDrive})
+	})
+}
+
+// codexExecUntrustedDrive waits for `codex exec` to exit (no hook of ours
+// reports its end), then looks for any OSC of ours.
+func codexExecUntrustedDrive(r *run) {
+	end := time.Now().Add(90 * time.Second)
+	for !r.paneDead() && time.Now().Before(end) {
+		time.Sleep(250 * time.Millisecond)
+	}
+	r.snap("exit")
+	if !r.paneDead() {
+		r.problem("codex exec did not exit within 90s")
+	}
+	if !r.serverFinal() {
+		r.problem("the fake model never sent its final text: the turn did not run")
+	}
 }

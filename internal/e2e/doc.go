@@ -30,7 +30,8 @@
 //     and trusted by `add codex --trust` while the user skips the dialog; and, on each
 //     Codex release of codexTrustVersions (0.171.0, 0.169.0, 0.129.0, installed beside
 //     the pin), `add codex --trust` followed by a headless `codex exec` with no
-//     --dangerously-bypass-hook-trust, which must put working then done on the pty);
+//     --dangerously-bypass-hook-trust, which must put working then done on the pty,
+//     and the control on the oldest, a plain add, when nothing of ours may reach it);
 //  7. quits the agent, runs `hookinstall remove <agent>`, and checks that every file
 //     `add` created or changed is byte for byte (and mode) what it was before `add`.
 //
@@ -53,7 +54,7 @@
 //	HOOKINSTALL_E2E_KEEP=1   keep the artifacts dir (raw.bin, screens, logs) on success
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
-//	                         codex-trust-exec-<release>, opencode,
+//	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
 //	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi,
 //	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
 //	                         gemini-term-ssh); default all. The pinned agents that

@@ -651,7 +651,10 @@ func runCase(t *testing.T, c agentCase) {
 		if ev := r.recorded(); len(ev) > 0 {
 			r.problem("untrusted hooks ran: the recorder hook logged %d call(s)", len(ev))
 		}
-		if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil {
+		switch _, err := os.Stat(filepath.Join(r.work, c.marker)); {
+		case c.declined && err == nil:
+			r.problem("the tool ran (%s exists) although it was to be refused", c.marker)
+		case !c.declined && err != nil:
 			r.problem("the approved tool never ran (%s missing)", c.marker)
 		}
 	}
