@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -67,11 +66,13 @@ type Script struct {
 	SHA256 string `json:"sha256"`
 }
 
-// Load decodes a manifest, refusing unknown schemas.
+// Load decodes a manifest, refusing unknown schemas and anything that is not
+// one whole JSON object.
 func Load(data []byte) (*Manifest, error) {
 	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil {
+	// Unmarshal, not a Decoder: one whole document, nothing after it (a
+	// manifest with trailing bytes is not one hookinstall wrote).
+	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("invalid manifest: %w", err)
 	}
 	if m.Schema < 1 || m.Schema > Schema {
