@@ -234,15 +234,25 @@ func (e *TrustVersionError) Is(target error) bool { return target == ErrTrustVer
 func (e *TrustVersionError) Unwrap() error        { return e.Err }
 
 // A TrustCheckError says that the agent's binary, asked once the trust
-// records were written, does not report our hooks trusted; the writer has
-// rolled the add back. It matches ErrTrustVersion.
+// records were written, does not report our hooks trusted. The writer then
+// puts every file back (Undone), or says why it could not (UndoErr). It
+// matches ErrTrustVersion.
 type TrustCheckError struct {
 	Binary   string
 	Problems []string
+	Undone   bool
+	UndoErr  error
 }
 
 func (e *TrustCheckError) Error() string {
-	return fmt.Sprintf("--trust: after writing, %s does not report our hooks trusted (%s); everything was put back as it was: trust the hooks in /hooks instead", e.Binary, strings.Join(e.Problems, "; "))
+	msg := fmt.Sprintf("--trust: after writing, %s does not report our hooks trusted (%s)", e.Binary, strings.Join(e.Problems, "; "))
+	switch {
+	case e.Undone:
+		return msg + "; everything was put back as it was: trust the hooks in /hooks instead"
+	case e.UndoErr != nil:
+		return msg + fmt.Sprintf("; putting the files back stopped: %v; 'hookinstall remove' takes out what is left", e.UndoErr)
+	}
+	return msg
 }
 
 func (e *TrustCheckError) Is(target error) bool { return target == ErrTrustVersion }

@@ -13,9 +13,10 @@ import (
 )
 
 // Add installs t's hooks: its adapter's plan (with Options.Trust, also the
-// user's trust for them in the agent's own file, once the agent's binary
-// says it is the version whose trust hash is exact), applied as one
-// transaction under t's lock, which waiting for honours ctx.
+// user's trust for them in the agent's own file, with the hashes the
+// agent's binary says it expects, and undone unless the binary then reports
+// them trusted: trustcheck.go), applied as one transaction under t's lock,
+// which waiting for honours ctx.
 func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
 	pr := w.probe(ctx, t, w.o.Trust)

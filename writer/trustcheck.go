@@ -12,8 +12,10 @@ package writer
 // applyAdd as for any add, the manifest first recording them, so a crash
 // before the verdict leaves an install that remove takes out exactly; the
 // undo puts the config files back first, then the scripts, backups and the
-// manifest, so a crash during it leaves the install's own files, which a
-// remove deletes.
+// manifest (last), and stops at the first file it cannot put back, so a
+// crash or a failure during it leaves an install the manifest still
+// records, or only files of ours: either way a remove gives the home back
+// exactly (TestTrustRollbackCrashes).
 
 import (
 	"context"
@@ -131,27 +133,30 @@ func (w *Writer) verify(ctx context.Context, x *txn, sys system, u *undo) error 
 	if verdict == nil {
 		return nil
 	}
-	if err := u.restore(sys, x.t.NS); err != nil {
-		return &Error{Agent: x.t.ID, Err: fmt.Errorf("%w; putting the files back failed too: %v", verdict, err), Written: true}
+	err := u.restore(sys, x.t.NS)
+	var ce *adapters.TrustCheckError
+	if errors.As(verdict, &ce) {
+		ce.Undone, ce.UndoErr = err == nil, err
+	} else if err != nil {
+		verdict = fmt.Errorf("%w; putting the files back stopped: %v; 'hookinstall remove' takes out what is left", verdict, err)
 	}
-	return &Error{Agent: x.t.ID, Err: verdict}
+	return &Error{Agent: x.t.ID, Err: verdict, Written: err != nil}
 }
 
 // restore puts back what u recorded: the configs (each only while it still
 // holds what the add wrote: one the agent rewrote since is left alone),
-// then the add's own files, then the folders it created.
+// then the add's own files (the manifest last), then the folders it
+// created. It stops at the first file it cannot put back: what is left is
+// still an install the manifest records, which remove takes out.
 func (u *undo) restore(sys system, ns string) error {
-	var errs []error
 	for i := len(u.configs) - 1; i >= 0; i-- {
 		c := u.configs[i]
 		now, err := readFile(c.st.Real, adapters.MaxDocSize)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return err
 		}
 		if !now.Exists || string(now.Data) != string(c.wrote) {
-			errs = append(errs, fmt.Errorf("%s changed since it was written; left as it is", c.st.Real))
-			continue
+			return fmt.Errorf("%s changed since it was written, so it was left as it is (hookinstall remove takes our entries out)", c.st.Real)
 		}
 		st := c.st
 		if st.Exists {
@@ -160,7 +165,7 @@ func (u *undo) restore(sys system, ns string) error {
 			err = sys.Remove(st.Real, op{})
 		}
 		if err != nil {
-			errs = append(errs, err)
+			return err
 		}
 	}
 	for _, f := range u.files {
@@ -172,7 +177,7 @@ func (u *undo) restore(sys system, ns string) error {
 			err = sys.Remove(st.Real, op{})
 		}
 		if err != nil {
-			errs = append(errs, err)
+			return err
 		}
 	}
 	if u.lock != "" {
@@ -184,5 +189,5 @@ func (u *undo) restore(sys system, ns string) error {
 	for _, d := range u.dirs {
 		_ = sys.Remove(d, op{})
 	}
-	return errors.Join(errs...)
+	return nil
 }

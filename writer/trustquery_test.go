@@ -156,3 +156,54 @@ func TestTrustSkipsHooksCodexDoesNotList(t *testing.T) {
 		t.Errorf("notes: %q", r.Notes)
 	}
 }
+
+// A crash anywhere in an add --trust that Codex then disowns (every write,
+// the roll back's included) leaves a home that a plain remove gives back
+// exactly as it was before the add.
+func TestTrustRollbackCrashes(t *testing.T) {
+	steps := 0
+	for n := 1; ; n++ {
+		home, tg := codexHome(t)
+		bin := installFakeCodex(t, fakecodex.Config{Version: "0.169.0", Mode: "path-hash"})
+		before := snapshot(t, home)
+		fault, hit := faultAt(n)
+		WithFault(fakeWriter(bin, false), fault).Add(context.Background(), tg)
+		if *hit == "" {
+			break
+		}
+		steps++
+		if r := newWriter(nil).Remove(context.Background(), tg); r.Err != nil {
+			t.Errorf("crash at %q (call %d): remove: %v", *hit, n, r.Err)
+			continue
+		}
+		if d := treesnap.Diff(before, snapshot(t, home)); d != "" {
+			t.Errorf("crash at %q (call %d): after remove the home differs:\n%s", *hit, n, d)
+		}
+	}
+	if steps < 20 {
+		t.Fatalf("only %d fault points: the add and its roll back write more than that", steps)
+	}
+}
+
+// When the roll back itself stops (a fault at its first write), the message
+// says so, and that remove takes out the rest, instead of claiming everything
+// was put back.
+func TestTrustRollbackStoppedIsSaid(t *testing.T) {
+	_, tg := codexHome(t)
+	bin := installFakeCodex(t, fakecodex.Config{Version: "0.169.0", Mode: "path-hash"})
+	writes := 0
+	r := WithFault(fakeWriter(bin, false), func(call string) error {
+		if call == "before write 'config.toml'" { // only the roll back writes it under that name
+			writes++
+			return errFault
+		}
+		return nil
+	}).Add(context.Background(), tg)
+	var ce *adapters.TrustCheckError
+	if !errors.As(r.Err, &ce) || ce.Undone || !errors.Is(ce.UndoErr, errFault) || writes != 1 {
+		t.Fatalf("Add = %v (writes %d); want a TrustCheckError whose undo stopped", r.Err, writes)
+	}
+	if msg := r.Err.Error(); strings.Contains(msg, "put back as it was") || !strings.Contains(msg, "putting the files back stopped: injected fault; 'hookinstall remove' takes out what is left") {
+		t.Errorf("message: %s", msg)
+	}
+}
