@@ -23,6 +23,10 @@ const (
 		` settings.json > settings.json.tmp && sync settings.json.tmp && mv settings.json.tmp settings.json`
 	jqDel = `jq --arg p "$P" 'del(.hooks[][] | select(any(.hooks[]?; (.command // "") | startswith($p))))'` +
 		` settings.json > settings.json.tmp && sync settings.json.tmp && mv settings.json.tmp settings.json`
+	// copyFloor is the floor of any safe rewrite of the file: its bytes
+	// copied to a temp file, synced, renamed over it. No edit can cost
+	// less than one of these.
+	copyFloor = `cat settings.json > settings.json.tmp && sync settings.json.tmp && mv settings.json.tmp settings.json`
 )
 
 // home is a scratch HOME with a Claude settings.json.
@@ -214,7 +218,8 @@ func benchBig(r *report, bin, work string) error {
 		doc                                  []byte
 		h, j                                 home
 		add, rm, both, cpu, rmEdited, jqBoth samples
-		rss, jqRSS                           int64
+		floor                                samples
+		rss, jqRSS, floorRSS                 int64
 	}
 	var sizes []*size
 	for _, s := range bench.Sizes {
@@ -233,9 +238,25 @@ func benchBig(r *report, bin, work string) error {
 	_, timeErr := os.Stat(timeBin)
 	rss := timeErr == nil
 	for round := 0; round < *flagBig; round++ {
-		for _, i := range rotate(2*len(sizes), round) {
-			s := sizes[i/2]
-			if i%2 == 1 {
+		for _, i := range rotate(3*len(sizes), round) {
+			s := sizes[i/3]
+			if i%3 == 2 {
+				// The copy floor, on the same file, the same way.
+				if err := s.j.reset(s.doc); err != nil {
+					return err
+				}
+				f, err := s.j.jq(rss, copyFloor)
+				if err != nil {
+					return err
+				}
+				if err := s.j.check(s.doc, "copy floor"); err != nil {
+					return err
+				}
+				s.floor = append(s.floor, f.wall)
+				s.floorRSS = max(s.floorRSS, f.maxRSS)
+				continue
+			}
+			if i%3 == 1 {
 				if jqErr != nil {
 					continue
 				}
@@ -306,6 +327,7 @@ func benchBig(r *report, bin, work string) error {
 		rows = append(rows, []string{
 			fmt.Sprintf("%s (%d bytes)", s.name, len(s.doc)),
 			cell(s.add), cell(s.rm), cell(s.rmEdited), cell(s.both), cell(s.cpu),
+			cell(s.floor), fmt.Sprintf("%.2f×", ratio(s.both, s.floor)),
 			rssCell(rss, s.rss, len(s.doc)),
 			jqCell,
 		})
@@ -314,15 +336,17 @@ func benchBig(r *report, bin, work string) error {
 	growth := ratio(big.both, small.both)
 	bytesGrowth := float64(len(big.doc)) / float64(len(small.doc))
 	r.tables = append(r.tables, "### add + remove on large settings.json\n\n"+
-		"Generated deterministically by `bench.Settings`: thousands of user hook groups spread over nine events (the three we add to among them), a long permissions list, two-space indent. Each round: add, then remove while the file is as add left it (the backup is restored byte for byte), then add again, a newline appended by hand, and remove (our entries are cut out of the changed file). Peak RSS is the largest `ru_maxrss` of any hookinstall process on that file, measured by GNU time (`/usr/bin/time -f %M`; every process in this table runs under it, so its times include time's own fork and exec, about a millisecond).\n\n"+
-		table([]string{"file", "add", "remove (restore)", "remove (edited file)", "add+remove", "add+remove CPU (user+sys)", "peak RSS", "jq add+remove (peer)"}, rows))
-	r.target("add+remove, "+big.name+" settings.json", "≤ 200 ms", fmt.Sprintf("%s ms median wall [min %s]; CPU %s ms", ms(big.both.median()), ms(big.both.min()), ms(big.cpu.median())), big.both.median() <= 200*time.Millisecond)
+		"Generated deterministically by `bench.Settings`: thousands of user hook groups spread over nine events (the three we add to among them), a long permissions list, two-space indent. Each round: add, then remove while the file is as add left it (the backup is restored byte for byte), then add again, a newline appended by hand, and remove (our entries are cut out of the changed file). The copy floor is the cheapest safe rewrite of the same file, run with `/bin/sh -c` in its folder in the same rounds: `"+copyFloor+"`; add+remove (two processes, two edits) is compared with ONE of it. Peak RSS is the largest `ru_maxrss` of any hookinstall process on that file, measured by GNU time (`/usr/bin/time -f %M`; every process in this table, the floor's shell too, runs under it, so its times include time's own fork and exec, about a millisecond).\n\n"+
+		table([]string{"file", "add", "remove (restore)", "remove (edited file)", "add+remove", "add+remove CPU (user+sys)", "copy floor", "add+remove / floor", "peak RSS", "jq add+remove (peer)"}, rows))
+	floorRatio := ratio(big.both, big.floor)
+	r.target("add+remove, "+big.name+" settings.json", "≤ 3× one copy floor (cat > tmp && sync tmp && mv) of the same file",
+		fmt.Sprintf("%.2f×: %s ms median wall [min %s] against %s ms; CPU %s ms", floorRatio, ms(big.both.median()), ms(big.both.min()), ms(big.floor.median()), ms(big.cpu.median())), floorRatio <= 3)
 	r.target("growth "+small.name+" → "+big.name, fmt.Sprintf("no worse than linear (≤ %.1f× for %.1f× the bytes)", bytesGrowth, bytesGrowth), fmt.Sprintf("%.1f×", growth), growth <= bytesGrowth)
 	if rss {
 		rssRatio := float64(big.rss) / float64(len(big.doc))
-		r.target("peak memory, "+big.name+" settings.json", "≤ 4× the file size", fmt.Sprintf("%s, %.1f×", mib(big.rss), rssRatio), rssRatio <= 4)
+		r.target("peak memory, "+big.name+" settings.json", "≤ 3× the file size", fmt.Sprintf("%s, %.1f×", mib(big.rss), rssRatio), rssRatio <= 3)
 	} else {
-		r.target("peak memory, "+big.name+" settings.json", "≤ 4× the file size", timeBin+" (Debian package time) not installed", false)
+		r.target("peak memory, "+big.name+" settings.json", "≤ 3× the file size", timeBin+" (Debian package time) not installed", false)
 	}
 	return nil
 }
