@@ -65,6 +65,8 @@ var crashDocs = map[string][2]string{
 		"{\"$version\":4}"},
 	"droid": {"{\n  \"model\": \"sonnet\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
 		"{\"model\":\"sonnet\"}"},
+	"letta": {"{\n  \"tokenStreaming\": true,\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
+		"{\"tokenStreaming\":true}"},
 	"kimi": {"# my Kimi Code config\ndefault_model = \"k2\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\n",
 		"default_model = \"k2\"\n"},
 }
@@ -292,8 +294,9 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 				break
 			}
 			calls[op+" "+*hit]++
-			if r.Err == nil && strings.HasSuffix(*hit, " link backup") {
-				// A backup that cannot be linked is copied.
+			if r.Err == nil && (strings.HasSuffix(*hit, " link backup") || strings.Contains(*hit, " rename ")) {
+				// A backup that cannot be linked is copied; one that
+				// cannot be moved back into place is written there.
 				clean := installed
 				if op == "remove" {
 					clean = before
@@ -353,13 +356,13 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 	if trust {
 		named = append(named, "add before write trust", "add after write trust")
 		if c.name == "existing" {
-			named = append(named, "remove before write trust")
+			named = append(named, "remove before rename trust")
 		} else {
 			named = append(named, "remove before remove trust")
 		}
 	}
 	if c.name == "existing" || c.name == "symlinked" {
-		named = append(named, "add before link backup", "add after link backup", "remove before remove backup")
+		named = append(named, "add before link backup", "add after link backup", "remove before rename config", "remove after rename config")
 	}
 	if c.name == "no-dir" {
 		named = append(named, "add before mkdir '"+filepath.Base(tg.Dir)+"'", "add before chmod '"+filepath.Base(tg.HooksDir())+"'",

@@ -59,6 +59,10 @@ func (f faultSystem) Link(oldname, newname string, o op) error {
 	return f.do(name("link", newname, o), func() error { return f.sys.Link(oldname, newname, o) })
 }
 
+func (f faultSystem) Rename(oldname, newname string, o op) error {
+	return f.do(name("rename", newname, o), func() error { return f.sys.Rename(oldname, newname, o) })
+}
+
 func (f faultSystem) Remove(path string, o op) error {
 	return f.do(name("remove", path, o), func() error { return f.sys.Remove(path, o) })
 }

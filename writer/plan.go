@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
@@ -27,9 +28,18 @@ type txn struct {
 	notes    []string          // the writer's own (a manifest it ignored)
 	pending  []string          // dirs an earlier run created, listed in the lock file
 	sums     map[sumKey]string // manifest.Sum of buffers already hashed
+	// restore is, for each file a remove offers its backup back, the
+	// backup: replace moves it into place instead of writing its bytes.
+	restore map[string]restored
 	// pre is, for each file an add backs up for the first time while it
 	// already holds entries of ours, the file without them (see userParts).
 	pre map[string]preImage
+}
+
+// restored is a backup a remove offers back: its path and bytes.
+type restored struct {
+	path string
+	data []byte
 }
 
 // allNotes is what the report says of x: the writer's notes, then the plan's.
@@ -74,7 +84,7 @@ func changes(e adapters.FileEdit, st fileState) bool {
 
 // load reads every file t's plans read, and its manifest.
 func (w *Writer) load(t adapters.Target) (*txn, error) {
-	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}, pre: map[string]preImage{}}
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}, pre: map[string]preImage{}, restore: map[string]restored{}}
 	for _, f := range x.reads {
 		st, err := readFile(f, adapters.MaxDocSize)
 		if err != nil {
@@ -206,20 +216,31 @@ func (w *Writer) replace(x *txn, sys system) error {
 		if !changes(e, st) {
 			continue
 		}
-		_, same, err := sameFile(e.Path, st, adapters.MaxDocSize)
-		if err != nil {
-			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
+		if !dry(sys) { // a dry run takes no lock: the file may change under it
+			_, same, err := sameFile(e.Path, st, adapters.MaxDocSize)
+			if err != nil {
+				return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
+			}
+			if !same {
+				return errRaced
+			}
 		}
-		if !same {
-			return errRaced
-		}
+		var err error
 		o := op{kind: string(e.Role), name: e.Path, prev: &st, perm: 0o644}
 		if e.Role == adapters.RoleTrust {
 			o.perm = 0o600
 		}
-		if e.Delete {
+		switch {
+		case e.Delete:
 			err = sys.Remove(st.Real, o)
-		} else {
+		case x.restorable(e, st):
+			// The backup's own inode back in place: no copy. When that
+			// fails (another filesystem), its bytes are written instead.
+			if err = sys.Rename(x.restore[e.Path].path, st.Real, o); err == nil {
+				break
+			}
+			fallthrough
+		default:
 			o.temp = configTemp(st.Real, x.t.NS)
 			err = sys.WriteFile(st.Real, e.Doc, o)
 		}
@@ -228,6 +249,23 @@ func (w *Writer) replace(x *txn, sys system) error {
 		}
 	}
 	return nil
+}
+
+// restorable reports whether edit e (of the file read as st) puts back, as
+// it is, the backup that x's remove offered, and that backup has the
+// file's mode and owner, so moving it into place gives exactly what
+// writing its bytes would.
+func (x *txn) restorable(e adapters.FileEdit, st fileState) bool {
+	r, ok := x.restore[e.Path]
+	if !ok || e.Delete || !bytes.Equal(e.Doc, r.data) {
+		return false
+	}
+	fi, err := os.Lstat(r.path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != st.Mode || fi.Size() != int64(len(r.data)) {
+		return false
+	}
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(sys.Uid) == st.UID && int(sys.Gid) == st.GID
 }
 
 // run is add's and remove's one skeleton. plan reads t's files and makes

@@ -160,6 +160,7 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 			m[path] = adapters.Edit{Delete: true}
 		} else if b, ok := readBackup(x.hooksDir, rec); ok && !holdsOurs(x.t, path, b) {
 			m[path] = adapters.Edit{Doc: b}
+			x.restore[path] = restored{filepath.Join(x.hooksDir, rec.Backup), b}
 		}
 	}
 	return m

@@ -33,6 +33,9 @@ type system interface {
 	WriteFile(path string, data []byte, o op) error
 	// Link makes newname a hard link to oldname, and syncs its folder.
 	Link(oldname, newname string, o op) error
+	// Rename moves oldname (a backup, of kind backup) over newname (the
+	// file it restores, as o says), and syncs newname's folder.
+	Rename(oldname, newname string, o op) error
 	// Remove deletes the file (or empty folder) path and syncs its
 	// folder; an absent path is no error.
 	Remove(path string, o op) error
@@ -76,6 +79,13 @@ func (realSystem) WriteFile(path string, data []byte, o op) error {
 
 func (realSystem) Link(oldname, newname string, _ op) error {
 	if err := os.Link(oldname, newname); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(newname))
+}
+
+func (realSystem) Rename(oldname, newname string, _ op) error {
+	if err := os.Rename(oldname, newname); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(newname))
@@ -172,6 +182,25 @@ func (r *recorder) Link(oldname, newname string, o op) error {
 		}
 	}
 	r.record(newname, o, "create", nil, nil)
+	return nil
+}
+
+func (r *recorder) Rename(oldname, newname string, o op) error {
+	if r.sys != nil {
+		if err := r.sys.Rename(oldname, newname, o); err != nil {
+			return err
+		}
+	}
+	// The file gets the backup's bytes, and the backup is gone.
+	var old, new []byte
+	if o.prev != nil {
+		old = o.prev.Data
+	}
+	if r.diffs {
+		new, _ = os.ReadFile(oldname)
+	}
+	r.record(newname, o, "modify", old, new)
+	r.record(oldname, op{kind: "backup"}, "delete", nil, nil)
 	return nil
 }
 
