@@ -31,8 +31,9 @@
 // [Options.AsHome] only with [Options.Home], the InstallAll selection
 // (detected, and not by name only), clones found by their manifest, the
 // agent's binary asked which trust records it expects, and whether it
-// trusts them once written, before trust records stay ([ErrTrustVersion]), nothing written when the agent's hooks are switched
-// off ([ErrHooksOff]), the system-wide files doctor reads. Every write is
+// trusts them once written, before trust records stay ([ErrTrustVersion]),
+// nothing written when the agent's hooks are switched off ([ErrHooksOff]),
+// the system-wide files doctor reads. Every write is
 // atomic, locked, backed up once and recorded in a manifest; a file that
 // cannot be parsed is not touched, and the error is a [*FileError] naming
 // the agent, the file and the position.

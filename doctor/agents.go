@@ -37,7 +37,7 @@ func (r *run) trustChecks(f adapters.Facts, m *adapters.EventMap) {
 	hp := hooksPath(r.t)
 	how := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", r.t.Adapter.Name(), r.t.NS)
 	if f.Trust.Version != "" {
-		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (exact for %s %s only)", r.t.ID, f.Product, f.Trust.Version)
+		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (it asks %s itself which trust it expects)", r.t.ID, f.Product)
 	}
 	algo := f.Trust.Algo
 	for _, o := range m.Ours {
