@@ -11,7 +11,7 @@ import (
 // codexTrustVersions are the Codex releases `add codex --trust` is proven on:
 // the pin first, then older releases whose app-server answers hooks/list with
 // hashes (docs/codex-trust.md: 0.129.0 is the oldest that does).
-var codexTrustVersions = []string{"0.171.0", "0.169.0", "0.129.0"}
+var codexTrustVersions = []string{"0.171.0", "0.169.0", "0.149.0", "0.129.0"}
 
 // codexOwnState reports whether p (relative to HOME) is Codex's own state,
 // which codex app-server writes into CODEX_HOME when add --trust asks it

@@ -28,7 +28,7 @@
 //     with $TMUX unset, verbatim, and set, wrapped in tmux DCS passthrough; codex with
 //     the hooks trusted through the review dialog; untrusted, when nothing may run;
 //     and trusted by `add codex --trust` while the user skips the dialog; and, on each
-//     Codex release of codexTrustVersions (0.171.0, 0.169.0, 0.129.0, installed beside
+//     Codex release of codexTrustVersions (0.171.0, 0.169.0, 0.149.0, 0.129.0, installed beside
 //     the pin), `add codex --trust` followed by a headless `codex exec` with no
 //     --dangerously-bypass-hook-trust, which must put working then done on the pty,
 //     and the control on the oldest, a plain add, when nothing of ours may reach it);
