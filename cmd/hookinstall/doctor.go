@@ -8,6 +8,7 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -242,23 +243,35 @@ func agentMark(a jsonDoctorAgent) string {
 func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	w := o.IO.Out
 	color := o.useColor()
-	failed, checks, installed := 0, 0, 0
+	// Notes (info) are findings, not checks that passed or failed: the
+	// summary counts them apart, so that its numbers and the footer's agree.
+	failed, checks, notes, installed := 0, 0, 0, 0
 	for _, a := range agents {
 		if a.Installed {
 			installed++
 		}
 		for _, c := range a.Checks {
-			checks++
-			if c.Result == string(hookinstall.CheckFail) {
+			switch c.Result {
+			case string(hookinstall.CheckInfo):
+				notes++
+				continue
+			case string(hookinstall.CheckFail):
 				failed++
 			}
+			checks++
 		}
+	}
+	noteWord := "notes"
+	if notes == 1 {
+		noteWord = "note"
 	}
 	switch {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
 	case installed == 0:
 		fmt.Fprintln(w, "doctor: nothing of hookinstall's is installed here, so no hook can fire; install with 'hookinstall add AGENT' or 'hookinstall add --all'")
+	case notes > 0 && !o.Verbose:
+		fmt.Fprintf(w, "doctor: all %d checks passed; %d %s below\n", checks, notes, noteWord)
 	default:
 		fmt.Fprintf(w, "doctor: all %d checks passed\n", checks)
 	}
@@ -268,9 +281,9 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if a.Shell == nil {
 			continue
 		}
-		fmt.Fprintf(w, "shell: %s\n", a.Shell.Sends)
+		o.printWrapped("shell: ", a.Shell.Sends)
 		if a.Shell.Hint != "" {
-			fmt.Fprintf(w, "       hint: %s\n", a.Shell.Hint)
+			o.printWrapped("       hint: ", a.Shell.Hint)
 		}
 		break
 	}
@@ -291,13 +304,25 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	}
 	tw.Flush()
 	_ = shown
-	hidden := 0
+	hidden, skipped := 0, 0
 	for _, a := range agents {
 		var lines []jsonCheck
+		more := map[int]int{} // by index in lines: the checks it stands for besides itself
 		for _, c := range a.Checks {
-			if o.Verbose || c.Result == string(hookinstall.CheckFail) || c.Result == string(hookinstall.CheckInfo) {
+			switch {
+			case o.Verbose:
 				lines = append(lines, c)
-			} else {
+			case c.Result == string(hookinstall.CheckFail) || c.Result == string(hookinstall.CheckInfo):
+				// One entry per problem: checks of the same id, result
+				// and fix (one per script of an untrusted install) are one.
+				if i := sameProblem(lines, c); i >= 0 {
+					more[i]++
+					continue
+				}
+				lines = append(lines, c)
+			case c.Result == string(hookinstall.CheckSkip):
+				skipped++
+			default:
 				hidden++
 			}
 		}
@@ -306,22 +331,79 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		}
 		fmt.Fprintf(w, "%s: %s (%s)\n", a.Agent, a.Status, a.Config)
 		lastHint := ""
-		for _, c := range lines {
+		for i, c := range lines {
 			word := resultWords[c.Result]
 			if color && c.Result == string(hookinstall.CheckFail) {
 				word = markColors[markFail] + word + "\033[0m"
 			}
-			fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, c.Verdict)
+			verdict := c.Verdict
+			if n := more[i]; n > 0 {
+				verdict += fmt.Sprintf(" (and %d more like it: 'hookinstall doctor %s -v' shows each)", n, a.Agent)
+			}
+			if o.Verbose {
+				fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, verdict)
+			} else {
+				o.printWrapped(fmt.Sprintf("  %s %s %s: ", word, a.Agent, c.ID), verdict)
+			}
 			// One hint once: three untrusted hooks share one fix.
 			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) && (o.Verbose || c.Hint != lastHint) {
-				fmt.Fprintf(w, "       hint: %s\n", c.Hint)
+				if o.Verbose {
+					fmt.Fprintf(w, "       hint: %s\n", c.Hint)
+				} else {
+					o.printWrapped("       hint: ", c.Hint)
+				}
 				lastHint = c.Hint
 			}
 		}
 	}
-	if hidden > 0 && (installed > 0 || failed > 0) {
-		fmt.Fprintf(w, "doctor: %d checks passed and are not shown; run 'hookinstall doctor -v' to see every check\n", hidden)
+	if hidden+skipped > 0 && (installed > 0 || failed > 0) {
+		var also string
+		if skipped > 0 {
+			also = fmt.Sprintf(" (%d more could not be checked)", skipped)
+		}
+		fmt.Fprintf(w, "doctor: %d checks passed and are not shown%s; run 'hookinstall doctor -v' to see every check\n", hidden, also)
 	}
+}
+
+// sameProblem is the index in lines of a check that reports the same
+// problem as c (same id, result and hint), or -1.
+func sameProblem(lines []jsonCheck, c jsonCheck) int {
+	for i, l := range lines {
+		if l.ID == c.ID && l.Result == c.Result && l.Hint == c.Hint {
+			return i
+		}
+	}
+	return -1
+}
+
+// doctorWidth is the widest line doctor's default output prints: longer
+// text goes on to lines of its own, indented under the first.
+const doctorWidth = 160
+
+// printWrapped prints prefix and text, broken at spaces so that no line is
+// wider than doctorWidth (a single word wider than that, a long path, stays
+// whole); the lines after the first are indented by nine spaces, deeper
+// than a check's line and its hint's, so each entry reads as one.
+func (o *doctorOptions) printWrapped(prefix, text string) {
+	const indent = "         "
+	line := prefix
+	width := utf8.RuneCountInString(prefix)
+	start := true
+	for _, word := range strings.Split(text, " ") {
+		n := utf8.RuneCountInString(word)
+		if !start && width+1+n > doctorWidth {
+			fmt.Fprintln(o.IO.Out, line)
+			line, width, start = indent, len(indent), true
+		}
+		if !start {
+			line += " "
+			width++
+		}
+		line += word
+		width += n
+		start = false
+	}
+	fmt.Fprintln(o.IO.Out, line)
 }
 
 // shellReport says, for one installed agent, whether the shell doctor runs
