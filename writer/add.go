@@ -136,12 +136,21 @@ func (w *Writer) userParts(x *txn) error {
 // \x); a namespace has no byte that needs another escape. False is
 // certain, and spares the first install on a large config a second parse.
 func mayHoldNS(data []byte, ns string) bool {
-	for _, s := range []string{ns, `\u`, `\U`, `\x`, `\/`} {
-		if bytes.Contains(data, []byte(s)) {
+	if bytes.Contains(data, []byte(ns)) {
+		return true
+	}
+	// One pass over the backslashes, for \u, \U, \x and \/.
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\\')
+		if j < 0 || i+j+1 >= len(data) {
+			return false
+		}
+		i += j + 1
+		switch data[i] {
+		case 'u', 'U', 'x', '/':
 			return true
 		}
 	}
-	return false
 }
 
 // preData is what the backup of path holds: the file as read, or its

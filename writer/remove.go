@@ -255,7 +255,9 @@ func (w *Writer) applyRemove(x *txn, sys system, dirs []string) error {
 		if within(filepath.Join(x.hooksDir, "backup"), f) {
 			kind = "backup"
 		}
-		if err := sys.Remove(f, op{kind: kind}); err != nil {
+		// Synced once, with the folder's last deletion below: the
+		// manifest's is what must be durable first.
+		if err := sys.Remove(f, op{kind: kind, lazy: true}); err != nil {
 			return &Error{Agent: t.ID, File: f, Err: err, Written: true}
 		}
 	}

@@ -65,6 +65,7 @@ type op struct {
 	perm   fs.FileMode
 	static bool   // perm exactly, not less the umask
 	temp   string // the fixed temp file to write through (configTemp), "" for a random one
+	lazy   bool   // Remove: leave the folder's sync to a later call in the same folder
 }
 
 // realSystem acts on the disk.
@@ -91,7 +92,15 @@ func (realSystem) Rename(oldname, newname string, _ op) error {
 	return syncDir(filepath.Dir(newname))
 }
 
-func (realSystem) Remove(path string, _ op) error { return removeFile(path) }
+func (realSystem) Remove(path string, o op) error {
+	if o.lazy {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return removeFile(path)
+}
 
 func (realSystem) Mkdir(path string) error { return os.Mkdir(path, 0o755) }
 

@@ -304,7 +304,13 @@ func (m MapEdit) CheckRoot(in []byte) (doc string, root gjson.Result, rms []memb
 	if err != nil {
 		return
 	}
-	rms = members(root)
+	// Check and Add of one plan list the root's members once (a scan of
+	// the whole document).
+	if p := m.Parsed; p != nil && p.rms != nil && p.doc == doc {
+		rms = p.rms
+	} else if rms = members(root); p != nil && p.doc == doc {
+		p.rms = rms
+	}
 	hooks, ok, err = lookupIn(doc, rms, m.Key)
 	if err != nil || !ok {
 		return

@@ -131,6 +131,7 @@ func parseObject(doc string) (gjson.Result, error) {
 type Parsed struct {
 	doc  string
 	root gjson.Result
+	rms  []member // root's members, once listed (CheckRoot)
 }
 
 // parse is parseObject(string(in)), through p when p holds the same bytes
@@ -145,7 +146,7 @@ func (p *Parsed) Parse(in []byte) (string, gjson.Result, error) {
 	doc := string(in)
 	root, err := parseObject(doc)
 	if err == nil && p != nil {
-		p.doc, p.root = doc, root
+		p.doc, p.root, p.rms = doc, root, nil
 	}
 	return doc, root, err
 }
