@@ -355,6 +355,11 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 				lastHint = c.Hint
 			}
 		}
+		if o.Verbose && a.Shell != nil {
+			// what this agent's hooks send from this shell (its own name
+			// in the notification)
+			fmt.Fprintf(w, "  note %s shell: %s\n", a.Agent, a.Shell.Sends)
+		}
 	}
 	if hidden+skipped > 0 && (installed > 0 || failed > 0) {
 		var also string
