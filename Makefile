@@ -98,7 +98,7 @@ demo: build
 	sh testdata/demo/run.sh $(BIN)
 
 # Proof against the real agents: pinned Claude Code, Codex, opencode, Gemini
-# CLI, Copilot CLI, Qwen Code, Pi, Kilo CLI and Kimi Code from the npm registry
+# CLI, Copilot CLI, Qwen Code, Pi, Kilo CLI, Kimi Code, oh-my-pi and Letta Code from the npm registry
 # (installed in parallel, cached outside the repo), a fake model on 127.0.0.1,
 # each agent driven through one turn (with a permission prompt where it has
 # one) in tmux.

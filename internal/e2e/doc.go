@@ -7,12 +7,15 @@
 //	go test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
 //
 // (that is `make e2e`). For each of claude, codex, opencode, copilot, pi, kilo, gemini,
-// qwen and kimi it:
+// qwen, kimi, omp and letta it:
 //
 //  1. installs the pinned agent version from the npm registry into a cache outside the
 //     repository, ${HOOKINSTALL_E2E_CACHE:-$HOME/.cache/hookinstall-e2e}, reused when
-//     the right version is already there (Kimi Code, which needs Node 22.19, gets
-//     node-linux-<arch>@22.19.0 from the npm registry too, first on its PATH);
+//     the right version is already there (Kimi Code and Letta Code, which need Node
+//     22.19, get node-linux-<arch>@22.19.0 from the npm registry too, first on their
+//     PATH; oh-my-pi gets Bun's platform package beside it, first on its PATH; Letta
+//     Code, whose own npm install fails, is unpacked from `npm pack` beside the three
+//     packages its bundle needs: see recipes);
 //  2. builds ./cmd/hookinstall;
 //  3. makes a scratch HOME holding the agent's own fixture state (onboarding done, a
 //     custom provider pointing at the fake model server on 127.0.0.1, permission
@@ -55,7 +58,7 @@
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
-//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi,
+//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, omp, letta,
 //	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
 //	                         gemini-term-ssh); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.

@@ -3,10 +3,13 @@
 package e2e
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +34,31 @@ var pins = map[string]struct{ pkg, version, bin string }{
 	"gemini":   {"@google/gemini-cli", "0.61.0", "gemini"},
 	"qwen":     {"@qwen-code/qwen-code", "0.24.4", "qwen"},
 	"kimi":     {"@moonshot-ai/kimi-code", "2.1.0", "kimi"},
+	"omp":      {"@oh-my-pi/pi-coding-agent", "18.2.3", "omp"},
+	"letta":    {"@letta-ai/letta-code", "0.32.18", "letta"},
+}
+
+// recipes are how an agent whose plain npm install does not run is
+// installed instead (measured 2026-12-01, npm 11.19.1):
+//   - omp (oh-my-pi) runs on Bun (its cli.js starts #!/usr/bin/env bun):
+//     Bun's platform package and oh-my-pi's native one go into the same
+//     prefix, optional dependencies left out (one of them is missing here),
+//     and Bun's bin dir goes first on its PATH.
+//   - letta (Letta Code): its own install fails (a pinned dependency is
+//     missing from the registry, another is 404), but its bundle letta.js
+//     needs only ws, node-pty and ajv: those are installed with its Node
+//     (22.19; node-pty compiles against it), and the package itself is
+//     unpacked from `npm pack` into node_modules.
+var recipes = map[string]recipe{
+	"omp": {extra: []string{"--omit=optional", "@oven/bun-linux-x64@1.4.5", "@oh-my-pi/pi-natives-linux-x64@18.2.3"},
+		runtime: "node_modules/@oven/bun-linux-x64/bin"},
+	"letta": {extra: []string{"ws@8.23.0", "node-pty@1.1.0", "ajv@8.20.0"}, unpack: true},
+}
+
+type recipe struct {
+	extra   []string // more npm install arguments (packages, flags)
+	unpack  bool     // the agent's own package is unpacked, not npm-installed
+	runtime string   // a directory (in the prefix) that goes first on its PATH
 }
 
 // nodeFor names, per agent, the pin of the Node it needs when the system's is too
@@ -38,15 +66,19 @@ var pins = map[string]struct{ pkg, version, bin string }{
 // comes from the npm registry too (the node-linux-<arch> package), is cached like an
 // agent, runs the agent's npm install (its native modules match it) and goes first on
 // the agent's PATH.
-var nodeFor = map[string]string{"kimi": "node"}
+var nodeFor = map[string]string{"kimi": "node", "letta": "node"}
 
 func init() {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	pins["node"] = struct{ pkg, version, bin string }{"node-linux-" + arch, "22.19.0", "node"}
 }
 
-// nodeDir is the directory of the Node that agent name needs first on its PATH, or "".
+// nodeDir is the directory of the Node (or, by its recipe, the runtime) that
+// agent name needs first on its PATH, or "".
 func nodeDir(name string) string {
+	if rt := recipes[name].runtime; rt != "" {
+		return filepath.Join(prefixOf(name, pins[name].version), rt)
+	}
 	np := nodeFor[name]
 	if np == "" {
 		return ""
@@ -242,7 +274,8 @@ func installedVersion(prefix, pkg string) string {
 // since @kilocode/cli 7.8.1's postinstall fails (it wants a platform package
 // version that does not exist).
 var binPaths = map[string]string{
-	"kilo": "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+	"kilo":  "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+	"letta": "node_modules/@letta-ai/letta-code/letta.js",
 }
 
 // exe is the agent's executable in an npm prefix.
@@ -285,8 +318,17 @@ func npmInstall(name, version string) (ran bool, took time.Duration, out string,
 	}
 	defer os.RemoveAll(tmp)
 	t0 := time.Now()
-	out, err = cmdOut(5*time.Minute, tmp, env, "npm", "install", "--prefix", tmp,
-		"--no-audit", "--no-fund", "--loglevel=warn", pin.pkg+"@"+pin.version)
+	rc := recipes[name]
+	args := append([]string{"install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=warn"}, rc.extra...)
+	if !rc.unpack {
+		args = append(args, pin.pkg+"@"+pin.version)
+	}
+	out, err = cmdOut(5*time.Minute, tmp, env, "npm", args...)
+	if err == nil && rc.unpack {
+		var more string
+		more, err = npmUnpack(tmp, env, pin.pkg, pin.version)
+		out += more
+	}
 	if err == nil && !cached(name, pin.version, tmp) {
 		err = fmt.Errorf("%s is not in %s after npm install", exe(name, "<prefix>"), tmp)
 	}
@@ -298,6 +340,72 @@ func npmInstall(name, version string) (ran bool, took time.Duration, out string,
 		return true, time.Since(t0), out, err
 	}
 	return true, time.Since(t0), out, nil
+}
+
+// npmUnpack puts pkg@version into prefix's node_modules as `npm pack` gives
+// it, without its dependencies.
+func npmUnpack(prefix string, env []string, pkg, version string) (string, error) {
+	packDir := filepath.Join(prefix, ".pack")
+	if err := os.MkdirAll(packDir, 0o755); err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(packDir)
+	out, err := cmdOut(5*time.Minute, packDir, env, "npm", "pack", "--silent", "--pack-destination", packDir, pkg+"@"+version)
+	if err != nil {
+		return out, err
+	}
+	tgz := filepath.Join(packDir, strings.TrimSpace(tail(out, 1)))
+	dest := filepath.Join(prefix, "node_modules", pkg)
+	return out, untarPackage(tgz, dest)
+}
+
+// untarPackage extracts an npm tarball (every entry under package/) into dest.
+func untarPackage(tgz, dest string) error {
+	f, err := os.Open(tgz)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, ok := strings.CutPrefix(h.Name, "package/")
+		if !ok || rel == "" || strings.Contains("/"+rel+"/", "/../") {
+			continue
+		}
+		p := filepath.Join(dest, rel)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			w, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, os.FileMode(h.Mode)&0o755|0o644)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(w, tr)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // prefetch installs, in parallel, every pinned agent that a wanted case needs and
