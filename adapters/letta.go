@@ -81,6 +81,7 @@ func lettaPermissionHooks(config string, root gjson.Result) string {
 func (l letta) Facts(t Target) Facts {
 	return Facts{
 		Product:        "Letta Code",
+		Range:          lettaRange,
 		ProjectConfigs: []string{".letta/settings.json", ".letta/settings.local.json"},
 		Switches:       l.switches,
 		Payloads:       "letta",
@@ -105,3 +106,6 @@ func (l letta) switches(in Input) []Finding {
 	}
 	return fs
 }
+
+// lettaRange: the versions measured with our hooks (docs/agents.md "letta").
+var lettaRange = &Range{Program: "letta", Oldest: "0.32.18", Newest: "0.32.18"}

@@ -62,6 +62,7 @@ var omp = pluginAgent{
 	facts: func(t Target) Facts {
 		return Facts{
 			Product: "oh-my-pi",
+			Range:   ompRange,
 			Plugin: &Plugin{
 				OnAPI: true,
 				Cases: []PluginCase{
@@ -151,3 +152,8 @@ func ompSwitches(in Input) []Finding {
 	}
 	return fs
 }
+
+// ompRange: the versions measured with our hooks (docs/agents.md "omp").
+// 18.2.3 is the newest whose pinned dependencies all exist in the npm
+// registry here.
+var ompRange = &Range{Program: "omp", Oldest: "18.2.3", Newest: "18.2.3"}
