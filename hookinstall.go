@@ -338,7 +338,23 @@ func (in *Installer) options() adapters.Options {
 	if !in.homeGiven {
 		o.Getenv = in.getenv
 	}
+	if in.asHome == "" {
+		o.Cwd = workDir()
+	}
 	return o
+}
+
+// workDir is the current folder with its symlinks resolved (as Gemini CLI
+// resolves it to match its trusted folders), or "" when it cannot be said.
+func workDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		return real
+	}
+	return wd
 }
 
 // HomeFlags are the flags a hookinstall command needs to act on this

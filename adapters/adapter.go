@@ -107,6 +107,10 @@ type Target struct {
 	// NameHome says that Home is not the user's own ($HOME), so the
 	// command that removes the install names it (--home); see Install.
 	NameHome bool
+	// Cwd is the folder the user runs hookinstall in, with its symlinks
+	// resolved, or "" when unknown (a Docker target): where an agent that
+	// trusts folders (Gemini CLI) would be started next.
+	Cwd string
 	// Gate, when set, is what the agent version on PATH gets (its
 	// Facts.Range judged against `--version`): events it does not know are
 	// left out, timeouts written in its unit. Nil writes every event.
@@ -228,6 +232,8 @@ type Options struct {
 	// that removes an install, which its files' headers name, then says
 	// --home.
 	NameHome bool
+	// Cwd is Target.Cwd.
+	Cwd string
 }
 
 // Resolve finds the target for agent id. A clone (opts.Base set) keeps its own
@@ -239,7 +245,7 @@ func Resolve(id string, opts Options) (Target, error) {
 	if !filepath.IsAbs(opts.Home) {
 		return Target{}, fmt.Errorf("home %q is not an absolute path", opts.Home)
 	}
-	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, NameHome: opts.NameHome}
+	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, NameHome: opts.NameHome, Cwd: opts.Cwd}
 	if t.AsHome == "" {
 		t.AsHome = t.Home
 	}

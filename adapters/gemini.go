@@ -114,7 +114,10 @@ func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 			}
 		}
 	}
-	notes := []string{geminiTrustNote(g.Config(t))}
+	var notes []string
+	if _, _, trusted := geminiTrusted(t.Cwd, files[g.trustedFolders(t)]); !trusted {
+		notes = append(notes, geminiTrustNote(g.Config(t)))
+	}
 	if jsonedit.IsBlank(cur) {
 		return notes, nil
 	}
@@ -132,6 +135,41 @@ func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 // can give.
 func geminiTrustNote(config string) string {
 	return fmt.Sprintf("%s: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted (folder trust is on by default): trust the folder when Gemini asks, or run it with --skip-trust", config)
+}
+
+// geminiTrusted reports whether folder cwd is trusted by tf, the user's
+// trustedFolders.json ({"/path": "TRUST_FOLDER" | "TRUST_PARENT" |
+// "DO_NOT_TRUST"}), as Gemini CLI 0.61.0 decides (isPathTrusted, read in
+// its bundle): of the rules whose folder (the rule path's parent, for
+// TRUST_PARENT) is cwd or holds it, the one with the longest path wins;
+// DO_NOT_TRUST, or no rule, is not trusted. rule and level name the rule
+// that decided. cwd "" (not known) is not trusted. Gemini resolves the
+// symlinks of each rule's path too; a rule written through a symlink is
+// taken as written here.
+func geminiTrusted(cwd string, tf []byte) (rule, level string, trusted bool) {
+	if cwd == "" || len(tf) == 0 {
+		return "", "", false
+	}
+	data, _ := jsonedit.StripComments(tf)
+	if !gjson.ValidBytes(data) {
+		return "", "", false
+	}
+	best := -1
+	for _, m := range jsonedit.Members(gjson.ParseBytes(data)) {
+		lv := m.Val.String()
+		folder := m.Key
+		if lv == "TRUST_PARENT" {
+			folder = filepath.Dir(folder)
+		}
+		folder = filepath.Clean(folder)
+		if !filepath.IsAbs(folder) || (cwd != folder && !strings.HasPrefix(cwd, strings.TrimSuffix(folder, "/")+"/")) {
+			continue
+		}
+		if len(m.Key) > best {
+			best, rule, level = len(m.Key), m.Key, lv
+		}
+	}
+	return rule, level, level == "TRUST_FOLDER" || level == "TRUST_PARENT"
 }
 
 // --- Gemini CLI's facts, for add, remove, status and doctor ---
@@ -188,7 +226,15 @@ func (g gemini) switches(in Input) []Finding {
 		}
 	}
 	fs = append(fs, g.redaction(in, root(in.Config))...)
-	fs = append(fs, info("trust.folder", tf.Path, fmt.Sprintf("folder trust is on: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted (%d trusted in %s)", n, tf.Path),
+	if rule, level, ok := geminiTrusted(in.T.Cwd, tf.Data); ok {
+		fs = append(fs, pass("trust.folder", tf.Path, fmt.Sprintf("folder trust is on, and %s is trusted (%q: %s in %s)", in.T.Cwd, rule, level, tf.Path)))
+		return fs
+	}
+	here := ""
+	if in.T.Cwd != "" {
+		here = fmt.Sprintf(", as %s is not", in.T.Cwd)
+	}
+	fs = append(fs, info("trust.folder", tf.Path, fmt.Sprintf("folder trust is on: Gemini CLI runs no hooks at all, ours included, in a folder the user has not trusted%s (%d trusted in %s)", here, n, tf.Path),
 		"trust the folder when Gemini asks (or run it with --skip-trust); only the user can"))
 	return fs
 }

@@ -336,14 +336,15 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 			if color && c.Result == string(hookinstall.CheckFail) {
 				word = markColors[markFail] + word + "\033[0m"
 			}
-			verdict := c.Verdict
-			if n := more[i]; n > 0 {
-				verdict += fmt.Sprintf(" (and %d more like it: 'hookinstall doctor %s -v' shows each)", n, a.Agent)
-			}
 			if o.Verbose {
-				fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, verdict)
+				fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, c.Verdict)
 			} else {
-				o.printWrapped(fmt.Sprintf("  %s %s %s: ", word, a.Agent, c.ID), verdict)
+				id := c.ID
+				if n := more[i]; n > 0 {
+					// in the prefix, which is never broken
+					id += fmt.Sprintf(" (and %d more like it; -v shows each)", n)
+				}
+				o.printWrapped(fmt.Sprintf("  %s %s %s: ", word, a.Agent, id), c.Verdict)
 			}
 			// One hint once: three untrusted hooks share one fix.
 			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) && (o.Verbose || c.Hint != lastHint) {
