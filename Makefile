@@ -79,6 +79,8 @@ fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzGeminiAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzQwenAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzLettaAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzDroidAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters/jsonedit -run '^$$' -fuzz '^FuzzJSONCAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
 
 # Long runs of the load and SIGKILL tests (not part of make test).

@@ -111,7 +111,8 @@ func (c claudeStyle) want(t Target) []jsonedit.EventEntry {
 }
 
 func (c claudeStyle) edit(t Target, prev *Record, force bool) jsonedit.MapEdit {
-	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, Parsed: t.parsed}
+	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, Parsed: t.parsed,
+		Comments: t.Adapter.Facts(t).ReadsComments}
 }
 
 func (c claudeStyle) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {

@@ -44,7 +44,7 @@ func corpusGlob(t testing.TB, pattern string) []string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no files match %s in %s: %v", pattern, ownCorpus, err)
 	}
-	if d := sharedCorpus(t); d != "" {
+	if d := sharedCorpus(t); d != "" && !ownOnly(pattern) {
 		more, err := filepath.Glob(filepath.Join(d, pattern))
 		if err != nil || len(more) == 0 {
 			t.Fatalf("no files match %s in %s: %v", pattern, d, err)
@@ -52,6 +52,13 @@ func corpusGlob(t testing.TB, pattern string) []string {
 		files = append(files, more...)
 	}
 	return files
+}
+
+// ownOnly reports a pattern under a folder only our own corpus has: jsonc/,
+// the commented settings files (the full corpus keeps its commented files
+// in malformed/, each with some other fault too).
+func ownOnly(pattern string) bool {
+	return strings.HasPrefix(pattern, "jsonc"+string(filepath.Separator))
 }
 
 // corpusFiles lists one agent's JSON configs from both corpora.
@@ -95,6 +102,17 @@ func TestQwenCorpusRoundTrip(t *testing.T) {
 	corpusRoundTrip(t, "qwen", "claude")
 }
 
+// TestJSONCCorpusRoundTrip: the agents that read JSONC (Gemini CLI, Qwen
+// Code, Factory Droid) over the corpus's commented settings files: add
+// keeps every comment and byte of the user's, and remove gives the file back
+// byte for byte; and over Claude's strict ones, for droid too.
+func TestJSONCCorpusRoundTrip(t *testing.T) {
+	for _, agent := range []string{"droid", "gemini", "qwen"} {
+		corpusRoundTrip(t, agent, "jsonc")
+	}
+	corpusRoundTrip(t, "droid", "claude")
+}
+
 func corpusRoundTrip(t *testing.T, agent, corpus string) {
 	tg := testTarget(t, agent, "/home/u")
 	a := tg.Adapter
@@ -111,15 +129,22 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := jsonedit.ParseObject(orig); err != nil {
-				t.Skipf("not a strict JSON object: %v", err)
+			parse, plain := jsonedit.ParseObject, func(b []byte) []byte { return b }
+			if a.Facts(tg).ReadsComments {
+				parse, plain = jsonedit.ParseJSONC, jsonedit.Blank
+			}
+			if _, err := parse(orig); err != nil {
+				t.Skipf("not an object the agent reads: %v", err)
 			}
 			tried++
 			ed, err := a.Add(tg, orig, nil, false)
 			if err != nil {
 				t.Fatalf("add: %v", err)
 			}
-			checkAdded(t, tg, orig, ed.Doc)
+			checkAdded(t, tg, plain(orig), plain(ed.Doc))
+			if !reflect.DeepEqual(jsonedit.CommentsOf(ed.Doc), jsonedit.CommentsOf(orig)) {
+				t.Fatalf("add changed the comments:\n%s", ed.Doc)
+			}
 			ed2, err := a.Add(tg, ed.Doc, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)
 			if err != nil {
 				t.Fatalf("second add: %v", err)
@@ -136,7 +161,7 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 			}
 			// A user edit made between add and remove survives: remove
 			// gives the original plus exactly that edit.
-			root, _ := jsonedit.ParseObject(orig)
+			root, _ := parse(orig)
 			ms := jsonedit.Members(root)
 			if len(ms) == 0 {
 				return
@@ -144,7 +169,7 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 			edit := []byte(`"userEdit": [1, "x"], `)
 			at := ms[0].KeyStart
 			editedOrig := jsonedit.Splice(orig, at, at, string(edit))
-			rootAdded, _ := jsonedit.ParseObject(ed.Doc)
+			rootAdded, _ := parse(ed.Doc)
 			at2 := jsonedit.Members(rootAdded)[0].KeyStart
 			editedAdded := jsonedit.Splice(ed.Doc, at2, at2, string(edit))
 			rm2, err := a.Remove(tg, editedAdded, &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}, false)

@@ -271,7 +271,7 @@ func (v droidView) off() *OffError {
 	on, set := f.disabled()
 	if !set {
 		f = v.settings
-		on, set = f.disabled()
+		on, _ = f.disabled()
 	}
 	if !on {
 		return nil
@@ -315,7 +315,7 @@ func (v droidView) place(events []string) (map[string]*droidFile, error) {
 // hooksWrap turns a hooks file (events at its top level) into a document
 // with those events under "hooks", so that the event-map edits work on it
 // unchanged; unwrap takes the wrapper off again.
-const hooksWrapHead, hooksWrapTail = `{"hooks":`, `}`
+const hooksWrapHead, hooksWrapTail = `{"hooks":`, "\n}" // a // comment on the file's last line ends before the wrapper's }
 
 func hooksWrap(doc []byte) []byte {
 	return append(append([]byte(hooksWrapHead), doc...), hooksWrapTail...)
@@ -352,7 +352,7 @@ func (d droid) editFor(t Target, want []jsonedit.EventEntry, rec *Record, force 
 	if hooksFile {
 		rec = hooksRecord(rec)
 	}
-	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: want, Prev: rec, Force: force}
+	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: want, Prev: rec, Force: force, Comments: true}
 }
 
 // fileAdd installs want into one file (removing ours from it when want is

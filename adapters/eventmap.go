@@ -93,11 +93,9 @@ func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
 		data = data[3:]
 	}
 	if f.ReadsComments {
-		if stripped, had := jsonedit.StripComments(data); had {
-			fs = append(fs, info("config.comments", file, fmt.Sprintf("%s holds comments: %s reads them (JSONC), but hookinstall add and remove will not edit the file", file, f.Product), "take the comments out before running 'hookinstall add' or 'remove' again"))
-			data = stripped
-		}
+		data, _ = jsonedit.StripComments(data) // read as the agent reads it; add and remove keep them
 	}
+
 	root, err := jsonedit.ParseObject(data)
 	if err != nil {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil

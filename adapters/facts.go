@@ -27,8 +27,8 @@ type Facts struct {
 	// config dir.
 	Detect []string
 	// ReadsComments: the agent reads // and /* */ comments in its JSON
-	// config (measured). hookinstall still edits only strict JSON, so it
-	// refuses such a file and says that the agent reads it.
+	// config (measured), but no trailing commas. hookinstall edits such a
+	// file keeping every comment where it was (jsonedit.MapEdit.Comments).
 	ReadsComments bool
 	// Plugin is set when the config is a plugin file of ours that runs
 	// inside the agent (opencode), not a map of hook entries.
@@ -284,8 +284,9 @@ func (f Facts) BOMVerdict() string {
 }
 
 // Explain rewrites an error about t's config in the agent's own terms: a
-// byte order mark is refused with what the agent itself does with one, and
-// so is a comment in the config of an agent that reads comments (JSONC).
+// byte order mark is refused with what the agent itself does with one.
+// (A comment is an error only for an agent that reads none: one that reads
+// JSONC gets its comments kept.)
 func Explain(t Target, err error) error {
 	var se *jsonedit.SyntaxError
 	if !errors.As(err, &se) {
@@ -294,11 +295,6 @@ func Explain(t Target, err error) error {
 	if se.Msg == jsonedit.MsgBOM && se.Offset == 0 {
 		c := *se
 		c.Msg = t.Adapter.Facts(t).BOMVerdict()
-		return &c
-	}
-	if f := t.Adapter.Facts(t); f.ReadsComments && strings.HasSuffix(se.Msg, jsonedit.MsgComment) {
-		c := *se
-		c.Msg = "holds a comment: " + f.Product + " reads comments (JSONC), but hookinstall edits only strict JSON, so it wrote nothing; take the comments out and run it again"
 		return &c
 	}
 	return err

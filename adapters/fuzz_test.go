@@ -80,6 +80,11 @@ func FuzzLettaAddRemove(f *testing.F) {
 	})
 }
 
+// FuzzDroidAddRemove is the same for Factory Droid's ~/.factory/settings.json.
+// Gemini CLI, Qwen Code and droid read JSONC: for them x may hold comments,
+// which must come out of Add and of Remove exactly as they went in.
+func FuzzDroidAddRemove(f *testing.F) { fuzzShared(f, "droid") }
+
 func fuzzShared(f *testing.F, agent string) {
 	seedCorpus(f)
 	tg := testTarget(f, agent, "/home/u")
@@ -94,7 +99,12 @@ func fuzzShared(f *testing.F, agent string) {
 func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	a := tg.Adapter
 	orig := bytes.Clone(x)
-	_, perr := jsonedit.ParseObject(x)
+	jsonc := a.Facts(tg).ReadsComments
+	parse, plain := jsonedit.ParseObject, func(b []byte) []byte { return b }
+	if jsonc {
+		parse, plain = jsonedit.ParseJSONC, jsonedit.Blank
+	}
+	_, perr := parse(x)
 	if perr == nil {
 		if _, err := a.Check(tg, x, nil); err != nil {
 			return // the writer refuses this file (switched off, strict root...)
@@ -106,7 +116,7 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	}
 	if perr != nil && !jsonedit.IsBlank(x) {
 		if err == nil {
-			t.Fatalf("Add accepted input that ParseObject refuses (%v):\n%q", perr, ed.Doc)
+			t.Fatalf("Add accepted input that the agent's parse refuses (%v):\n%q", perr, ed.Doc)
 		}
 		return
 	}
@@ -117,11 +127,14 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 		}
 		return // a shape the agent would not run (dup keys, wrong types): refused
 	}
-	if !json.Valid(ed.Doc) {
+	if !json.Valid(plain(ed.Doc)) {
 		t.Fatalf("Add produced invalid JSON from %q:\n%q", x, ed.Doc)
 	}
-	if _, err := jsonedit.ParseObject(ed.Doc); err != nil {
-		t.Fatalf("Add produced a document ParseObject refuses (%v):\n%q", err, ed.Doc)
+	if _, err := parse(ed.Doc); err != nil {
+		t.Fatalf("Add produced a document the agent's parse refuses (%v):\n%q", err, ed.Doc)
+	}
+	if jsonc && !reflect.DeepEqual(jsonedit.CommentsOf(ed.Doc), jsonedit.CommentsOf(x)) {
+		t.Fatalf("Add changed the comments:\n%q\n%q", x, ed.Doc)
 	}
 	rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
 	again, err := a.Add(tg, ed.Doc, rec, false)
@@ -149,7 +162,7 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if tg.Adapter.Name() == "antigravity" {
 		checkOwnKey(t, tg, x, ed.Doc)
 	} else {
-		checkUserValues(t, tg, x, ed.Doc)
+		checkUserValues(t, tg, plain(x), plain(ed.Doc))
 	}
 	rm, err := a.Remove(tg, ed.Doc, rec, false)
 	if err != nil {

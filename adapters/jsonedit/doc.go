@@ -33,5 +33,11 @@
 //     work on a string copy, so gjson results (which point into it) stay
 //     valid across edits; where one pass suffices (add appends, remove
 //     deletes one entry per event) the result is built in one copy.
+//   - Comments (MapEdit.Comments, for agents that read JSONC): // and /* */
+//     comments are allowed, and nothing else is relaxed (trailing commas
+//     and a /* never closed are errors). No edit deletes, moves or cuts a
+//     comment; a comment on the rest of the line after which ours go stays
+//     on that line, after the comma; Round trip holds for every JSONC
+//     object (jsonc.go).
 //   - Pure: no file, process or environment access.
 package jsonedit

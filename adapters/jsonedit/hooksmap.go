@@ -226,6 +226,9 @@ type MapEdit struct {
 	Prev   *Record
 	Force  bool
 	Fmt    *Format // layout for a new document; nil means detect
+	// Comments: the agent reads JSONC (// and /* */ comments, no trailing
+	// commas), so the document may hold comments, which stay (jsonc.go).
+	Comments bool
 	// cur, when set, follows one add or remove: where the event map is in
 	// the document its last edit made (see apply and locate).
 	cur *cursor
@@ -243,6 +246,10 @@ type cursor struct {
 	known              bool
 	doc                string
 	from, to, keyStart int
+	// jsonc: doc is a JSONC document with its comments blanked, and orig
+	// is that document with them, edit for edit.
+	jsonc bool
+	orig  string
 }
 
 // begin returns m with a fresh cursor, for one add or remove.
@@ -254,6 +261,10 @@ func (m MapEdit) begin() MapEdit {
 // apply makes e in doc. With a cursor, an edit inside the event map moves
 // the map's known end instead of forgetting where the map is.
 func (m MapEdit) apply(doc string, e edit) string {
+	if c := m.cur; c != nil && c.jsonc {
+		c.orig = e.apply(c.orig)
+		e.text = blank(e.text)
+	}
 	out := e.apply(doc)
 	if c := m.cur; c != nil {
 		// c.doc == doc compares pointers first: it costs nothing when it
@@ -300,9 +311,12 @@ func (m MapEdit) Check(in []byte) (root gjson.Result, hooks member, ok bool, err
 //
 // The document comes back as the string that the results point into.
 func (m MapEdit) CheckRoot(in []byte) (doc string, root gjson.Result, rms []member, hooks member, ok bool, err error) {
-	doc, root, err = m.Parsed.Parse(in)
+	doc, root, err = m.Parsed.parse(in, m.Comments)
 	if err != nil {
 		return
+	}
+	if m.Comments && m.cur != nil {
+		m.cur.jsonc, m.cur.orig = true, string(in)
 	}
 	// Check and Add of one plan list the root's members once (a scan of
 	// the whole document).
@@ -412,8 +426,8 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 		return ed, err
 	}
 	if !ok {
-		ed.NoteEmptied("", root)
-		e := appendEdit(doc, root, &m.Key, hooksObj(m.Want), f)
+		m.noteEmptied(&ed, "", root)
+		e := m.appendEdit(doc, root, &m.Key, hooksObj(m.Want), f)
 		ed.Doc = Splice(in, e.from, e.to, e.text)
 		ed.Created = AddUnique(ed.Created, m.Key)
 		for _, w := range m.Want {
@@ -441,7 +455,7 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 	if err != nil {
 		return ed, err
 	}
-	ed.Doc = []byte(doc)
+	ed.Doc = []byte(m.out(doc))
 	return ed, nil
 }
 
@@ -467,11 +481,11 @@ func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 			}
 			created = append(created, m.path(w.Event))
 			emptied, emptiedVal = append(emptied, m.Key), append(emptiedVal, hooks.Val)
-			edits = append(edits, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f))
+			edits = append(edits, m.appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f))
 			continue
 		}
 		emptied, emptiedVal = append(emptied, m.path(w.Event)), append(emptiedVal, ev.Val)
-		edits = append(edits, appendEdit(doc, ev.Val, nil, w.Entry, f))
+		edits = append(edits, m.appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
 	for i := 1; i < len(edits); i++ {
@@ -483,7 +497,7 @@ func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 		ed.Created = AddUnique(ed.Created, c)
 	}
 	for i, p := range emptied {
-		ed.NoteEmptied(p, emptiedVal[i])
+		m.noteEmptied(ed, p, emptiedVal[i])
 	}
 	n := len(in)
 	for _, e := range edits {
@@ -505,8 +519,8 @@ func (m MapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 	ev, ok := Find(hooks.Val, w.Event)
 	if !ok {
 		ed.Created = AddUnique(ed.Created, m.path(w.Event))
-		ed.NoteEmptied(m.Key, hooks.Val)
-		return m.apply(doc, appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
+		m.noteEmptied(ed, m.Key, hooks.Val)
+		return m.apply(doc, m.appendEdit(doc, hooks.Val, &w.Event, []any{w.Entry}, f)), nil
 	}
 	// Keep the first canonical entry; upgrade an old one of ours in place;
 	// delete further copies; leave hand-edited ones alone.
@@ -564,15 +578,15 @@ func (m MapEdit) addEvent(doc string, w EventEntry, f Format, ed *Edit) (string,
 	for _, i := range drop {
 		hooks, _ = m.locate(doc)
 		ev, _ = Find(hooks.Val, w.Event)
-		doc = m.apply(doc, deleteEdit(ev.Val, i))
+		doc = m.apply(doc, m.delEdit(doc, ev.Val, i))
 	}
 	if keep == -1 {
 		if len(drop) > 0 {
 			hooks, _ = m.locate(doc)
 			ev, _ = Find(hooks.Val, w.Event)
 		}
-		ed.NoteEmptied(m.path(w.Event), ev.Val)
-		doc = m.apply(doc, appendEdit(doc, ev.Val, nil, w.Entry, f))
+		m.noteEmptied(ed, m.path(w.Event), ev.Val)
+		doc = m.apply(doc, m.appendEdit(doc, ev.Val, nil, w.Entry, f))
 	}
 	return doc, nil
 }
@@ -602,10 +616,12 @@ func (ed *Edit) NoteEmpty(path, ws string) {
 // deleteEdit is deleteEdit(c, i), except that a container at path that the
 // install found empty gets back the white space it held then, once its
 // last child goes.
-func (m MapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
-	e := deleteEdit(c, i)
-	if ws, ok := m.Prev.WasEmpty(path); ok && e.from == c.Index && e.to == end(c) {
-		return edit{c.Index + 1, end(c) - 1, ws}
+func (m MapEdit) deleteEdit(doc string, c gjson.Result, i int, path string) edit {
+	e := m.delEdit(doc, c, i)
+	if full := deleteEdit(c, i); full.from == c.Index && full.to == end(c) {
+		if r, ok := m.restoreEmptied(doc, c, path); ok {
+			return r
+		}
 	}
 	return e
 }
@@ -614,7 +630,10 @@ func (m MapEdit) deleteEdit(c gjson.Result, i int, path string) edit {
 func (m MapEdit) DeleteMember(doc string, obj gjson.Result, key, path string) string {
 	for i, mb := range members(obj) {
 		if mb.Key == key {
-			return m.apply(doc, m.deleteEdit(obj, i, path))
+			if o := m.orig(); o != "" && o[mb.Val.Index:mb.end()] != doc[mb.Val.Index:mb.end()] {
+				return doc // it holds a comment, which is the user's: it stays
+			}
+			return m.apply(doc, m.deleteEdit(doc, obj, i, path))
 		}
 	}
 	return doc
@@ -662,7 +681,7 @@ func (m MapEdit) Remove(in []byte) (Edit, error) {
 	} else if out == doc {
 		ed.Doc = in // nothing of ours: the caller's bytes, not a copy
 	} else {
-		ed.Doc = []byte(out)
+		ed.Doc = []byte(m.out(out))
 	}
 	return ed, nil
 }
@@ -781,7 +800,7 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 		onePass = onePass && c.dels == 1 && !c.mixed && !c.emptiesIt && c.first >= 0
 	}
 	if onePass {
-		return "", m.removeOnePass(in, cuts, lefts, ed), nil
+		return "", m.removeOnePass(in, doc, cuts, lefts, ed), nil
 	}
 	return m.removeStepwise(doc, cuts, pick, ed), nil, nil
 }
@@ -789,11 +808,11 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 // removeOnePass makes cuts of one pure entry each, none emptying its
 // array, in one copy of in, and reports the entries of ours that stay at
 // their indexes after the cuts.
-func (m MapEdit) removeOnePass(in []byte, cuts []cut, lefts []left, ed *Edit) []byte {
+func (m MapEdit) removeOnePass(in []byte, doc string, cuts []cut, lefts []left, ed *Edit) []byte {
 	n := len(in)
 	edits := make([]edit, len(cuts))
 	for j, c := range cuts {
-		edits[j] = m.deleteEdit(c.arr, c.first, m.path(c.event))
+		edits[j] = m.deleteEdit(doc, c.arr, c.first, m.path(c.event))
 		n += edits[j].delta()
 	}
 	out := make([]byte, 0, n)
@@ -829,7 +848,7 @@ func (m MapEdit) removeStepwise(doc string, cuts []cut, pick func(event string) 
 			for i, e := range elements(ev.Val) {
 				k := Classify(e, m.Prefix)
 				if m.deletable(event, e, k) {
-					doc = m.apply(doc, m.deleteEdit(ev.Val, i, m.path(event)))
+					doc = m.apply(doc, m.deleteEdit(doc, ev.Val, i, m.path(event)))
 					changed = true
 					break
 				}
@@ -837,7 +856,7 @@ func (m MapEdit) removeStepwise(doc string, cuts []cut, pick func(event string) 
 					hs := e.Get("hooks")
 					for j, h := range elements(hs) {
 						if c := h.Get("command"); c.Type == gjson.String && strings.HasPrefix(c.Str, m.Prefix) {
-							doc = m.apply(doc, deleteEdit(hs, j))
+							doc = m.apply(doc, m.delEdit(doc, hs, j))
 							changed = true
 							break
 						}

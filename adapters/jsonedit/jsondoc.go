@@ -127,26 +127,40 @@ func parseObject(doc string) (gjson.Result, error) {
 	return root, nil
 }
 
-// A parsedDoc is one document that parseObject accepted, and its root.
+// A Parsed is one document that parseObject (or, for JSONC, parseJSONC)
+// accepted, and its root, shared by the checks and the edit of one plan.
 type Parsed struct {
-	doc  string
-	root gjson.Result
-	rms  []member // root's members, once listed (CheckRoot)
+	src      string // the bytes as given
+	doc      string // what the results point into: src, or src with its comments blanked
+	root     gjson.Result
+	comments bool
+	rms      []member // root's members, once listed (CheckRoot)
 }
 
-// parse is parseObject(string(in)), through p when p holds the same bytes
+// Parse is parseObject(string(in)), through p when p holds the same bytes
 // (compared in full: the bytes may have changed since). A nil p parses.
-func (p *Parsed) Parse(in []byte) (string, gjson.Result, error) {
-	if p != nil && p.doc != "" && string(in) == p.doc {
+func (p *Parsed) Parse(in []byte) (string, gjson.Result, error) { return p.parse(in, false) }
+
+// parse is Parse, or with comments parseJSONC: the document it returns is
+// then in with its comments blanked.
+func (p *Parsed) parse(in []byte, comments bool) (string, gjson.Result, error) {
+	if p != nil && p.src != "" && p.comments == comments && string(in) == p.src {
 		return p.doc, p.root, nil
 	}
 	if len(in) > MaxDocSize {
 		return "", gjson.Result{}, tooLarge(len(in))
 	}
-	doc := string(in)
-	root, err := parseObject(doc)
+	src := string(in)
+	doc := src
+	var root gjson.Result
+	var err error
+	if comments {
+		doc, root, err = parseJSONC(src)
+	} else {
+		root, err = parseObject(doc)
+	}
 	if err == nil && p != nil {
-		p.doc, p.root, p.rms = doc, root, nil
+		p.src, p.doc, p.root, p.comments, p.rms = src, doc, root, comments, nil
 	}
 	return doc, root, err
 }
