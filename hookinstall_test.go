@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -456,5 +457,42 @@ func TestSkipNamesTheMarker(t *testing.T) {
 	}
 	if want := "not detected: no " + filepath.Join(home, ".gemini", "config") + " and no agy on PATH"; a.Skip != want {
 		t.Errorf("antigravity: Skip = %q, want %q", a.Skip, want)
+	}
+}
+
+// TestDoctorTook: each live fire reports how long the script took as a
+// time.Duration to the microsecond, the same time its verdict prints.
+func TestDoctorTook(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := hookinstall.New(hookinstall.Options{Home: home, Getenv: env("PATH", os.Getenv("PATH"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := in.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := in.Doctor(ctx, "claude", hookinstall.DoctorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fires := 0
+	for _, c := range r.Checks {
+		if !strings.HasPrefix(c.ID, "fire.") || c.Result != hookinstall.CheckPass {
+			continue
+		}
+		fires++
+		if c.Took <= 0 || c.Took%time.Microsecond != 0 {
+			t.Errorf("%s: Took %v, want a positive time to the microsecond", c.ID, c.Took)
+		}
+		if want := fmt.Sprintf(" in %.1fms", float64(c.Took)/float64(time.Millisecond)); !strings.Contains(c.Verdict, want) {
+			t.Errorf("%s: verdict %q does not say %q", c.ID, c.Verdict, want)
+		}
+	}
+	if fires == 0 {
+		t.Skip("no fire check passed here (no pty?)")
 	}
 }

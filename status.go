@@ -3,7 +3,6 @@ package hookinstall
 import (
 	"context"
 	"errors"
-	"math"
 	"os"
 	"time"
 
@@ -129,11 +128,7 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	r := &Report{Agent: a.Agent, Status: Status(a.Status), OK: a.OK, Config: a.Config, HooksDir: a.HooksDir,
 		Installed: a.Installed, Detected: a.Detected, Checks: []Check{}}
 	for _, c := range a.Checks {
-		ch := Check{ID: c.ID, Result: CheckResult(c.Result), File: c.File, Verdict: c.Verdict, Hint: c.Hint}
-		if c.Millis != nil {
-			ch.Took = time.Duration(math.Round(*c.Millis*1000)) * time.Microsecond
-		}
-		r.Checks = append(r.Checks, ch)
+		r.Checks = append(r.Checks, Check{ID: c.ID, Result: CheckResult(c.Result), File: c.File, Verdict: c.Verdict, Hint: c.Hint, Took: c.Took})
 	}
 	return r, nil
 }

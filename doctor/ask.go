@@ -62,7 +62,7 @@ func (r *run) askFailed(id, file string, res askResult, what, hint string) bool 
 	if res.Err == nil {
 		return false
 	}
-	r.add(Check{ID: id, Result: Info, File: file, Millis: millis(msOf(res.Dur)),
+	r.add(Check{ID: id, Result: Info, File: file, Took: took(res.Dur),
 		Verdict: fmt.Sprintf("%s failed: %v", what, res.Err), Hint: hint})
 	return true
 }
@@ -110,11 +110,11 @@ func (r *run) ask(a *adapters.Ask) {
 	if r.askFailed(a.ID, file, res, fmt.Sprintf(a.What, path), a.Hint) {
 		return
 	}
-	ms := msOf(res.Dur)
+	d := took(res.Dur)
 	for _, f := range a.Read(adapters.AskInput{T: r.t, Config: file, Out: res.Out, Ours: ourCommands(r), Trusted: r.trusted}) {
 		c := checkOf(f)
 		if f.Timed {
-			c.Millis = millis(ms)
+			c.Took = d
 		}
 		r.add(c)
 	}

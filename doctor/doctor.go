@@ -34,13 +34,18 @@ type Check struct {
 	File    string   `json:"file,omitempty"`
 	Verdict string   `json:"verdict"`
 	Hint    string   `json:"hint,omitempty"`
-	Millis  *float64 `json:"ms,omitempty"` // time of a fire or ask run
+	// Took is how long the script or program the check ran took (a fire,
+	// an ask), to the microsecond; 0 when it ran none. It stays a
+	// time.Duration up to the one place that prints it (the command's
+	// --json, in milliseconds).
+	Took time.Duration `json:"-"`
 }
 
-func millis(ms float64) *float64 { return &ms }
+// took is d to the microsecond, what a check reports.
+func took(d time.Duration) time.Duration { return d.Truncate(time.Microsecond) }
 
-// msOf is d in milliseconds, to the microsecond.
-func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+// ms words d for a verdict: "12.3ms".
+func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
 
 // The one-word statuses, shared with `hookinstall status`.
 const (

@@ -101,7 +101,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	}
 	env = append(env, c.Env...)
 	res := r.d.fire(r.ctx, []string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
-	ms := msOf(res.Dur)
+	d := took(res.Dur)
 	var wantOut, wantPTY []byte
 	if c.State != "" {
 		if s.stdoutTransport() {
@@ -131,7 +131,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		if c.State == "" {
 			hint = "the script must keep its gates; " + hint
 		}
-		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Millis: millis(ms),
+		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Took: d,
 			Verdict: fmt.Sprintf("%s: %s", base, joinFaults(faults)), Hint: hint})
 		return
 	}
@@ -144,7 +144,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	default:
 		got = fmt.Sprintf("wrote %s to the pty", show(wantPTY))
 	}
-	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms", base, got, ms)})
+	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Took: d, Verdict: fmt.Sprintf("%s %s in %s", base, got, ms(d))})
 }
 
 func joinFaults(fs []string) string {

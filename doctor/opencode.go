@@ -268,10 +268,11 @@ func (p pluginProfile) fire(r *run) {
 		got := f.cap.finish()
 		f.cap = nil
 		faults := append([]string(nil), common...)
-		ms := msOf(res.Dur)
+		d := took(res.Dur)
 		if i < len(out.Cases) {
 			oc := out.Cases[i]
-			ms = oc.Ms
+			// the runner measured the hook itself, in milliseconds
+			d = took(time.Duration(oc.Ms * float64(time.Millisecond)))
 			if oc.Missing {
 				faults = append(faults, "the plugin has no such hook")
 			}
@@ -284,14 +285,14 @@ func (p pluginProfile) fire(r *run) {
 		}
 		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
 		if len(faults) > 0 {
-			r.add(Check{ID: f.id, Result: Fail, File: file, Millis: millis(ms), Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			r.add(Check{ID: f.id, Result: Fail, File: file, Took: d, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
 			continue
 		}
 		what := "stayed silent (nothing on the pty)"
 		if f.want != nil {
 			what = "wrote " + show(f.want) + " to the pty"
 		}
-		r.add(Check{ID: f.id, Result: Pass, File: file, Millis: millis(ms), Verdict: fmt.Sprintf("%s %s in %.1fms (the runtime took %.0fms in all)", base, what, ms, msOf(res.Dur))})
+		r.add(Check{ID: f.id, Result: Pass, File: file, Took: d, Verdict: fmt.Sprintf("%s %s in %s (the runtime took %.0fms in all)", base, what, ms(d), float64(res.Dur)/float64(time.Millisecond))})
 	}
 }
 
