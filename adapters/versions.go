@@ -58,11 +58,22 @@ type Gate struct {
 	Why []string
 }
 
-var versionRx = regexp.MustCompile(`\d+\.\d+\.\d+`)
+var (
+	versionRx = regexp.MustCompile(`\d+\.\d+\.\d+`)
+	// a line that says a version: "0.61.0", "2.1.332 (Claude Code)",
+	// "codex-cli 0.171.0", "GitHub Copilot CLI 1.0.39."
+	versionLineRx = regexp.MustCompile(`^(?:[A-Za-z][\w.,-]*(?: [A-Za-z][\w.,-]*)* )?v?(\d+\.\d+\.\d+)\b`)
+)
 
-// ParseVersion finds the version in what `--version` printed: the first
-// x.y.z in it, or "".
+// ParseVersion finds the version in what `--version` printed: on the first
+// line that says one (a warning naming a path or another program's version
+// may come first), else the first x.y.z anywhere; "" when there is none.
 func ParseVersion(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if m := versionLineRx.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			return m[1]
+		}
+	}
 	return versionRx.FindString(out)
 }
 

@@ -539,6 +539,9 @@ type agentCase struct {
 	// expect, when set, is the exact sequence of states our OSC must put on the pty,
 	// in place of the approved turn CheckTurn knows (working, attention, done)
 	expect []string
+	// userHooksFire: the user's own recorder hooks must run (a version add
+	// reduced: ours must not cost the user theirs)
+	userHooksFire bool
 	// refused, when set, is what `hookinstall add` must say when it refuses this
 	// agent version (exit 3, nothing written); the agent must then start and run
 	// the user's own hooks, with none of ours on the pty
@@ -640,6 +643,9 @@ func runCase(t *testing.T, c agentCase) {
 			r.problem("the tool ran (%s exists) although the permission prompt was declined", c.marker)
 		case !c.declined && err != nil:
 			r.problem("the approved tool never ran (%s missing): the permission prompt was not approved", c.marker)
+		}
+		if ev := r.recorded(); c.userHooksFire && len(ev) == 0 {
+			r.problem("the user's own hooks did not run beside ours (the recorder logged nothing)")
 		}
 		if ev := r.recorded(); c.userHooksSilent && len(ev) > 0 {
 			r.problem("the user's untrusted hooks ran: the recorder hook logged %d call(s)", len(ev))
