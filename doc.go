@@ -33,6 +33,9 @@
 // agent's binary asked which trust records it expects, and whether it
 // trusts them once written, before trust records stay ([ErrTrustVersion]),
 // nothing written when the agent's hooks are switched off ([ErrHooksOff]),
+// the agent's program on PATH asked its version, once per [Installer], and
+// only what that version understands written, or nothing where it can
+// report nothing through our hooks ([ErrAgentVersion]; [Agent.Versions]),
 // the system-wide files doctor reads. Every write is
 // atomic, locked, backed up once and recorded in a manifest; a file that
 // cannot be parsed is not touched, and the error is a [*FileError] naming
