@@ -551,7 +551,7 @@ func (d droid) Facts(t Target) Facts {
 		Switches:       d.switches,
 		ReadFiles:      d.readFiles,
 		Payloads:       "droid",
-		Reconstructed:  nil,
+		Range:          droidRange,
 		Variants: map[string][]Variant{
 			"Notification": {
 				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
@@ -561,6 +561,24 @@ func (d droid) Facts(t Target) Facts {
 			},
 		},
 	}
+}
+
+// droidRange: the versions measured with our hooks (docs/agents.md "droid").
+var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2"}
+
+// Events lists Notification twice: attention, and interrupted for an
+// idle_prompt (the first is the event's main state, which doctor's fires
+// replay with the recorded permission_prompt payload).
+func (d droid) Events() []EventInfo {
+	es := d.claudeStyle.Events()
+	for i, e := range es {
+		if e.Event == "Notification" {
+			idle := EventInfo{Event: "Notification", State: scripts.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}
+			es[i].Note = "when notification_type is permission_prompt"
+			return append(es[:i+1], append([]EventInfo{idle}, es[i+1:]...)...)
+		}
+	}
+	return es
 }
 
 // inputFiles is in's files as a plan sees them: the existing ones, by path.

@@ -75,7 +75,9 @@ func snake(event string) string {
 func (r *run) fireChecks(infos []scriptInfo) {
 	states := map[string]scripts.State{}
 	for _, e := range r.t.Adapter.Events() {
-		states[e.Event] = e.State
+		if _, ok := states[e.Event]; !ok { // an event's first state is its main one
+			states[e.Event] = e.State
+		}
 	}
 	for _, s := range infos {
 		if !s.Runnable {
