@@ -29,11 +29,11 @@ const (
 
 // A Check is one finding about one agent.
 type Check struct {
-	ID      string   `json:"id"`
-	Result  Result   `json:"result"`
-	File    string   `json:"file,omitempty"`
-	Verdict string   `json:"verdict"`
-	Hint    string   `json:"hint,omitempty"`
+	ID      string `json:"id"`
+	Result  Result `json:"result"`
+	File    string `json:"file,omitempty"`
+	Verdict string `json:"verdict"`
+	Hint    string `json:"hint,omitempty"`
 	// Took is how long the script or program the check ran took (a fire,
 	// an ask), to the microsecond; 0 when it ran none. It stays a
 	// time.Duration up to the one place that prints it (the command's
