@@ -113,6 +113,14 @@ func TestJSONCCorpusRoundTrip(t *testing.T) {
 	corpusRoundTrip(t, "droid", "claude")
 }
 
+// TestLettaCorpusRoundTrip is the same for Letta Code's settings.json (our
+// handlers' timeouts in milliseconds): the corpus's Letta files, then
+// Claude's, whose shape Letta's hooks share.
+func TestLettaCorpusRoundTrip(t *testing.T) {
+	corpusRoundTrip(t, "letta", "letta")
+	corpusRoundTrip(t, "letta", "claude")
+}
+
 func corpusRoundTrip(t *testing.T, agent, corpus string) {
 	tg := testTarget(t, agent, "/home/u")
 	a := tg.Adapter
@@ -226,6 +234,9 @@ func checkAdded(t *testing.T, tg Target, before, after []byte) {
 				if tg.Adapter.Name() == "gemini" { // named handlers, timeout in milliseconds
 					want = `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","name":"hookinstall-` +
 						strings.TrimSuffix(scripts.FileName(e.Event), ".sh") + `","timeout":5000,"type":"command"}]}`
+				}
+				if tg.Adapter.Name() == "letta" { // timeout in milliseconds
+					want = strings.Replace(want, `"timeout":5,`, `"timeout":5000,`, 1)
 				}
 				if string(s) != want {
 					t.Errorf("%s: our entry is %s, want %s", e.Event, s, want)
