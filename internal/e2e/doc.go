@@ -7,7 +7,7 @@
 //	go test -tags e2e -count=1 -timeout 30m -v ./internal/e2e/...
 //
 // (that is `make e2e`). For each of claude, codex, opencode, copilot, pi, kilo, gemini,
-// qwen, kimi, omp and letta it:
+// qwen, kimi, omp, letta and droid it:
 //
 //  1. installs the pinned agent version from the npm registry into a cache outside the
 //     repository, ${HOOKINSTALL_E2E_CACHE:-$HOME/.cache/hookinstall-e2e}, reused when
@@ -58,7 +58,7 @@
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
-//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, omp, letta,
+//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, omp, letta, droid,
 //	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
 //	                         gemini-term-ssh); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.

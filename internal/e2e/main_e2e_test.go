@@ -34,6 +34,7 @@ var pins = map[string]struct{ pkg, version, bin string }{
 	"gemini":   {"@google/gemini-cli", "0.61.0", "gemini"},
 	"qwen":     {"@qwen-code/qwen-code", "0.24.4", "qwen"},
 	"kimi":     {"@moonshot-ai/kimi-code", "2.1.0", "kimi"},
+	"droid":    {"@factory/cli-linux-x64", "0.225.2", "droid"},
 	"omp":      {"@oh-my-pi/pi-coding-agent", "18.2.3", "omp"},
 	"letta":    {"@letta-ai/letta-code", "0.32.18", "letta"},
 }
@@ -272,10 +273,12 @@ func installedVersion(prefix, pkg string) string {
 // binPaths are executables that npm does not link into node_modules/.bin, by
 // agent (relative to the npm prefix): Kilo is pinned as its platform package,
 // since @kilocode/cli 7.8.1's postinstall fails (it wants a platform package
-// version that does not exist).
+// version that does not exist), and so is Factory Droid (@factory/cli 0.225.1's
+// platform package does not exist; 0.225.2's does).
 var binPaths = map[string]string{
 	"kilo":  "node_modules/@kilocode/cli-linux-x64/bin/kilo",
 	"letta": "node_modules/@letta-ai/letta-code/letta.js",
+	"droid": "node_modules/@factory/cli-linux-x64/bin/droid",
 }
 
 // exe is the agent's executable in an npm prefix.

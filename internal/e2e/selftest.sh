@@ -8,11 +8,11 @@
 #
 #   sh internal/e2e/selftest.sh                       # claude:attention codex:done codex-interrupt:interrupted opencode:working
 #                                            # copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted
-#                                            # kimi:interrupted omp:attention letta:attention
+#                                            # kimi:interrupted omp:attention letta:attention droid:interrupted
 #   sh internal/e2e/selftest.sh claude-tmux:done      # a case name works too
 set -u
 cd "$(dirname "$0")" || exit 2
-[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted kimi:interrupted omp:attention letta:attention
+[ $# -gt 0 ] || set -- claude:attention codex:done codex-interrupt:interrupted opencode:working copilot:attention pi:interrupted kilo:working gemini:attention qwen:attention qwen-interrupt:interrupted kimi:interrupted omp:attention letta:attention droid:interrupted
 fails=0
 for pair in "$@"; do
   case_name=${pair%%:*} state=${pair#*:}
