@@ -11,7 +11,7 @@ func TestParseAndCompareVersions(t *testing.T) {
 		"1.0.102\nA new version 1.0.103 is out": "1.0.102", "dev build": "",
 		"GitHub Copilot CLI 1.0.39.\n": "1.0.39", "v0.52.12": "0.52.12",
 		"Failed to save project registry to /tmp/x-0.34.0/.gemini/projects.json: ENOENT\n0.34.0\n": "0.34.0",
-		"(node:12) Warning: node 22.19.0 is required\nkimi, version 0.10.0": "0.10.0",
+		"(node:12) Warning: node 22.19.0 is required\nkimi, version 0.10.0":                        "0.10.0",
 	} {
 		if got := ParseVersion(out); got != want {
 			t.Errorf("ParseVersion(%q) = %q, want %q", out, got, want)
