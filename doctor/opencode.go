@@ -57,6 +57,9 @@ func (p pluginProfile) config(r *run) {
 	if rec := r.man.File(rel); rec != nil && rec.PostSHA256 != "" {
 		if sum == rec.PostSHA256 {
 			r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what the manifest recorded", file))
+			if !bytes.Equal(cfg.Data, want) {
+				r.fail("outdated.plugin", file, fmt.Sprintf("%s is as the install (hookinstall %s) wrote it, not as add writes it now", file, r.man.ToolVersion), r.upHint())
+			}
 		} else {
 			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited "+p.kind()+")")
 		}
