@@ -248,7 +248,8 @@ func TestKimiPlan(t *testing.T) {
 
 // FuzzKimiAddRemove: for every config.toml add accepts, the result is what
 // Kimi reads plus our four entries (all valid), a second add is
-// byte-identical, and remove gives the input back byte for byte; nothing
+// byte-identical, and remove gives the input back byte for byte, also with
+// a second namespace installed after it and either removed first; nothing
 // panics on any input.
 func FuzzKimiAddRemove(f *testing.F) {
 	for _, b := range kimiSamples(f) {
@@ -279,6 +280,9 @@ func FuzzKimiAddRemove(f *testing.F) {
 		if err != nil || !bytes.Equal(rm.Doc, orig) {
 			t.Fatalf("remove did not restore %q: %v\n%q", orig, err, rm.Doc)
 		}
+		// and with a second namespace installed after it, removed in
+		// either order
+		checkNamespacesRoundTrip(t, tg, orig, ed)
 	})
 }
 
