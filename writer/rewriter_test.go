@@ -27,6 +27,10 @@ func TestAgentRewriteBeforeRename(t *testing.T) {
 		// Qwen's migration, as measured on 0.24.4: "$version" added at the end.
 		{"qwen", ".qwen/settings.json", "{\n  \"ui\": {\"theme\": \"x\"}\n}\n",
 			"{\n  \"ui\": {\"theme\": \"x\"},\n  \"$version\": 4\n}\n"},
+		// Letta's first run, as measured on 0.32.18: JSON.stringify with two
+		// spaces, deviceId added at the end, no final newline.
+		{"letta", ".letta/settings.json", "{\n  \"preferredBackendMode\": \"local\"\n}\n",
+			"{\n  \"preferredBackendMode\": \"local\",\n  \"deviceId\": \"7f6d2c16-7ea2-43a1-bee6-cd076fd0f2f4\"\n}"},
 	}
 	for _, c := range cases {
 		t.Run(c.agent, func(t *testing.T) {
