@@ -80,6 +80,7 @@ fuzz:
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzQwenAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzLettaAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzDroidAddRemove$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzDroidHooksFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./adapters/jsonedit -run '^$$' -fuzz '^FuzzJSONCAddRemove$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
 
