@@ -98,7 +98,7 @@ func askVersion(ctx context.Context, bin, path string) versionAnswer {
 // agent's measured range: the gate the plan writes with, what add must
 // say about it, or an *AgentVersionError when nothing can be written.
 func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gate, []string, error) {
-	f := t.Adapter.Facts(t)
+	f := t.Adapter
 	g, why := in.judge(ctx, t, f.Range)
 	switch {
 	case g == nil && why == "":

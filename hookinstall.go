@@ -300,7 +300,7 @@ func (in *Installer) Agent(name, base string) (Agent, error) {
 
 func (in *Installer) describe(t adapters.Target) Agent {
 	a := Agent{
-		Name: t.ID, Product: t.Adapter.Facts(t).Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
+		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
 	}
 	if t.ID != t.Adapter.Name() {
@@ -311,7 +311,7 @@ func (in *Installer) describe(t adapters.Target) Agent {
 	for _, e := range t.Adapter.Events() {
 		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note})
 	}
-	a.Versions = versionRange(t.Adapter.Facts(t).Range)
+	a.Versions = versionRange(t.Adapter.Range)
 	return a
 }
 

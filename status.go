@@ -134,14 +134,14 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 }
 
 // checked is t as doctor and status check it. The system-wide files the
-// agent's facts name (adapters.Facts.SystemFiles) concern the machine's own
+// agent reads (adapters.Agent.Reads, under SystemPath) concern the machine's own
 // user only: with an explicit Home they are not read. An install made for a
 // Docker target is checked as made (see recorded).
 func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Target {
 	t, _ = in.recorded(t, false)
 	// the agent version on PATH: what add would write for it is what the
 	// checks expect (and doctor says what that version does with our hooks)
-	t.Gate, _ = in.judge(ctx, t, t.Adapter.Facts(t).Range)
+	t.Gate, _ = in.judge(ctx, t, t.Adapter.Range)
 	if in.homeGiven {
 		t.SystemRoot = ""
 	}

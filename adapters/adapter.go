@@ -3,81 +3,11 @@ package adapters
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
-
-// An EventInfo says which state an agent event reports.
-type EventInfo struct {
-	Event string
-	State scripts.State
-	Note  string // the condition, where the state depends on the payload
-}
-
-// A Script is one generated hook file.
-type Script struct {
-	Event   string
-	Name    string // file name inside the hooks dir
-	Content []byte
-}
-
-// An Adapter knows where one agent keeps its hook config and how our entries
-// look in it. Adapters are pure: they get bytes and give bytes.
-type Adapter interface {
-	// Name is the agent's id on the command line: "claude".
-	Name() string
-	// Events lists what the agent's hooks report, for docs and status.
-	Events() []EventInfo
-	// Dir is the agent's config dir under home, with getenv giving the
-	// agent's own overrides (nil when none apply). It also names the
-	// variable that chose it, if any.
-	Dir(home string, getenv func(string) string) (dir, from string)
-	// Binaries are the program names whose presence on PATH means the agent
-	// is installed.
-	Binaries() []string
-	// Config is the file we write, on disk.
-	Config(t Target) string
-	// OwnFile reports whether the config file is ours alone (removal
-	// deletes it) rather than shared with the user (removal unmerges).
-	OwnFile() bool
-	// Scripts are the hook scripts to install.
-	Scripts(t Target) ([]Script, error)
-	// SwitchFiles are the files besides the config that its plans read:
-	// files whose content can switch hooks off, dead paths to warn about,
-	// the agent's trust records (see Reads).
-	SwitchFiles(t Target) []string
-	// PlanAdd plans an install: the edits of every file of Reads(t) it
-	// needs, from in (the files as read under the lock). It returns an
-	// *OffError when the agent's hooks are switched off, and refuses
-	// in.Trust with ErrTrustUnsupported, or ErrTrustVersion when the probed
-	// version is not the one its trust hash is exact for.
-	PlanAdd(t Target, in PlanInput) (Plan, error)
-	// PlanRemove plans taking our entries out of every file, using
-	// in.Restore where the writer offers an exact restore.
-	PlanRemove(t Target, in PlanInput) (Plan, error)
-	// VersionCommand is the command that prints the agent's version, which
-	// the writer runs (Probe) before a plan with PlanInput.Trust; nil for an
-	// agent whose trust records hookinstall does not write.
-	VersionCommand() []string
-	// Check returns an *OffError when the agent's hooks are switched off
-	// (an install would never fire), another error when the config cannot
-	// be used, and notes that the user should read.
-	Check(t Target, cur []byte, files map[string][]byte) (notes []string, err error)
-	// Add returns the config with our entries installed: the config's
-	// edit that PlanAdd is built from.
-	Add(t Target, cur []byte, prev *Record, force bool) (Edit, error)
-	// Remove returns the config without our entries.
-	Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error)
-	// ByNameOnly reports an agent that add --all skips (its terminal
-	// already reports these states).
-	ByNameOnly() bool
-	// Facts are what the agent does with its files, for add, remove,
-	// status and doctor alike (facts.go).
-	Facts(t Target) Facts
-}
 
 // An OffError says that an agent's hooks are switched off, so an install
 // would never fire.
@@ -94,7 +24,7 @@ func (e *OffError) Error() string {
 // A Target is one agent install resolved against a home.
 type Target struct {
 	ID      string // the agent id: "claude", or a clone's "claude-2"
-	Adapter Adapter
+	Adapter *Agent // the agent (a clone's base)
 	NS      string
 	Home    string // where files are written
 	AsHome  string // the home as the agent sees it (Docker), written into files
@@ -112,12 +42,12 @@ type Target struct {
 	// trusts folders (Gemini CLI) would be started next.
 	Cwd string
 	// Gate, when set, is what the agent version on PATH gets (its
-	// Facts.Range judged against `--version`): events it does not know are
+	// Agent.Range judged against `--version`): events it does not know are
 	// left out, timeouts written in its unit. Nil writes every event.
 	Gate *Gate
 
-	// parsed, set only for the length of one plan (configAdd,
-	// configRemove), lets the agent's Check and its Add or Remove share the
+	// parsed, set only for the length of one plan (PlanAdd, PlanRemove),
+	// lets the agent's Check and its Add or Remove share the
 	// config's strict parse: validating a large config is the costliest
 	// step, and both read the same bytes. Nil everywhere else.
 	parsed *jsonedit.Parsed
@@ -128,21 +58,20 @@ type Target struct {
 // config dir with another one that came first (Gemini CLI's ~/.gemini is
 // also Antigravity's), so that each keeps its own manifest.
 func (t Target) HooksDir() string {
-	if s, ok := t.Adapter.(sharedDir); ok && s.sharesDir() {
-		return filepath.Join(t.Dir, t.NS+"-"+t.Adapter.Name()+"-hooks")
+	if t.Adapter.SharesDir {
+		return filepath.Join(t.Dir, t.NS+"-"+t.Adapter.ID+"-hooks")
 	}
 	return filepath.Join(t.Dir, t.NS+"-hooks")
 }
 
-// A sharedDir is an agent whose config dir another agent also uses.
-type sharedDir interface{ sharesDir() bool }
-
 // DetectPaths are the paths whose presence means the agent is installed on
-// this machine (besides its programs on PATH): its Facts.Detect, or its
-// config dir.
+// this machine (besides its programs on PATH): its Detect, or its config
+// dir.
 func DetectPaths(t Target) []string {
-	if d := t.Adapter.Facts(t).Detect; len(d) > 0 {
-		return d
+	if t.Adapter.Detect != nil {
+		if d := t.Adapter.Detect(t); len(d) > 0 {
+			return d
+		}
 	}
 	return []string{t.Dir}
 }
@@ -179,7 +108,7 @@ func (t Target) Install() scripts.Install {
 func (t Target) spec(s scripts.Spec) scripts.Spec {
 	in := t.Install()
 	s.NS, s.Agent, s.Home, s.AsHome = in.NS, in.Agent, in.Home, in.AsHome
-	s.Product = t.Adapter.Facts(t).Product
+	s.Product = t.Adapter.Product
 	return s
 }
 
@@ -188,35 +117,6 @@ func (t Target) Prefix() string { return t.AsPath(t.HooksDir()) + "/" }
 
 // ScriptPath is the absolute path of a script, as written into configs.
 func (t Target) ScriptPath(name string) string { return t.Prefix() + name }
-
-var registry = map[string]Adapter{}
-
-func register(a Adapter) { registry[a.Name()] = a }
-
-// Lookup returns the adapter named name.
-func Lookup(name string) (Adapter, bool) {
-	a, ok := registry[name]
-	return a, ok
-}
-
-// All returns every adapter, in name order.
-func All() []Adapter {
-	var as []Adapter
-	for _, a := range registry {
-		as = append(as, a)
-	}
-	sort.Slice(as, func(i, j int) bool { return as[i].Name() < as[j].Name() })
-	return as
-}
-
-// Names returns every adapter's name, in order.
-func Names() []string {
-	var ns []string
-	for _, a := range All() {
-		ns = append(ns, a.Name())
-	}
-	return ns
-}
 
 // Options are what a run says about where and how to install.
 type Options struct {

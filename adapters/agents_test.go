@@ -264,7 +264,7 @@ func TestAntigravityOurSet(t *testing.T) {
 func TestAntigravityDeadPathNote(t *testing.T) {
 	tg := testTarget(t, "antigravity", "/home/u")
 	dead := "/home/u/.gemini/antigravity-cli/hooks.json"
-	if fs := tg.Adapter.SwitchFiles(tg); len(fs) != 1 || fs[0] != dead {
+	if fs := tg.Adapter.Files(tg); len(fs) != 1 || fs[0] != dead {
 		t.Fatalf("switch files %v", fs)
 	}
 	notes, err := tg.Adapter.Check(tg, nil, map[string][]byte{dead: []byte(`{"hookinstall":{}}`)})

@@ -18,47 +18,61 @@ import (
 // named after the namespace. PreInvocation and Stop take handlers DIRECTLY
 // (wrapped in {matcher, hooks} groups they register with an empty command and
 // never run). Its hooks write to the host's pty.
-type antigravity struct{ oneConfig }
-
-var antigravityEvents = []claudeEvent{
-	{event: "PreInvocation", state: scripts.Working, rule: scripts.Always},
-	{event: "Stop", state: scripts.Done, rule: scripts.Always},
+func init() {
+	register(&Agent{
+		ID: "antigravity", Product: "Antigravity", Programs: []string{"agy"},
+		Dir: func(home string, _ func(string) string) (string, string) {
+			return filepath.Join(home, ".gemini"), ""
+		},
+		// The live path. ~/.gemini/antigravity-cli/hooks.json also loads,
+		// and never runs (measured on agy 1.1.22): it is never written.
+		File: antigravityConfig,
+		// ~/.gemini alone is Gemini CLI's too: Antigravity keeps its hook
+		// sets in ~/.gemini/config (its program is agy).
+		Detect: func(t Target) []string { return []string{filepath.Dir(antigravityConfig(t))} },
+		// The dead path, only to warn about a set of ours there.
+		Reads: func(t Target) []string { return []string{antigravityDeadPath(t)} },
+		Hooks: []Hook{
+			{Event: "PreInvocation", State: scripts.Working},
+			{Event: "Stop", State: scripts.Done},
+		},
+		Transport:       scripts.PTY,
+		Format:          NamedSet{},
+		RewritesInPlace: true,
+		check:           antigravityCheck,
+		Switches:        antigravitySwitches,
+		DeadPaths:       antigravityDeadPaths,
+		// Not run here against a real agy (none can be installed on this
+		// machine): Read checks only that each of our commands appears.
+		Ask: &Ask{
+			ID: "binary.antigravity", Program: "agy", Args: []string{"-p", "/hooks", "--output-format", "json"},
+			What: "'%s -p /hooks'", Hint: "run 'agy -p /hooks' yourself and look for an empty command",
+			Read: readAgyHooks,
+		},
+		Payloads:       "antigravity",
+		Reconstructed:  []string{"PreInvocation"},
+		ProjectConfigs: []string{".agents/hooks.json"},
+	})
 }
 
-func init() { register(antigravity{}) }
+func antigravityConfig(t Target) string { return filepath.Join(t.Dir, "config", "hooks.json") }
 
-func (antigravity) Name() string       { return "antigravity" }
-func (antigravity) Binaries() []string { return []string{"agy"} }
-func (antigravity) OwnFile() bool      { return false }
-func (antigravity) ByNameOnly() bool   { return false }
-
-func (antigravity) Events() []EventInfo { return eventInfos(antigravityEvents) }
-
-func (antigravity) Dir(home string, _ func(string) string) (string, string) {
-	return filepath.Join(home, ".gemini"), ""
-}
-
-// Config is the live path. ~/.gemini/antigravity-cli/hooks.json also loads,
-// and never runs (measured on agy 1.1.22): it is never written.
-func (antigravity) Config(t Target) string { return filepath.Join(t.Dir, "config", "hooks.json") }
-
-func (antigravity) deadPath(t Target) string {
+func antigravityDeadPath(t Target) string {
 	return filepath.Join(t.Dir, "antigravity-cli", "hooks.json")
 }
 
-// SwitchFiles names the dead path, only to warn about a set of ours there.
-func (a antigravity) SwitchFiles(t Target) []string { return []string{a.deadPath(t)} }
-
-func (antigravity) Scripts(t Target) ([]Script, error) {
-	return eventScripts(t, antigravityEvents, scripts.PTY, false)
-}
+// A NamedSet is Antigravity's hooks.json: named hook sets, one per top-level
+// key, whose events take handlers DIRECTLY (wrapped in {matcher, hooks}
+// groups they register with an empty command and never run). We own exactly
+// one set, named after the namespace.
+type NamedSet struct{}
 
 // set is the named hook set we install.
-func (antigravity) set(t Target) jsonedit.Obj {
+func (NamedSet) set(a *Agent, t Target) jsonedit.Obj {
 	o := jsonedit.Obj{{K: "enabled", V: true}}
-	for _, e := range antigravityEvents {
-		h := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(e.event))}}
-		o = append(o, jsonedit.KV{K: e.event, V: []any{h}})
+	for _, h := range a.Hooks {
+		hd := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(h.Event))}}
+		o = append(o, jsonedit.KV{K: h.Event, V: []any{hd}})
 	}
 	return o
 }
@@ -90,7 +104,7 @@ func setKind(set gjson.Result, prefix string) jsonedit.Kind {
 }
 
 // find parses doc and finds our set, checking its type.
-func (antigravity) find(t Target, doc []byte) (root gjson.Result, set jsonedit.Member, ok bool, err error) {
+func (NamedSet) find(t Target, doc []byte) (root gjson.Result, set jsonedit.Member, ok bool, err error) {
 	root, err = jsonedit.ParseObject(doc)
 	if err != nil {
 		return
@@ -105,25 +119,25 @@ func (antigravity) find(t Target, doc []byte) (root gjson.Result, set jsonedit.M
 	return
 }
 
-func (a antigravity) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+func antigravityCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	var notes []string
 	if !jsonedit.IsBlank(cur) {
-		if _, _, _, err := a.find(t, cur); err != nil {
+		if _, _, _, err := (NamedSet{}).find(t, cur); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok := files[a.deadPath(t)]; ok {
+	if b, ok := files[antigravityDeadPath(t)]; ok {
 		if root, err := jsonedit.ParseObject(b); err == nil {
 			if _, has, _ := jsonedit.Lookup(b, root, t.NS); has {
-				notes = append(notes, fmt.Sprintf("%s holds a hook set %q: Antigravity loads that file and never runs it; remove the set from there (hookinstall writes only %s)", a.deadPath(t), t.NS, a.Config(t)))
+				notes = append(notes, fmt.Sprintf("%s holds a hook set %q: Antigravity loads that file and never runs it; remove the set from there (hookinstall writes only %s)", antigravityDeadPath(t), t.NS, a.Config(t)))
 			}
 		}
 	}
 	return notes, nil
 }
 
-func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	want := a.set(t)
+func (n NamedSet) add(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+	want := n.set(a, t)
 	ed := Edit{Entries: map[string][]string{t.NS: {jsonedit.Compact(want)}}}
 	if prev != nil {
 		ed.Created = append(ed.Created, prev.Created...)
@@ -136,7 +150,7 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 		ed.Created = []string{t.NS}
 		return ed, nil
 	}
-	root, set, ok, err := a.find(t, cur)
+	root, set, ok, err := n.find(t, cur)
 	if err != nil {
 		return ed, err
 	}
@@ -161,12 +175,12 @@ func (a antigravity) Add(t Target, cur []byte, prev *Record, force bool) (Edit, 
 	return ed, nil
 }
 
-func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+func (n NamedSet) remove(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	ed := Edit{Entries: map[string][]string{}, Doc: cur}
 	if jsonedit.IsBlank(cur) {
 		return ed, nil
 	}
-	root, set, ok, err := a.find(t, cur)
+	root, set, ok, err := n.find(t, cur)
 	if err != nil || !ok {
 		return ed, err
 	}
@@ -174,7 +188,7 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 	switch {
 	case kind == jsonedit.Foreign:
 		// Not ours: a set of the user's that happens to bear our name.
-	case force || kind == jsonedit.OursPure && (prev.Wrote(t.NS, set.Val.Raw) || jsonedit.SameJSON(set.Val.Raw, a.set(t))):
+	case force || kind == jsonedit.OursPure && (prev.Wrote(t.NS, set.Val.Raw) || jsonedit.SameJSON(set.Val.Raw, n.set(a, t))):
 		ed.Doc = []byte(jsonedit.MapEdit{Prev: prev}.DeleteMember(string(cur), root, t.NS, ""))
 	default:
 		ed.Kept = true
@@ -183,30 +197,13 @@ func (a antigravity) Remove(t Target, cur []byte, prev *Record, force bool) (Edi
 	return ed, nil
 }
 
-// --- Antigravity's facts, for add, remove, status and doctor ---
-
-func (a antigravity) Facts(t Target) Facts {
-	return Facts{
-		Product: "Antigravity",
-		// ~/.gemini alone is Gemini CLI's too: Antigravity keeps its hook
-		// sets in ~/.gemini/config (its program is agy).
-		Detect:         []string{filepath.Dir(a.Config(t))},
-		EventsUnderNS:  true,
-		ProjectConfigs: []string{".agents/hooks.json"},
-		Reads:          []string{a.deadPath(t)},
-		Switches:       antigravitySwitches,
-		DeadPaths:      a.deadPaths,
-		// Not run here against a real agy (none can be installed on this
-		// machine): Read checks only that each of our commands appears.
-		Ask: &Ask{
-			ID: "binary.antigravity", Program: "agy", Args: []string{"-p", "/hooks", "--output-format", "json"},
-			What: "'%s -p /hooks'", Hint: "run 'agy -p /hooks' yourself and look for an empty command",
-			Read: readAgyHooks,
-		},
-		Payloads:      "antigravity",
-		Reconstructed: []string{"PreInvocation"},
-	}
+func (NamedSet) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
+	return a.readJSONMap(t, cfg, t.NS)
 }
+
+func (NamedSet) empty(doc []byte) bool { return jsonedit.IsEmptyObject(doc) }
+
+func (NamedSet) eventsKey(t Target) string { return t.NS }
 
 // antigravitySwitches checks our hook set's own switch.
 func antigravitySwitches(in Input) []Finding {
@@ -225,12 +222,12 @@ func antigravitySwitches(in Input) []Finding {
 	return []Finding{pass("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q is enabled", f.Path, ns))}
 }
 
-// deadPaths flags a set of ours in ~/.gemini/antigravity-cli/hooks.json:
+// antigravityDeadPaths flags a set of ours in ~/.gemini/antigravity-cli/hooks.json:
 // Antigravity loads that file and never runs it (measured on agy 1.1.22:
 // "loaded 1 named hooks", then nothing).
-func (a antigravity) deadPaths(in Input) []Finding {
+func antigravityDeadPaths(in Input) []Finding {
 	t := in.T
-	path := a.deadPath(t)
+	path := antigravityDeadPath(t)
 	f := in.File(path)
 	ours := false
 	if f.Exists {
@@ -242,7 +239,7 @@ func (a antigravity) deadPaths(in Input) []Finding {
 		}
 	}
 	if ours {
-		return []Finding{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, a.Config(t)),
+		return []Finding{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, antigravityConfig(t)),
 			fmt.Sprintf("delete the %q set from %s, then run 'hookinstall add antigravity'", t.NS, path))}
 	}
 	return []Finding{pass("deadpath.antigravity-cli", path, fmt.Sprintf("nothing of ours in %s (a path Antigravity loads and never runs)", path))}

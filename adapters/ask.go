@@ -37,10 +37,3 @@ type Verify struct {
 	Query Query
 	Judge func(Reply) error
 }
-
-// A TrustQuerier is an adapter whose add with Trust needs its binary's
-// answer first: the writer asks TrustQuery's question (nil: none) before
-// PlanAdd and hands the reply in as in.Probe.Reply.
-type TrustQuerier interface {
-	TrustQuery(t Target, in PlanInput) *Query
-}

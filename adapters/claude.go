@@ -13,160 +13,49 @@ import (
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// claudeStyle is the shape Claude Code defined and others copied:
-// hooks.<Event>[] = {"hooks":[{"type":"command","command":ABS,"timeout":5}]}.
-type claudeStyle struct {
-	oneConfig
-	name      string
-	events    []claudeEvent
-	transport scripts.Transport
-	grokGuard bool
-	// timeouts are per-event handler timeouts in seconds, where the agent
-	// needs another than HookTimeout.
-	timeouts map[string]int
-	// timeout is each handler's timeout in the agent's own unit; 0 means
-	// HookTimeout seconds.
-	timeout int
-	// named: each handler carries a "name" before its type (Gemini CLI,
-	// whose hooksConfig.disabled and /hooks name hooks by it).
-	named bool
-}
-
-type claudeEvent struct {
-	event string
-	state scripts.State
-	rule  scripts.Rule
-	note  string
-	// field and value are what a scripts.FieldEquals rule matches.
-	field, value string
-	// cases are what a scripts.FieldCases rule matches (on field).
-	cases []scripts.Case
-}
-
-// HookTimeout is the timeout, in seconds, of every handler we write.
-const HookTimeout = 5
-
-func (c claudeStyle) Name() string { return c.name }
-
-func (c claudeStyle) Events() []EventInfo { return eventInfos(c.events) }
-
-func (c claudeStyle) Scripts(t Target) ([]Script, error) {
-	return eventScripts(t, gated(t, c.events), c.transport, c.grokGuard)
-}
-
-// eventInfos is what Events reports for a script-per-event agent (the
-// Claude-style ones, Kimi, Antigravity, Copilot).
-func eventInfos(evs []claudeEvent) []EventInfo {
-	var es []EventInfo
-	for _, e := range evs {
-		es = append(es, EventInfo{Event: e.event, State: e.state, Note: e.note})
-	}
-	return es
-}
-
-// eventScripts renders one hook script per event.
-func eventScripts(t Target, evs []claudeEvent, tr scripts.Transport, grokGuard bool) ([]Script, error) {
-	var ss []Script
-	for _, e := range evs {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: e.event, State: e.state, Transport: tr, Rule: e.rule, GrokGuard: grokGuard, Field: e.field, Value: e.value, Cases: e.cases}))
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, Script{Event: e.event, Name: scripts.FileName(e.event), Content: b})
-	}
-	return ss, nil
-}
-
-// Handler is the handler object we write for one event.
-func (c claudeStyle) handler(t Target, event string) jsonedit.Obj {
-	timeout := c.timeout
-	if timeout == 0 {
-		timeout = HookTimeout
-	}
-	if s, ok := c.timeouts[event]; ok {
-		timeout = s
-	}
-	if t.Gate != nil && t.Gate.TimeoutMS && c.timeout == 0 {
-		timeout *= 1000 // this version reads milliseconds (Qwen Code 0.15)
-	}
-	h := jsonedit.Obj{{K: "type", V: "command"}, {K: "command", V: t.ScriptPath(scripts.FileName(event))}, {K: "timeout", V: timeout}}
-	if c.named {
-		h = append(jsonedit.Obj{{K: "name", V: HookName(t, event)}}, h...)
-	}
-	return h
-}
-
-// HookName is the name of our handler for event, where an agent names its
-// hooks: the namespace and the script's name, "hookinstall-before-agent".
-func HookName(t Target, event string) string {
-	return t.NS + "-" + strings.TrimSuffix(scripts.FileName(event), ".sh")
-}
-
-func (c claudeStyle) want(t Target) []jsonedit.EventEntry {
-	var ws []jsonedit.EventEntry
-	for _, e := range gated(t, c.events) {
-		ws = append(ws, jsonedit.EventEntry{Event: e.event, Entry: jsonedit.Obj{{K: "hooks", V: []any{c.handler(t, e.event)}}}})
-	}
-	return ws
-}
-
-func (c claudeStyle) edit(t Target, prev *Record, force bool) jsonedit.MapEdit {
-	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: c.want(t), Prev: prev, Force: force, Parsed: t.parsed,
-		Comments: t.Adapter.Facts(t).ReadsComments}
-}
-
-func (c claudeStyle) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	return c.edit(t, prev, force).Add(cur)
-}
-
-func (c claudeStyle) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	return c.edit(t, prev, force).Remove(cur)
-}
-
-func (c claudeStyle) OwnFile() bool      { return false }
-func (c claudeStyle) ByNameOnly() bool   { return false }
-func (c claudeStyle) Binaries() []string { return []string{c.name} }
-
-// parseShared parses a shared config and checks the shape at our path.
-func (c claudeStyle) parseShared(t Target, cur []byte) (gjson.Result, error) {
-	if jsonedit.IsBlank(cur) {
-		return gjson.Result{}, nil
-	}
-	root, _, _, err := c.edit(t, nil, false).Check(cur)
-	if err != nil {
-		return gjson.Result{}, err
-	}
-	return root, nil
-}
-
 // claude is Claude Code: ~/.claude/settings.json, shared with the user, and
 // terminalSequence on stdout as transport.
-type claude struct{ claudeStyle }
-
 func init() {
-	register(claude{claudeStyle{
-		name: "claude",
-		events: []claudeEvent{
-			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-			{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
-			{event: "Stop", state: scripts.Done, rule: scripts.NonEmptyBackgroundTasks, note: "working while background_tasks is not empty"},
+	register(&Agent{
+		ID: "claude", Product: "Claude Code", Programs: []string{"claude"},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			return envDir(getenv, "CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
 		},
-		transport: scripts.Stdout,
-		grokGuard: true,
-	}})
+		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
+		// The machine's managed settings, which can switch every user hook
+		// off (none for a Docker target).
+		Reads: func(t Target) []string { return nonEmpty(SystemPath(t, claudeManaged)) },
+		Hooks: []Hook{
+			{Event: "UserPromptSubmit", State: scripts.Working},
+			{Event: "PermissionRequest", State: scripts.Attention},
+			{Event: "Stop", State: scripts.Done, Rule: scripts.NonEmptyBackgroundTasks, Note: "working while background_tasks is not empty"},
+		},
+		Transport: scripts.Stdout,
+		Quiet:     []Quiet{{Var: "GROK_HOOK_EVENT", ID: "grok", Who: "Grok", Why: "Grok runs Claude's hooks"}},
+		Format:    HookMap{Key: "hooks"},
+		ReadsBOM:  true, RewritesStale: true, RewritesInPlace: true,
+		check:    claudeCheck,
+		Switches: claudeSwitches,
+		Ask: &Ask{
+			ID: "binary.claude", Program: "claude", Args: []string{"doctor"},
+			Env: func(t Target) []string {
+				return []string{"CLAUDE_CONFIG_DIR=" + t.Dir,
+					"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+					"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1"}
+			},
+			What: "'%s doctor'", Hint: "run 'claude doctor' yourself",
+			Read: readClaudeDoctor,
+		},
+		Payloads: "claude",
+		Range:    claudeRange,
+		Variants: map[string][]Variant{
+			"Stop": {{ID: "fire.background", Payload: "Stop.background", State: scripts.Working, Why: "a Stop whose background_tasks is not empty"}},
+		},
+		ProjectConfigs: []string{".claude/settings.json", ".claude/settings.local.json"},
+	})
 }
 
-func (claude) Dir(home string, getenv func(string) string) (string, string) {
-	return envDir(getenv, "CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
-}
-
-func (claude) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
-
-// SwitchFiles is the machine's managed settings, which can switch every
-// user hook off (none for a Docker target).
-func (claude) SwitchFiles(t Target) []string { return nonEmpty(SystemPath(t, claudeManaged)) }
-
-func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	if managed := SystemPath(t, claudeManaged); managed != "" {
 		b, ok := files[managed]
 		root := claudeManagedRoot(b, ok)
@@ -182,16 +71,16 @@ func (c claude) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 	}
 	// The root's members from the shape check, not root.Get: on a large
 	// file a key that is absent costs a scan of the whole document.
-	_, _, rms, _, _, err := c.edit(t, nil, false).CheckRoot(cur)
+	_, _, rms, _, _, err := a.hookMap().edit(a, t, nil, false).CheckRoot(cur)
 	if err != nil {
 		return nil, err
 	}
 	var notes []string
 	if v, ok := jsonedit.First(rms, claudeKeyOff); ok && v.Val.Type == gjson.True {
-		return nil, &OffError{File: c.Config(t), Key: claudeKeyOff, Reason: "is true, " + claudeOffWhy + "; " + claudeUserFix + ", then run add again"}
+		return nil, &OffError{File: a.Config(t), Key: claudeKeyOff, Reason: "is true, " + claudeOffWhy + "; " + claudeUserFix + ", then run add again"}
 	}
 	if p, ok := jsonedit.First(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
-		notes = append(notes, claudeAuto(c.Config(t)))
+		notes = append(notes, claudeAuto(a.Config(t)))
 	}
 	return notes, nil
 }
@@ -227,34 +116,6 @@ func claudeManagedRoot(data []byte, exists bool) gjson.Result {
 // claudeAuto says what the auto permission mode does to our hooks.
 func claudeAuto(path string) string {
 	return fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (attention) will not fire", path)
-}
-
-func (c claude) Facts(t Target) Facts {
-	managed := SystemPath(t, claudeManaged)
-	return Facts{
-		Range:          claudeRange,
-		Product:        "Claude Code",
-		ReadsBOM:       true,
-		RewritesStale:  true,
-		ProjectConfigs: []string{".claude/settings.json", ".claude/settings.local.json"},
-		SystemFiles:    nonEmpty(managed),
-		Reads:          nonEmpty(managed),
-		Switches:       claudeSwitches,
-		Ask: &Ask{
-			ID: "binary.claude", Program: "claude", Args: []string{"doctor"},
-			Env: func(t Target) []string {
-				return []string{"CLAUDE_CONFIG_DIR=" + t.Dir,
-					"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
-					"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1"}
-			},
-			What: "'%s doctor'", Hint: "run 'claude doctor' yourself",
-			Read: readClaudeDoctor,
-		},
-		Payloads: "claude",
-		Variants: map[string][]Variant{
-			"Stop": {{ID: "fire.background", Payload: "Stop.background", State: scripts.Working, Why: "a Stop whose background_tasks is not empty"}},
-		},
-	}
 }
 
 // jsonRoot parses a JSON file as an agent that skips a BOM would; an absent

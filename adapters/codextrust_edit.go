@@ -22,56 +22,53 @@ type TrustEntry struct {
 	Command string
 }
 
-// codex is the zerocode-style agent whose add can also record the user's
-// trust for our hooks in config.toml: one more file of the plan. The hashes
-// come from the installed Codex itself (its app-server's hooks/list, asked
-// about the planned hooks.json in a scratch CODEX_HOME), and the writer asks
-// it again once both files are written (Plan.Verify): unless it reports our
-// hooks trusted, the add is rolled back. Where the app-server cannot answer,
-// the hash code of codextrust.go stands in for the one release it
+// codexTrustWrite is how Codex's add can also record the user's trust for
+// our hooks in config.toml: one more file of the plan. The hashes come
+// from the installed Codex itself (its app-server's hooks/list, asked about
+// the planned hooks.json in a scratch CODEX_HOME), and the writer asks it
+// again once both files are written (Plan.Verify): unless it reports our
+// hooks trusted, the add is rolled back. Where the app-server cannot
+// answer, the hash code of codextrust.go stands in for the one release it
 // reproduces (CodexTrustVersion); any other release is refused.
-type codex struct{ zerocodeStyle }
+var codexTrustWrite = &TrustWrite{
+	Version: CodexTrustVersion,
+	// for the messages and the fallback
+	VersionCommand: []string{"codex", "--version"},
+	Query:          codexTrustQuery,
+	Add:            codexTrustAdd,
+}
 
-// VersionCommand prints the installed Codex's version, for the messages
-// and the fallback.
-func (codex) VersionCommand() []string { return []string{"codex", "--version"} }
-
-// TrustQuery asks the installed Codex for hooks/list about the hooks.json
-// this add would write, placed in a scratch CODEX_HOME (the hash holds no
-// path, so the scratch copy's hashes are the real file's).
-func (c codex) TrustQuery(t Target, in PlanInput) *Query {
+// codexTrustQuery asks the installed Codex for hooks/list about the
+// hooks.json this add would write, placed in a scratch CODEX_HOME (the hash
+// holds no path, so the scratch copy's hashes are the real file's).
+func codexTrustQuery(a *Agent, t Target, in PlanInput) *Query {
 	if !in.Trust || t.AsHome != t.Home || in.Probe.Binary == "" || in.Probe.VersionErr != nil {
 		return nil
 	}
-	p, err := configAdd(t, in)
+	p, err := configAdd(a, t, in)
 	if err != nil || len(p.Edits) == 0 {
 		return nil // PlanAdd reports it
 	}
-	files := map[string][]byte{filepath.Base(c.Config(t)): p.Edits[0].Doc}
+	files := map[string][]byte{filepath.Base(a.Config(t)): p.Edits[0].Doc}
 	return codexHooksListQuery([]string{"CODEX_HOME=$SCRATCH", "HOME=$SCRATCH"}, files, "")
 }
 
-// PlanAdd installs into hooks.json and, with in.Trust, records trust for
-// our handlers in config.toml with the hashes the installed Codex expects.
-func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
-	if !in.Trust {
-		p, err := configAdd(t, in)
-		p.Next = c.trustHint(t)
-		return p, err
-	}
+// codexTrustAdd installs into hooks.json and records trust for our
+// handlers in config.toml with the hashes the installed Codex expects.
+func codexTrustAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 	if t.AsHome != t.Home {
 		return Plan{}, errors.New("--trust cannot be used with --as-home: the trust key names the container's path, whose symlinks the host cannot resolve; trust the hooks in /hooks inside the container")
 	}
-	verr := c.checkVersion(in.Probe)
+	verr := a.Trust.Write.CheckVersion(in.Probe)
 	if in.Probe.Binary == "" || in.Probe.VersionErr != nil {
 		return Plan{}, verr
 	}
-	p, err := configAdd(t, in)
+	p, err := configAdd(a, t, in)
 	if err != nil {
 		return p, err
 	}
 	keyPath := TrustKeyPath(t, in.Probe.RealDir)
-	es, err := c.TrustEntries(t, p.Edits[0].Doc, keyPath)
+	es, err := codexTrustEntries(t, p.Edits[0].Doc, keyPath)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -79,24 +76,24 @@ func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	if in.Probe.Reply != nil {
 		var got []TrustEntry
 		var notes []string
-		if got, notes, asked = c.askedEntries(es, keyPath, *in.Probe.Reply); asked == nil {
+		if got, notes, asked = codexAskedEntries(es, keyPath, *in.Probe.Reply); asked == nil {
 			es = got
 			p.Notes = append(p.Notes, notes...)
 		}
 	}
 	switch {
 	case asked == nil:
-		p.Verify = c.verify(t, in.Probe.Binary, es)
+		p.Verify = codexVerify(t, in.Probe.Binary, es)
 	case errors.Is(asked, errNoListedHooks):
 		return Plan{}, fmt.Errorf("--trust: %s app-server %w; nothing written: trust the hooks in /hooks instead", in.Probe.Binary, asked)
 	case verr == nil: // the release whose hash codextrust.go reproduces
 		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust hashes computed by hookinstall for codex %s, as that release computes them", in.Probe.Binary, asked, CodexTrustVersion))
 	default:
-		verr.(*TrustVersionError).Asked = asked
+		verr.Asked = asked
 		return Plan{}, verr
 	}
-	file := c.configTOML(t)
-	doc, err := c.Trust(in.Files[file], es)
+	file := a.Trust.File(t)
+	doc, err := codexTrust(in.Files[file], es)
 	if err != nil {
 		return Plan{}, &FileError{File: file, Err: err}
 	}
@@ -113,11 +110,11 @@ func (c codex) PlanAdd(t Target, in PlanInput) (Plan, error) {
 // errNoListedHooks: Codex answered, but listed none of our hooks.
 var errNoListedHooks = errors.New("lists none of our hooks")
 
-// askedEntries gives es Codex's own hashes from its answer about the
+// codexAskedEntries gives es Codex's own hashes from its answer about the
 // scratch copy (keys there name the scratch dir; the rest of a key is ours).
 // A hook of ours Codex does not list (an event that release does not know)
 // gets no record, and a note says so.
-func (codex) askedEntries(es []TrustEntry, keyPath string, a Reply) ([]TrustEntry, []string, error) {
+func codexAskedEntries(es []TrustEntry, keyPath string, a Reply) ([]TrustEntry, []string, error) {
 	l, err := ParseCodexHooksList(a)
 	if err != nil {
 		return nil, nil, err
@@ -145,8 +142,8 @@ func (codex) askedEntries(es []TrustEntry, keyPath string, a Reply) ([]TrustEntr
 	return out, notes, nil
 }
 
-// verify asks Codex, as it will run for t, whether it now trusts es.
-func (c codex) verify(t Target, binary string, es []TrustEntry) *Verify {
+// codexVerify asks Codex, as it will run for t, whether it now trusts es.
+func codexVerify(t Target, binary string, es []TrustEntry) *Verify {
 	env := []string{"HOME=" + t.Home}
 	if t.DirFrom != "" || t.ID != t.Adapter.Name() { // as TrustKeyPath: Codex is pointed at t.Dir
 		env = append(env, "CODEX_HOME="+t.Dir)
@@ -176,24 +173,9 @@ func (c codex) verify(t Target, binary string, es []TrustEntry) *Verify {
 	}
 }
 
-// checkVersion accepts only the probed `codex --version` of the release
-// whose trust hash this package reproduces.
-func (c codex) checkVersion(pr Probe) error {
-	e := &TrustVersionError{Name: c.VersionCommand()[0], Binary: pr.Binary, Want: CodexTrustVersion, Err: pr.VersionErr}
-	if pr.Binary == "" || pr.VersionErr != nil {
-		return e
-	}
-	first, _, _ := strings.Cut(pr.VersionOut, "\n")
-	e.Said = strings.TrimSpace(first)
-	if f := strings.Fields(e.Said); len(f) == 0 || f[len(f)-1] != CodexTrustVersion {
-		return e
-	}
-	return nil
-}
-
-// TrustEntries lists the records for our handlers in hooksDoc (the
+// codexTrustEntries lists the records for our handlers in hooksDoc (the
 // hooks.json as written), keyed on keyPath (TrustKeyPath).
-func (c codex) TrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
+func codexTrustEntries(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error) {
 	root, err := jsonedit.ParseObject(hooksDoc)
 	if err != nil {
 		return nil, err
@@ -291,9 +273,9 @@ func tableSpan(cur []byte, key string) (start, end int, ok bool) {
 	return start, len(cur), ok
 }
 
-// Trust returns cur with every entry trusted: it appends (or updates in place) a [hooks.state."key"] table per entry,
+// codexTrust returns cur with every entry trusted: it appends (or updates in place) a [hooks.state."key"] table per entry,
 // as Codex writes them. A re-run with the same entries is byte-identical.
-func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
+func codexTrust(cur []byte, entries []TrustEntry) ([]byte, error) {
 	state, err := trustState(cur)
 	if err != nil {
 		return nil, err
@@ -344,24 +326,26 @@ func (codex) Trust(cur []byte, entries []TrustEntry) ([]byte, error) {
 	return out, nil
 }
 
-// Untrust deletes every trust table of ours: one the manifest's record rec
+// codexUntrust deletes every trust table of ours: one the manifest's record rec
 // (nil: none) lists with its hash, or one keyed on our hooks.json holding
 // the hash codextrust.go computes for our handler of that event, wherever
 // it sits. The blank line we put before a table goes with it.
-func (z zerocodeStyle) Untrust(t Target, cur []byte, keyPath string, rec *Record) ([]byte, error) {
+func codexUntrust(t Target, cur []byte, keyPath string, rec *Record) ([]byte, error) {
 	state, err := trustState(cur)
 	if err != nil {
 		return nil, err
 	}
 	ours := map[string]string{} // event label -> hash of our handler
-	for _, e := range z.events {
-		raw := jsonedit.Compact(z.handler(t, e.event))
-		group := jsonedit.Compact(jsonedit.Obj{{K: "hooks", V: []any{z.handler(t, e.event)}}})
-		h, err := CodexTrustHashJSON(e.event, json.RawMessage(group), json.RawMessage(raw))
+	a := t.Adapter
+	m := a.hookMap()
+	for _, hk := range a.Hooks {
+		raw := jsonedit.Compact(m.handler(t, hk))
+		group := jsonedit.Compact(m.entry(t, hk))
+		h, err := CodexTrustHashJSON(hk.Event, json.RawMessage(group), json.RawMessage(raw))
 		if err != nil {
 			return nil, err
 		}
-		key, err := CodexTrustKey(keyPath, e.event, 0, 0)
+		key, err := CodexTrustKey(keyPath, hk.Event, 0, 0)
 		if err != nil {
 			return nil, err
 		}

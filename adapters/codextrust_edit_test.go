@@ -7,13 +7,12 @@ import (
 
 func TestCodexTrustEditRoundTrip(t *testing.T) {
 	tg := testTarget(t, "codex", "/home/u")
-	z := tg.Adapter.(codex)
 	ed, err := tg.Adapter.Add(tg, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine"}]}]}}`), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	keyPath := "/home/u/.codex/hooks.json"
-	es, err := z.TrustEntries(tg, ed.Doc, keyPath)
+	es, err := codexTrustEntries(tg, ed.Doc, keyPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +39,11 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 		"model = \"o3\"\n\n[hooks.state]\n\n[hooks.state.\"/other/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
 		"[features]\nhooks = true\n\n[projects.\"/w\"]\ntrust_level = \"trusted\"\n",
 	} {
-		got, err := z.Trust([]byte(orig), es)
+		got, err := codexTrust([]byte(orig), es)
 		if err != nil {
 			t.Fatalf("%q: %v", orig, err)
 		}
-		again, err := z.Trust(got, es)
+		again, err := codexTrust(got, es)
 		if err != nil || string(again) != string(got) {
 			t.Fatalf("trust twice changed the file:\n%s\n---\n%s", got, again)
 		}
@@ -54,7 +53,7 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 				t.Errorf("%q: %s not trusted", orig, e.Key)
 			}
 		}
-		back, err := z.Untrust(tg, got, keyPath, nil)
+		back, err := codexUntrust(tg, got, keyPath, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +67,7 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 	}
 	// A stale hash of ours is updated in place, not duplicated.
 	stale := "[hooks.state." + tomlString(stopKey) + "]\ntrusted_hash = \"sha256:old\"\nenabled = true\n"
-	got, err := z.Trust([]byte(stale), es)
+	got, err := codexTrust([]byte(stale), es)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +76,14 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 	}
 	// A user's own trust record under our hooks.json path stays.
 	user := "[hooks.state." + tomlString(keyPath+":stop:0:0") + "]\ntrusted_hash = \"sha256:user\"\n"
-	got, _ = z.Trust([]byte(user), es)
-	back, _ := z.Untrust(tg, got, keyPath, nil)
+	got, _ = codexTrust([]byte(user), es)
+	back, _ := codexUntrust(tg, got, keyPath, nil)
 	if string(back) != user {
 		t.Errorf("user's trust record lost:\n%q", back)
 	}
 	// Trust for our key in an inline table cannot be edited safely.
 	inline := "hooks = { state = { " + tomlString(stopKey) + " = { trusted_hash = \"sha256:x\" } } }\n"
-	if _, err := z.Trust([]byte(inline), es); err == nil {
+	if _, err := codexTrust([]byte(inline), es); err == nil {
 		t.Error("inline table accepted")
 	}
 }

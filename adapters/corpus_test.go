@@ -138,7 +138,7 @@ func corpusRoundTrip(t *testing.T, agent, corpus string) {
 				t.Fatal(err)
 			}
 			parse, plain := jsonedit.ParseObject, func(b []byte) []byte { return b }
-			if a.Facts(tg).ReadsComments {
+			if a.ReadsComments {
 				parse, plain = jsonedit.ParseJSONC, jsonedit.Blank
 			}
 			if _, err := parse(orig); err != nil {

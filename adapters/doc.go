@@ -1,23 +1,25 @@
 // Package adapters knows, for each coding agent, where its global hook config
 // lives, what our entries look like in it, and how to add and remove them.
 //
-// Everything about an agent is stated once, in its own file
-// (adapters/<agent>.go): its paths and shape, its events, and its Facts
-// (facts.go): how it parses its config, what switches its hooks off, its
-// system files and dead paths, how to ask its binary, which recorded
-// payloads (payloads/) its hooks get. add, remove, status and doctor take
-// them from there; no code outside this package checks an agent's name
-// (TestNoAgentNamesOutsideAdapters).
+// Everything about an agent is stated once, in one value of Agent in its
+// own file (adapters/<agent>.go): its paths, its hooks and the shape they
+// take in its config (Format: HookMap, NamedSet, TOMLHooks, Module), how it
+// parses the config, the files it reads, what switches its hooks off, its
+// dead paths, its trust, how to ask its binary, which recorded payloads
+// (payloads/) its hooks get. add, remove, status and doctor take them from
+// there; no code outside this package checks an agent's name
+// (TestNoAgentNamesOutsideAdapters). The JSON splicer that edits the
+// configs knows no agent and lives in adapters/jsonedit.
 //
 // Invariants:
 //   - Pure: bytes in, bytes out. No file, process or environment access (the
 //     writer reads and writes, doctor reads and runs; overrides such as
 //     $CLAUDE_CONFIG_DIR arrive through an injected getenv, and system files
 //     are named under Target.SystemRoot).
-//   - Byte preservation: an edit changes only the span it inserts or deletes.
-//     Spans are located with gjson's byte offsets and spliced; the user's file
-//     is never re-marshalled. Inserted text copies the file's indent unit,
-//     newline style and nesting depth, and a one-line file stays one line.
+//   - Byte preservation: an edit changes only the span it inserts or deletes
+//     (jsonedit for JSON, tomlscan for TOML). The user's file is never
+//     re-marshalled. Inserted text copies the file's indent unit, newline
+//     style and nesting depth, and a one-line file stays one line.
 //   - Remove(Add(x)) == x for every strict JSON object x without entries of
 //     ours, and Add(Add(x)) == Add(x).
 //   - Ownership: an entry is ours exactly when every command in it starts with
@@ -36,6 +38,7 @@
 //   - An add or a remove is a Plan (plan.go): the new bytes of every file the
 //     agent needs, computed from the files of Reads(t) as the writer read
 //     them under its lock, which applies the whole plan as one transaction.
+//     Every agent plans through the same Agent.PlanAdd and Agent.PlanRemove.
 //     A file beyond the config (codex's trust records in config.toml) is one
 //     more edit of the plan; what only I/O can tell (the agent's version,
 //     its dir's real path) comes in as a Probe, and a plan refuses what

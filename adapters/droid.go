@@ -29,7 +29,7 @@ import (
 // settings.json's "hooks" or at hooks.json's top, switches them all off.
 // Droid rewrites settings.json itself (JSON.stringify, two spaces, comments
 // dropped) on its first interactive run.
-type droid struct{ claudeStyle }
+type droid struct{}
 
 // droidEvents are the event keys of droid's hook schema (read in the
 // binary); other keys are ignored.
@@ -37,40 +37,64 @@ var droidEvents = []string{"PreToolUse", "PostToolUse", "Notification", "UserPro
 	"SubagentStop", "PreCompact", "SessionStart", "SessionEnd"}
 
 func init() {
-	register(droid{claudeStyle{
-		name: "droid",
-		events: []claudeEvent{
-			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-			{event: "Notification", state: scripts.Attention, rule: scripts.FieldCases, field: "notification_type",
-				cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "idle_prompt", State: scripts.Interrupted}},
-				note:  "when notification_type is permission_prompt; interrupted when it is idle_prompt (Esc while the model streams)"},
-			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+	var d droid
+	register(&Agent{
+		ID: "droid", Product: "Factory Droid", Programs: []string{"droid"},
+		// ~/.factory; $FACTORY_HOME_OVERRIDE replaces the home (droid then
+		// reads $FACTORY_HOME_OVERRIDE/.factory).
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			if getenv != nil {
+				if v := getenv("FACTORY_HOME_OVERRIDE"); v != "" {
+					return filepath.Join(v, ".factory"), "FACTORY_HOME_OVERRIDE"
+				}
+			}
+			return filepath.Join(home, ".factory"), ""
 		},
-		transport: scripts.PTY,
-	}})
+		File: droidSettings,
+		// droid's hooks files: hooks.json, and the legacy hooks/hooks.json
+		// it reads when hooks.json is absent.
+		Reads: func(t Target) []string { return []string{d.hooksJSON(t), d.legacyHooks(t)} },
+		Hooks: []Hook{
+			{Event: "UserPromptSubmit", State: scripts.Working},
+			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldCases, Field: "notification_type",
+				Cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "idle_prompt", State: scripts.Interrupted}},
+				Note:  "when notification_type is permission_prompt",
+				// the first state is the event's main one, which doctor's
+				// fires replay with the recorded permission_prompt payload
+				Also: []EventInfo{{Event: "Notification", State: scripts.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}}},
+			{Event: "Stop", State: scripts.Done},
+		},
+		Transport:     scripts.PTY,
+		Format:        HookMap{Key: "hooks"},
+		ReadsComments: true,
+		check:         d.check,
+		planAdd:       d.planAdd,
+		planRemove:    d.planRemove,
+		Switches:      d.switches,
+		ReadFiles:     d.readFiles,
+		Payloads:      "droid",
+		Range:         droidRange,
+		Variants: map[string][]Variant{
+			"Notification": {
+				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
+					Why: "the recorded idle_prompt Notification (Esc while the model streams)"},
+				{ID: "fire.other-notification", Payload: "Notification.other",
+					Why: "a Notification whose notification_type is elicitation_dialog (droid's AskUser questions; reconstructed from the recorded one)"},
+			},
+		},
+		ProjectConfigs: []string{".factory/settings.json", ".factory/hooks.json"},
+	})
 }
 
-// Dir is ~/.factory; $FACTORY_HOME_OVERRIDE replaces the home (droid then
-// reads $FACTORY_HOME_OVERRIDE/.factory).
-func (droid) Dir(home string, getenv func(string) string) (string, string) {
-	if getenv != nil {
-		if v := getenv("FACTORY_HOME_OVERRIDE"); v != "" {
-			return filepath.Join(v, ".factory"), "FACTORY_HOME_OVERRIDE"
-		}
-	}
-	return filepath.Join(home, ".factory"), ""
-}
+// droidRange: the versions measured with our hooks (docs/agents.md "droid").
+var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2"}
 
-func (droid) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
+func droidSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
 func (droid) hooksJSON(t Target) string { return filepath.Join(t.Dir, "hooks.json") }
 func (droid) legacyHooks(t Target) string {
 	return filepath.Join(t.Dir, "hooks", "hooks.json")
 }
-
-// SwitchFiles are droid's hooks files: hooks.json, and the legacy
-// hooks/hooks.json it reads when hooks.json is absent.
-func (d droid) SwitchFiles(t Target) []string { return []string{d.hooksJSON(t), d.legacyHooks(t)} }
 
 // hooksFile is the hooks file droid reads: hooks.json when it exists, else
 // the legacy hooks/hooks.json when that exists, else hooks.json.
@@ -257,7 +281,7 @@ type droidView struct {
 func (d droid) view(t Target, files map[string][]byte) droidView {
 	has := func(p string) bool { _, ok := files[p]; return ok }
 	hp := d.hooksFile(t, has)
-	sp := d.Config(t)
+	sp := droidSettings(t)
 	return droidView{
 		settings: readDroidFile(sp, files[sp], has(sp), true),
 		hooks:    readDroidFile(hp, files[hp], has(hp), false),
@@ -419,13 +443,13 @@ func unwrapErr(err error) error {
 	return err
 }
 
-// PlanAdd places each entry of ours (see place) and edits both files:
+// planAdd places each entry of ours (see place) and edits both files:
 // ours move to where they now belong, and leave the other file.
-func (d droid) PlanAdd(t Target, in PlanInput) (Plan, error) {
+func (d droid) planAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 	if in.Trust {
 		return Plan{}, ErrTrustUnsupported
 	}
-	sp := d.Config(t)
+	sp := droidSettings(t)
 	if cur, ok := in.Files[sp]; ok && jsonedit.IsBlank(cur) {
 		return Plan{}, errors.New("is empty; Factory Droid may be rewriting it right now: run add again, and if it stays empty put {} in it or delete it")
 	}
@@ -434,15 +458,15 @@ func (d droid) PlanAdd(t Target, in PlanInput) (Plan, error) {
 		return Plan{}, off
 	}
 	var events []string
-	for _, e := range d.events {
-		events = append(events, e.event)
+	for _, h := range a.Hooks {
+		events = append(events, h.Event)
 	}
 	where, err := v.place(events)
 	if err != nil {
 		return Plan{}, err
 	}
 	var wantS, wantH []jsonedit.EventEntry
-	for _, w := range d.want(t) {
+	for _, w := range a.hookMap().want(a, t) {
 		if where[w.Event].settings {
 			wantS = append(wantS, w)
 		} else {
@@ -469,7 +493,7 @@ func (d droid) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	if v.hooks.exists && v.hooks.err != nil {
 		p.Notes = append(p.Notes, v.hooks.ignored()+"; so its hooks do not run, and ours went into "+sp)
 	}
-	ss, err := d.Scripts(t)
+	ss, err := a.Scripts(t)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -477,11 +501,11 @@ func (d droid) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	return p, nil
 }
 
-// PlanRemove takes ours out of settings.json and both hooks files, with the
+// planRemove takes ours out of settings.json and both hooks files, with the
 // exact restore where the writer offers one.
-func (d droid) PlanRemove(t Target, in PlanInput) (Plan, error) {
+func (d droid) planRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 	p := Plan{}
-	sp := d.Config(t)
+	sp := droidSettings(t)
 	for _, path := range []string{sp, d.hooksJSON(t), d.legacyHooks(t)} {
 		cur, exists := in.Files[path]
 		rec := in.Records[path]
@@ -518,67 +542,26 @@ func (d droid) PlanRemove(t Target, in PlanInput) (Plan, error) {
 	return p, nil
 }
 
-// Check returns the *OffError when hooksDisabled is on, or why an add
+// check returns the *OffError when hooksDisabled is on, or why an add
 // would be refused.
-func (d droid) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
+func (d droid) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	all := map[string][]byte{}
 	for k, v := range files {
 		all[k] = v
 	}
 	if cur != nil {
-		all[d.Config(t)] = cur
+		all[droidSettings(t)] = cur
 	}
 	v := d.view(t, all)
 	if off := v.off(); off != nil {
 		return nil, off
 	}
 	var events []string
-	for _, e := range d.events {
-		events = append(events, e.event)
+	for _, h := range a.Hooks {
+		events = append(events, h.Event)
 	}
 	_, err := v.place(events)
 	return nil, err
-}
-
-// --- Factory Droid's facts, for add, remove, status and doctor ---
-
-func (d droid) Facts(t Target) Facts {
-	return Facts{
-		Product:        "Factory Droid",
-		ReadsComments:  true,
-		ProjectConfigs: []string{".factory/settings.json", ".factory/hooks.json"},
-		Reads:          d.SwitchFiles(t),
-		Switches:       d.switches,
-		ReadFiles:      d.readFiles,
-		Payloads:       "droid",
-		Range:          droidRange,
-		Variants: map[string][]Variant{
-			"Notification": {
-				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
-					Why: "the recorded idle_prompt Notification (Esc while the model streams)"},
-				{ID: "fire.other-notification", Payload: "Notification.other",
-					Why: "a Notification whose notification_type is elicitation_dialog (droid's AskUser questions; reconstructed from the recorded one)"},
-			},
-		},
-	}
-}
-
-// droidRange: the versions measured with our hooks (docs/agents.md "droid").
-var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2"}
-
-// Events lists Notification twice: attention, and interrupted for an
-// idle_prompt (the first is the event's main state, which doctor's fires
-// replay with the recorded permission_prompt payload).
-func (d droid) Events() []EventInfo {
-	es := d.claudeStyle.Events()
-	for i, e := range es {
-		if e.Event == "Notification" {
-			idle := EventInfo{Event: "Notification", State: scripts.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}
-			es[i].Note = "when notification_type is permission_prompt"
-			return append(es[:i+1], append([]EventInfo{idle}, es[i+1:]...)...)
-		}
-	}
-	return es
 }
 
 // inputFiles is in's files as a plan sees them: the existing ones, by path.

@@ -26,12 +26,12 @@ func FuzzDroidHooksFile(f *testing.F) {
 	}
 	seedCorpus(f)
 	tg := testTarget(f, "droid", "/home/u")
-	d := tg.Adapter.(droid)
-	sp, hp := d.Config(tg), d.hooksJSON(tg)
+	a, d := tg.Adapter, droid{}
+	sp, hp := a.Config(tg), d.hooksJSON(tg)
 	settings := []byte("{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}\n    ]\n  }\n}\n")
 	f.Fuzz(func(t *testing.T, x []byte) {
 		files := map[string][]byte{sp: settings, hp: x}
-		p, err := d.PlanAdd(tg, PlanInput{Files: files})
+		p, err := a.PlanAdd(tg, PlanInput{Files: files})
 		if err != nil {
 			return
 		}
@@ -47,24 +47,24 @@ func FuzzDroidHooksFile(f *testing.F) {
 		}
 		if !bytes.Equal(after[sp], settings) || !bytes.Equal(after[hp], x) {
 			w := d.view(tg, after)
-			for _, e := range d.events {
-				if v.hooks.defines[e.event] != w.hooks.defines[e.event] {
-					t.Fatalf("add changed whether hooks.json defines %s:\n%q\n%q", e.event, x, after[hp])
+			for _, e := range a.Hooks {
+				if v.hooks.defines[e.Event] != w.hooks.defines[e.Event] {
+					t.Fatalf("add changed whether hooks.json defines %s:\n%q\n%q", e.Event, x, after[hp])
 				}
 				in := w.settings
-				if v.hooks.defines[e.event] {
+				if v.hooks.defines[e.Event] {
 					in = w.hooks
 				}
 				if in.err != nil {
 					t.Fatalf("add left %s unreadable to droid: %v\n%q", in.path, in.err, after[in.path])
 				}
-				ev, _ := jsonedit.Find(in.events, e.event)
-				if len(FindOurs(wrapOne(e.event, ev.Val), tg.Prefix())) != 1 {
-					t.Fatalf("%s: ours is not once in %s, where droid reads that event:\n%q", e.event, in.path, after[in.path])
+				ev, _ := jsonedit.Find(in.events, e.Event)
+				if len(FindOurs(wrapOne(e.Event, ev.Val), tg.Prefix())) != 1 {
+					t.Fatalf("%s: ours is not once in %s, where droid reads that event:\n%q", e.Event, in.path, after[in.path])
 				}
 			}
 		}
-		again, err := d.PlanAdd(tg, PlanInput{Files: after, Records: recs})
+		again, err := a.PlanAdd(tg, PlanInput{Files: after, Records: recs})
 		if err != nil {
 			t.Fatalf("second add: %v", err)
 		}
@@ -73,7 +73,7 @@ func FuzzDroidHooksFile(f *testing.F) {
 				t.Fatalf("second add changed %s:\n%q\n%q", e.Path, after[e.Path], e.Doc)
 			}
 		}
-		rm, err := d.PlanRemove(tg, PlanInput{Files: after, Records: recs})
+		rm, err := a.PlanRemove(tg, PlanInput{Files: after, Records: recs})
 		if err != nil {
 			t.Fatalf("remove: %v", err)
 		}

@@ -27,28 +27,22 @@ type Occurrence struct {
 	Mixed    bool         // it also holds handlers that are not ours
 }
 
-// ReadConfig reads the agent's config (it exists and was read) the way the
+// Read reads the agent's config (it exists and was read) the way the
 // agent parses it: the config.parse and config.bom findings and, when the
-// agent reads hooks from it, its event map. Facts.ReadConfig gives an
-// agent's own reader; without one, the config is a JSON object whose event
-// map sits at EventsKey.
-func (f Facts) Read(in Input) ([]Finding, *EventMap) {
-	t, cfg := in.T, in.Config
-	if f.ReadFiles != nil {
-		return f.ReadFiles(in)
+// agent reads hooks from it, its event map.
+func (a *Agent) Read(in Input) ([]Finding, *EventMap) {
+	if a.ReadFiles != nil {
+		return a.ReadFiles(in)
 	}
-	if f.ReadConfig != nil {
-		return f.ReadConfig(t, cfg)
-	}
-	return f.readJSONMap(t, cfg)
+	return a.Format.read(a, in.T, in.Config)
 }
 
 // Holds reports whether the config holds anything of ours, read as the
 // agent reads it or, where it cannot, by our prefix anywhere in it.
-func (f Facts) Holds(in Input) bool {
+func (a *Agent) Holds(in Input) bool {
 	t, cfg := in.T, in.Config
-	if f.ReadFiles != nil {
-		_, m := f.ReadFiles(in)
+	if a.ReadFiles != nil {
+		_, m := a.ReadFiles(in)
 		if m != nil {
 			return len(m.Ours) > 0
 		}
@@ -65,69 +59,71 @@ func (f Facts) Holds(in Input) bool {
 	if !cfg.Exists {
 		return false
 	}
-	if f.ReadConfig != nil {
-		if _, m := f.ReadConfig(t, cfg); m != nil {
+	key := a.EventsKey(t)
+	if key == "" {
+		if _, m := a.Read(in); m != nil {
 			return len(m.Ours) > 0
 		}
 		return bytes.Contains(cfg.Data, []byte(t.Prefix()))
 	}
 	data := bytes.TrimPrefix(cfg.Data, []byte("\xef\xbb\xbf"))
-	if f.ReadsComments {
+	if a.ReadsComments {
 		data, _ = jsonedit.StripComments(data)
 	}
 	if !gjson.ValidBytes(data) {
 		return bytes.Contains(data, []byte(t.Prefix()))
 	}
-	return len(FindOurs(gjson.ParseBytes(data).Get(gjson.Escape(f.EventsKey(t))), t.Prefix())) > 0
+	return len(FindOurs(gjson.ParseBytes(data).Get(gjson.Escape(key)), t.Prefix())) > 0
 }
 
-func (f Facts) readJSONMap(t Target, cfg File) ([]Finding, *EventMap) {
+// readJSONMap reads a JSON config whose event map sits at root[key].
+func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Finding, *EventMap) {
 	file := cfg.Path
 	data := cfg.Data
 	var fs []Finding
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		if !f.ReadsBOM {
-			return append(fs, fail("config.parse", file, file+" "+f.BOMVerdict(), BOMHint)), nil
+		if !a.ReadsBOM {
+			return append(fs, fail("config.parse", file, file+" "+a.BOMVerdict(), BOMHint)), nil
 		}
-		fs = append(fs, info("config.bom", file, file+" "+f.BOMVerdict(), BOMHint))
+		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict(), BOMHint))
 		data = data[3:]
 	}
-	if f.ReadsComments {
+	if a.ReadsComments {
 		data, _ = jsonedit.StripComments(data) // read as the agent reads it; add and remove keep them
-	}
 
+	}
 	root, err := jsonedit.ParseObject(data)
 	if err != nil {
-		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, f.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, a.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil
 	}
 	if k := duplicateKey(root); k != "" {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")), nil
 	}
 	for _, m := range jsonedit.Members(root) {
-		if !f.Accepts(m.Key) {
-			return append(fs, fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, f.Product, f.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))), nil
+		if !a.Accepts(m.Key) {
+			return append(fs, fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, a.Product, a.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))), nil
 		}
 	}
-	m := &EventMap{Where: f.EventsKey(t)}
+	m := &EventMap{Where: key}
 	events := root.Get(gjson.Escape(m.Where))
 	if events.Exists() && !events.IsObject() {
-		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.Where, f.Product), "make it an object of event arrays")), nil
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %q is not an object, so %s reads no hooks from it", file, m.Where, a.Product), "make it an object of event arrays")), nil
 	}
 	if k := duplicateKey(events); k != "" {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %q appears twice in %q; agents disagree on which copy wins", file, k, m.Where), "merge the two copies into one")), nil
 	}
 	note := "strict JSON, no BOM"
 	switch {
-	case f.StrictRoot != nil:
-		note = "strict JSON, no BOM, top level only " + f.StrictRootList()
-	case f.ReadsComments && f.ReadsBOM:
+	case a.StrictRoot != nil:
+		note = "strict JSON, no BOM, top level only " + a.StrictRootList()
+	case a.ReadsComments && a.ReadsBOM:
 		note = "JSON with comments allowed, no trailing commas"
-	case f.ReadsComments:
+	case a.ReadsComments:
 		note = "JSON with comments allowed, no trailing commas, no BOM"
-	case f.ReadsBOM:
+	case a.ReadsBOM:
 		note = "strict JSON"
 	}
-	fs = append(fs, pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, f.Product, note)))
+	fs = append(fs, pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, a.Product, note)))
 	m.Ours = FindOurs(events, t.Prefix())
 	return fs, m
 }

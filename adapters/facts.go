@@ -3,96 +3,17 @@ package adapters
 import (
 	"embed"
 	"errors"
-	"fmt"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// Facts are what one agent does with its files beyond where hookinstall
-// writes, as data and as pure checks over bytes: how it parses them, what
-// switches its hooks off, where ours must never be, how to ask its binary.
-// Every agent states them once, in its own file (Adapter.Facts); add,
-// remove, status and doctor take them from there. Doctor does the I/O
-// (reading files, live fires, running binaries) and applies them.
-type Facts struct {
-	// Product is the agent's name for people: "Claude Code".
-	Product string
-	// Detect are the paths whose presence means the agent is installed
-	// (besides its programs on PATH), where its config dir alone cannot
-	// tell: ~/.gemini is Gemini CLI's and Antigravity's. nil means the
-	// config dir.
-	Detect []string
-	// ReadsComments: the agent reads // and /* */ comments in its JSON
-	// config (measured), but no trailing commas. hookinstall edits such a
-	// file keeping every comment where it was (jsonedit.MapEdit.Comments).
-	ReadsComments bool
-	// Plugin is set when the config is a plugin file of ours that runs
-	// inside the agent (opencode), not a map of hook entries.
-	Plugin *Plugin
-	// EventsUnderNS: the event map sits under our namespace key
-	// (Antigravity's named hook sets), not under "hooks".
-	EventsUnderNS bool
-	// ReadConfig, when set, reads a config in a form of the agent's own,
-	// as the agent parses it (see Read); nil reads a JSON object whose
-	// event map sits at EventsKey.
-	ReadConfig func(t Target, cfg File) ([]Finding, *EventMap)
-	// ReadFiles, when set, reads the config together with the files of
-	// Reads, for an agent that reads its hooks from more than one file
-	// (Factory Droid merges settings.json and hooks.json per event): the
-	// event map is what the agent runs of them.
-	ReadFiles func(in Input) ([]Finding, *EventMap)
-	// StrictRoot is every top-level key the agent accepts in its config;
-	// any other makes it reject the whole file. nil allows any key.
-	StrictRoot []string
-	// ReadsBOM: the agent reads a config that starts with a UTF-8 byte
-	// order mark (measured). Otherwise it rejects the whole file.
-	ReadsBOM bool
-	// RewritesStale: the agent has been seen to write back a stale copy of
-	// its config that drops our entries.
-	RewritesStale bool
-	// ProjectConfigs are globs, relative to a project folder, of hook
-	// configs the agent also reads there: one of ours there fires twice.
-	ProjectConfigs []string
-	// SystemFiles are the machine-wide files the agent reads (under
-	// t.SystemRoot; none when it is ""), such as managed settings.
-	SystemFiles []string
-	// Reads are the files Switches and DeadPaths look at, beside the
-	// config: switch files, system files, dead paths.
-	Reads []string
-	// Switches checks what can switch the agent's hooks off, when an
-	// install is there.
-	Switches func(Input) []Finding
-	// DeadPaths checks paths the agent loads but never runs, or loads a
-	// second time, whether or not an install is there.
-	DeadPaths func(Input) []Finding
-	// Trust is set for an agent that runs a hook only once the user
-	// trusted it.
-	Trust *Trust
-	// Ask is set where the agent's binary can say what it resolved.
-	Ask *Ask
-	// Payloads names the agent whose recorded payloads the live fires
-	// replay (ZeroCode's engine is Codex's, so zerocode replays codex's).
-	Payloads string
-	// Reconstructed are the events whose payload was built from the
-	// agent's documentation rather than recorded from its binary.
-	Reconstructed []string
-	// Variants are further fires per event, for a state that depends on
-	// the payload.
-	Variants map[string][]Variant
-	// Range is the agent versions measured with our hooks, and what older
-	// ones get; nil when no binary of the agent could be run here.
-	Range *Range
-}
-
 //go:embed payloads/*.json
 var payloadFS embed.FS
 
 // Payload returns the recorded hook payload name ("claude.Stop": an agent,
-// as Facts.Payloads names it, and an event), or nil. Doctor's live fires
+// as Agent.Payloads names it, and an event), or nil. Doctor's live fires
 // replay them; payloads/README.md says where each comes from.
 func Payload(name string) []byte {
 	b, err := payloadFS.ReadFile("payloads/" + name + ".json")
@@ -110,16 +31,17 @@ type Plugin struct {
 	RuntimeEnv  []string
 	RuntimeName string // for verdicts: "opencode's Bun runtime"
 	// Cases are the live fires: one hook call each, with its payload
-	// (an event name under Facts.Payloads) and the state it must report.
+	// (an event name under Agent.Payloads) and the state it must report.
 	Cases []PluginCase
 	// OnAPI: the agent calls the module's default export with an API whose
 	// on(event, handler) registers a handler (Pi). Otherwise every export is
 	// a plugin function returning its hooks (opencode's API).
 	OnAPI bool
-	// Header is the first line of every file of ours (the adapter fills
-	// it in); Render gives the bytes this version writes.
-	Header string
-	Render func() ([]byte, error)
+	// Render gives the module this version writes for an install (its
+	// header names the command that removes it); Header is its first
+	// line, which marks a file as ours.
+	Render func(in scripts.Install) ([]byte, error)
+	Header func(ns string) string
 }
 
 // A PluginCase is one call of one plugin hook.
@@ -137,15 +59,47 @@ type Variant struct {
 	Why     string        // what the run proves, for the verdict
 }
 
-// A Trust is how an agent records that the user trusted a hook.
+// A Trust is how an agent records that the user trusted a hook, stated
+// once: doctor checks the records, add says how to trust, add --trust
+// writes them where Write is set, remove takes ours out.
 type Trust struct {
 	// File holds the agent's trust records.
-	File string
+	File func(t Target) string
 	// Algo names the hash the records hold, for verdicts.
 	Algo string
-	// Version is the agent version whose trust records hookinstall can
-	// write itself (add --trust), or "" when it cannot.
+	// Hint is what the user must do before the hooks run (the plan's
+	// Next after an add without --trust).
+	Hint func(t Target) string
+	// Positional: trust is keyed on an entry's position, so a user's
+	// entry that moves up when ours goes may need to be trusted again
+	// (remove says so).
+	Positional bool
+	// Records lists the records our handlers in hooksDoc (the config as
+	// written) need, keyed on keyPath (TrustKeyPath).
+	Records func(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error)
+	// Drop returns the records file without the records of our hooks:
+	// those rec (the manifest's record of the file, nil: none) lists, and
+	// those of our handlers (harmless where there are none).
+	Drop func(t Target, cur []byte, keyPath string, rec *Record) ([]byte, error)
+	// Write is set when hookinstall can write the records itself (add
+	// --trust); nil refuses that with ErrTrustUnsupported.
+	Write *TrustWrite
+}
+
+// A TrustWrite is how add --trust writes an agent's trust records, with
+// hashes the installed binary confirms (a wrong hash silently leaves the
+// hooks skipped).
+type TrustWrite struct {
+	// Version is the release whose hash hookinstall computes itself.
 	Version string
+	// VersionCommand prints the installed release; the writer runs it
+	// (Probe) before a plan with PlanInput.Trust.
+	VersionCommand []string
+	// Query, when set, is what the binary is asked before the plan
+	// (Agent.TrustQuery); its reply comes in as Probe.Reply.
+	Query func(a *Agent, t Target, in PlanInput) *Query
+	// Add plans an add with trust: the config's edit and the records.
+	Add func(a *Agent, t Target, in PlanInput) (Plan, error)
 }
 
 // An Ask is how to ask the agent's binary what it resolved. It runs with no
@@ -191,8 +145,8 @@ type File struct {
 	Err    error
 }
 
-// Input is what Switches and DeadPaths judge: the config and every file in
-// Facts.Reads, as read.
+// Input is what Switches and DeadPaths judge: the config and every file of
+// Agent.Files, as read.
 type Input struct {
 	T      Target
 	Config File
@@ -276,11 +230,11 @@ const BOMHint = "remove the first three bytes (EF BB BF) of the file"
 // BOMVerdict says what a leading UTF-8 byte order mark means for the agent:
 // add, remove and doctor all say it this way. hookinstall edits no such file
 // either way (PRODUCT.md, bad input).
-func (f Facts) BOMVerdict() string {
-	if f.ReadsBOM {
-		return "starts with a UTF-8 byte order mark (BOM): " + f.Product + " reads it anyway (measured), but hookinstall add and remove will not edit the file"
+func (a *Agent) BOMVerdict() string {
+	if a.ReadsBOM {
+		return "starts with a UTF-8 byte order mark (BOM): " + a.Product + " reads it anyway (measured), but hookinstall add and remove will not edit the file"
 	}
-	return "starts with a UTF-8 byte order mark (BOM): " + f.Product + " rejects the whole file, so none of its hooks run"
+	return "starts with a UTF-8 byte order mark (BOM): " + a.Product + " rejects the whole file, so none of its hooks run"
 }
 
 // Explain rewrites an error about t's config in the agent's own terms: a
@@ -294,40 +248,17 @@ func Explain(t Target, err error) error {
 	}
 	if se.Msg == jsonedit.MsgBOM && se.Offset == 0 {
 		c := *se
-		c.Msg = t.Adapter.Facts(t).BOMVerdict()
+		c.Msg = t.Adapter.BOMVerdict()
 		return &c
 	}
 	return err
 }
 
-// StrictRootList renders the keys of a strict root for messages:
-// `"description" and "hooks"`.
-func (f Facts) StrictRootList() string {
-	ks := append([]string(nil), f.StrictRoot...)
-	sort.Strings(ks)
-	for i, k := range ks {
-		ks[i] = fmt.Sprintf("%q", k)
+// EventsKey is the top-level key that holds the event map of a JSON
+// config: "hooks", or our namespace for a NamedSet; "" for another format.
+func (a *Agent) EventsKey(t Target) string {
+	if m, ok := a.Format.(interface{ eventsKey(Target) string }); ok {
+		return m.eventsKey(t)
 	}
-	return strings.Join(ks, " and ")
-}
-
-// Accepts reports whether key may stand at the top level of the config.
-func (f Facts) Accepts(key string) bool {
-	if f.StrictRoot == nil {
-		return true
-	}
-	for _, k := range f.StrictRoot {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
-
-// EventsKey is the top-level key that holds the event map.
-func (f Facts) EventsKey(t Target) string {
-	if f.EventsUnderNS {
-		return t.NS
-	}
-	return "hooks"
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestBOMOneMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Facts(tg).Plugin != nil {
+		if a.Plugin != nil {
 			continue // a plugin module, not JSON
 		}
 		_, err = a.Add(tg, bom, nil, false)
@@ -54,8 +55,8 @@ func TestBOMOneMessage(t *testing.T) {
 		}
 		got := Explain(tg, err)
 		var se *jsonedit.SyntaxError
-		if !errors.As(got, &se) || se.Msg != a.Facts(tg).BOMVerdict() {
-			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.Facts(tg).BOMVerdict())
+		if !errors.As(got, &se) || se.Msg != a.BOMVerdict() {
+			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.BOMVerdict())
 		}
 		if w, ok := want[a.Name()]; ok && got.Error() != w {
 			t.Errorf("%s: %q, want %q", a.Name(), got, w)
@@ -86,16 +87,25 @@ func TestSystemRoot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := tg.Adapter.Facts(tg).SystemFiles
-		sw := tg.Adapter.SwitchFiles(tg)
-		if len(got) != len(c.want) || len(got) > 0 && (got[0] != c.want[0] || sw[len(sw)-1] != c.want[0]) {
-			t.Errorf("%+v: system files %q, switch files %q, want %q", c.opts, got, sw, c.want)
+		if got := systemFiles(tg, home); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%+v: system files %q, want %q", c.opts, got, c.want)
 		}
 	}
 	tg, _ := Resolve("claude", Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys"})
-	if got := tg.Adapter.Facts(tg).SystemFiles; len(got) != 1 || got[0] != "/tmp/sys/etc/claude-code/managed-settings.json" {
+	if got := systemFiles(tg, home); len(got) != 1 || got[0] != "/tmp/sys/etc/claude-code/managed-settings.json" {
 		t.Errorf("claude's system files %q", got)
 	}
+}
+
+// systemFiles are the files t reads outside the home.
+func systemFiles(t Target, home string) []string {
+	var fs []string
+	for _, f := range t.Adapter.Files(t) {
+		if !strings.HasPrefix(f, home+"/") {
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
 
 // TestClaudeManagedSwitches: add refuses where the managed settings keep
@@ -107,7 +117,7 @@ func TestClaudeManagedSwitches(t *testing.T) {
 		t.Fatal(err)
 	}
 	managed := sys + "/etc/claude-code/managed-settings.json"
-	if sw := tg.Adapter.SwitchFiles(tg); len(sw) != 1 || sw[0] != managed {
+	if sw := tg.Adapter.Files(tg); len(sw) != 1 || sw[0] != managed {
 		t.Fatalf("switch files %q", sw)
 	}
 	for body, key := range map[string]string{

@@ -99,7 +99,7 @@ func fuzzShared(f *testing.F, agent string) {
 func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	a := tg.Adapter
 	orig := bytes.Clone(x)
-	jsonc := a.Facts(tg).ReadsComments
+	jsonc := a.ReadsComments
 	parse, plain := jsonedit.ParseObject, func(b []byte) []byte { return b }
 	if jsonc {
 		parse, plain = jsonedit.ParseJSONC, jsonedit.Blank

@@ -21,7 +21,43 @@ import (
 // ~/.gemini is also Antigravity's, so our hooks dir there is
 // <NS>-gemini-hooks (Antigravity's is <NS>-hooks), and Gemini CLI is
 // detected by its settings.json or its program, never by the folder alone.
-type gemini struct{ claudeStyle }
+func init() {
+	register(&Agent{
+		ID: "gemini", Product: "Gemini CLI", Programs: []string{"gemini"},
+		// ~/.gemini; $GEMINI_CLI_HOME replaces the home (not the folder):
+		// Gemini CLI then reads $GEMINI_CLI_HOME/.gemini/settings.json.
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			if getenv != nil {
+				if v := getenv("GEMINI_CLI_HOME"); v != "" {
+					return filepath.Join(v, ".gemini"), "GEMINI_CLI_HOME"
+				}
+			}
+			return filepath.Join(home, ".gemini"), ""
+		},
+		File:      geminiSettings,
+		SharesDir: true,
+		Detect:    func(t Target) []string { return []string{geminiSettings(t)} },
+		// The system settings (which can switch hooks off for every user)
+		// and the folders the user trusted, which doctor reports.
+		Reads: func(t Target) []string {
+			return append(nonEmpty(SystemPath(t, geminiSystem)), geminiTrustedFolders(t))
+		},
+		Hooks: []Hook{
+			{Event: "BeforeAgent", State: scripts.Working},
+			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+				Field: "notification_type", Value: "ToolPermission", Note: "only when notification_type is ToolPermission"},
+			{Event: "AfterAgent", State: scripts.Done},
+		},
+		Transport:     scripts.PTY,
+		Format:        HookMap{Key: "hooks", Named: true, Timeout: geminiTimeout},
+		ReadsComments: true, RewritesInPlace: true,
+		check:          geminiCheck,
+		Switches:       geminiSwitches,
+		Payloads:       "gemini",
+		Range:          geminiRange,
+		ProjectConfigs: []string{".gemini/settings.json"},
+	})
+}
 
 // geminiTimeout is our handlers' timeout: 5 s, in Gemini CLI's milliseconds
 // (a 5 there would kill every hook after 5 ms; measured: a handler with
@@ -32,43 +68,9 @@ const geminiTimeout = HookTimeout * 1000
 // user's ($GEMINI_CLI_SYSTEM_SETTINGS_PATH moves it; not followed).
 const geminiSystem = "/etc/gemini-cli/settings.json"
 
-func init() {
-	register(gemini{claudeStyle{
-		name: "gemini",
-		events: []claudeEvent{
-			{event: "BeforeAgent", state: scripts.Working, rule: scripts.Always},
-			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
-				field: "notification_type", value: "ToolPermission", note: "only when notification_type is ToolPermission"},
-			{event: "AfterAgent", state: scripts.Done, rule: scripts.Always},
-		},
-		transport: scripts.PTY,
-		timeout:   geminiTimeout,
-		named:     true,
-	}})
-}
+func geminiSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
-func (gemini) sharesDir() bool { return true }
-
-// Dir is ~/.gemini; $GEMINI_CLI_HOME replaces the home (not the folder):
-// Gemini CLI then reads $GEMINI_CLI_HOME/.gemini/settings.json.
-func (gemini) Dir(home string, getenv func(string) string) (string, string) {
-	if getenv != nil {
-		if v := getenv("GEMINI_CLI_HOME"); v != "" {
-			return filepath.Join(v, ".gemini"), "GEMINI_CLI_HOME"
-		}
-	}
-	return filepath.Join(home, ".gemini"), ""
-}
-
-func (gemini) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
-
-func (gemini) trustedFolders(t Target) string { return filepath.Join(t.Dir, "trustedFolders.json") }
-
-// SwitchFiles: the system settings (which can switch hooks off for every
-// user) and the folders the user trusted, which doctor reports.
-func (g gemini) SwitchFiles(t Target) []string {
-	return append(nonEmpty(SystemPath(t, geminiSystem)), g.trustedFolders(t))
-}
+func geminiTrustedFolders(t Target) string { return filepath.Join(t.Dir, "trustedFolders.json") }
 
 // geminiOff says why Gemini CLI would run none of our hooks, from a
 // settings file's root: hooksConfig.enabled false, or one of our hooks
@@ -93,18 +95,18 @@ func geminiOff(file string, system bool, root gjson.Result, ours map[string]bool
 	return nil
 }
 
-// ourNames are the names and commands Gemini CLI knows our hooks by.
-func (g gemini) ourNames(t Target) map[string]bool {
+// geminiNames are the names and commands Gemini CLI knows our hooks by.
+func geminiNames(a *Agent, t Target) map[string]bool {
 	m := map[string]bool{}
-	for _, e := range g.events {
-		m[HookName(t, e.event)] = true
-		m[t.ScriptPath(scripts.FileName(e.event))] = true
+	for _, h := range a.Hooks {
+		m[HookName(t, h.Event)] = true
+		m[t.ScriptPath(scripts.FileName(h.Event))] = true
 	}
 	return m
 }
 
-func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	ours := g.ourNames(t)
+func geminiCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	ours := geminiNames(a, t)
 	if sys := SystemPath(t, geminiSystem); sys != "" {
 		if b, ok := files[sys]; ok {
 			if data, _ := jsonedit.StripComments(b); gjson.ValidBytes(data) {
@@ -115,17 +117,17 @@ func (g gemini) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 		}
 	}
 	var notes []string
-	if _, _, trusted := geminiTrusted(t.Cwd, files[g.trustedFolders(t)]); !trusted {
-		notes = append(notes, geminiTrustNote(g.Config(t)))
+	if _, _, trusted := geminiTrusted(t.Cwd, files[geminiTrustedFolders(t)]); !trusted {
+		notes = append(notes, geminiTrustNote(a.Config(t)))
 	}
 	if jsonedit.IsBlank(cur) {
 		return notes, nil
 	}
-	root, err := g.parseShared(t, cur)
+	root, err := a.parseShared(t, cur)
 	if err != nil {
 		return nil, err
 	}
-	if off := geminiOff(g.Config(t), false, root, ours); off != nil {
+	if off := geminiOff(a.Config(t), false, root, ours); off != nil {
 		return nil, off
 	}
 	return notes, nil
@@ -172,28 +174,11 @@ func geminiTrusted(cwd string, tf []byte) (rule, level string, trusted bool) {
 	return rule, level, level == "TRUST_FOLDER" || level == "TRUST_PARENT"
 }
 
-// --- Gemini CLI's facts, for add, remove, status and doctor ---
-
-func (g gemini) Facts(t Target) Facts {
-	sys := SystemPath(t, geminiSystem)
-	return Facts{
-		Range:          geminiRange,
-		Product:        "Gemini CLI",
-		Detect:         []string{g.Config(t)},
-		ReadsComments:  true,
-		ProjectConfigs: []string{".gemini/settings.json"},
-		SystemFiles:    nonEmpty(sys),
-		Reads:          append(nonEmpty(sys), g.trustedFolders(t)),
-		Switches:       g.switches,
-		Payloads:       "gemini",
-	}
-}
-
-// switches checks hooksConfig in the user's and the system settings, and
-// says what folder trust does to every hook.
-func (g gemini) switches(in Input) []Finding {
+// geminiSwitches checks hooksConfig in the user's and the system settings,
+// and says what folder trust does to every hook.
+func geminiSwitches(in Input) []Finding {
 	var fs []Finding
-	ours := g.ourNames(in.T)
+	ours := geminiNames(in.T.Adapter, in.T)
 	root := func(f File) gjson.Result {
 		data, _ := jsonedit.StripComments(f.Data)
 		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
@@ -218,14 +203,14 @@ func (g gemini) switches(in Input) []Finding {
 		fs = append(fs, info("trust.folder", in.Config.Path, "folder trust is off (security.folderTrust.enabled is false): Gemini CLI runs hooks in every folder", ""))
 		return fs
 	}
-	tf := in.File(g.trustedFolders(in.T))
+	tf := in.File(geminiTrustedFolders(in.T))
 	n := 0
 	for _, m := range jsonedit.Members(root(tf)) {
 		if v := m.Val.String(); v == "TRUST_FOLDER" || v == "TRUST_PARENT" {
 			n++
 		}
 	}
-	fs = append(fs, g.redaction(in, root(in.Config))...)
+	fs = append(fs, geminiRedaction(in, root(in.Config))...)
 	if rule, level, ok := geminiTrusted(in.T.Cwd, tf.Data); ok {
 		fs = append(fs, pass("trust.folder", tf.Path, fmt.Sprintf("folder trust is on, and %s is trusted (%q: %s in %s)", in.T.Cwd, rule, level, tf.Path)))
 		return fs
@@ -244,11 +229,11 @@ func (g gemini) switches(in Input) []Finding {
 // shouldRedactEnvironmentVariable; GEMINI_CLI_* are always kept).
 var geminiRedacted = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
 
-// redaction checks that our hooks get the host's variables: with
+// geminiRedaction checks that our hooks get the host's variables: with
 // security.environmentVariableRedaction.enabled, Gemini CLI drops names that
 // look like secrets (a namespace "monkey" gives MONKEY_PTY) unless they are
 // listed in .allowed, and always drops those in .blocked.
-func (g gemini) redaction(in Input, root gjson.Result) []Finding {
+func geminiRedaction(in Input, root gjson.Result) []Finding {
 	r := root.Get("security.environmentVariableRedaction")
 	list := func(key string) map[string]bool {
 		m := map[string]bool{}

@@ -12,51 +12,47 @@ import (
 // loads {plugin,plugins}/*.{js,ts} from ~/.config/kilo, from the legacy
 // ~/.kilocode, and from $KILO_CONFIG_DIR as one more folder beside them; it
 // emits opencode's bus events, so the plugin and its map are opencode's.
-var kilo = pluginAgent{
-	name:     "kilo",
-	binaries: []string{"kilo"},
-	events:   opencodeEvents,
-	dir:      configDir("KILO_CONFIG_DIR", "kilo"),
-	sub:      "plugins", ext: ".js",
-	render: func(in scripts.Install) ([]byte, error) { return scripts.RenderPlugin(in, "Kilo") },
-	header: func(ns string) string { return scripts.PluginHeader(ns, "Kilo") },
-	twins: func(t Target) []string {
-		ts := opencodeTwins(t)
-		// the legacy ~/.kilocode loads beside the config dir, and so does
-		// ~/.config/kilo beside $KILO_CONFIG_DIR (which adds a folder)
-		others := []string{filepath.Join(t.Home, ".kilocode")}
-		if t.DirFrom == "KILO_CONFIG_DIR" {
-			others = append(others, filepath.Join(t.Home, ".config", "kilo"))
-		}
-		for _, d := range others {
-			if d == t.Dir {
-				continue
-			}
-			for _, sub := range []string{"plugins", "plugin"} {
-				ts = append(ts, filepath.Join(d, sub, t.NS+".js"), filepath.Join(d, sub, t.NS+".ts"))
-			}
-		}
-		return ts
-	},
-	twinWhy: "Kilo loads plugin/ and plugins/ alike, in ~/.config/kilo, ~/.kilocode and $KILO_CONFIG_DIR",
-	facts: func(Target) Facts {
-		return Facts{
-			Range:   kiloRange,
-			Product: "Kilo CLI",
-			Plugin: &Plugin{
-				// Kilo is a Bun binary (Bun 1.3.14 in 7.7.9): with BUN_BE_BUN=1
-				// it runs JavaScript, as opencode does.
-				Runtime: "kilo", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "Kilo's Bun runtime",
-				Cases: opencodeCases,
-			},
-			ProjectConfigs: []string{".kilo/plugin/*.js", ".kilo/plugins/*.js", ".kilo/plugin/*.ts", ".kilo/plugins/*.ts",
-				".kilocode/plugin/*.js", ".kilocode/plugins/*.js", ".opencode/plugin/*.js", ".opencode/plugins/*.js"},
-			Payloads: "kilo",
-		}
-	},
+func init() {
+	register(&Agent{
+		ID: "kilo", Product: "Kilo CLI", Programs: []string{"kilo"},
+		Dir:   configDir("KILO_CONFIG_DIR", "kilo"),
+		Hooks: opencodeHooks,
+		Format: Module{Sub: "plugins", Ext: ".js", Twins: kiloTwins,
+			TwinWhy: "Kilo loads plugin/ and plugins/ alike, in ~/.config/kilo, ~/.kilocode and $KILO_CONFIG_DIR"},
+		Plugin: &Plugin{
+			Render: func(in scripts.Install) ([]byte, error) { return scripts.RenderPlugin(in, "Kilo") },
+			Header: func(ns string) string { return scripts.PluginHeader(ns, "Kilo") },
+			// Kilo is a Bun binary (Bun 1.3.14 in 7.7.9): with BUN_BE_BUN=1
+			// it runs JavaScript, as opencode does.
+			Runtime: "kilo", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "Kilo's Bun runtime",
+			Cases: opencodeCases,
+		},
+		Payloads: "kilo",
+		Range:    kiloRange,
+		ProjectConfigs: []string{".kilo/plugin/*.js", ".kilo/plugins/*.js", ".kilo/plugin/*.ts", ".kilo/plugins/*.ts",
+			".kilocode/plugin/*.js", ".kilocode/plugins/*.js", ".opencode/plugin/*.js", ".opencode/plugins/*.js"},
+	})
 }
 
-func init() { register(kilo) }
+// kiloTwins are opencode's twins, and the same files in the legacy
+// ~/.kilocode, which loads beside the config dir, and in ~/.config/kilo
+// beside $KILO_CONFIG_DIR (which adds a folder).
+func kiloTwins(t Target) []string {
+	ts := opencodeTwins(t)
+	others := []string{filepath.Join(t.Home, ".kilocode")}
+	if t.DirFrom == "KILO_CONFIG_DIR" {
+		others = append(others, filepath.Join(t.Home, ".config", "kilo"))
+	}
+	for _, d := range others {
+		if d == t.Dir {
+			continue
+		}
+		for _, sub := range []string{"plugins", "plugin"} {
+			ts = append(ts, filepath.Join(d, sub, t.NS+".js"), filepath.Join(d, sub, t.NS+".ts"))
+		}
+	}
+	return ts
+}
 
 // kiloRange: the versions measured with our hooks (docs/agents.md "Versions").
 var kiloRange = &Range{Program: "kilo", Oldest: "7.7.9", Newest: "7.7.9"}

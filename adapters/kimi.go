@@ -31,19 +31,51 @@ import (
 // through `sh -c` in a session of their own with no terminal, so the scripts
 // write to the host's pty. Kimi reads its hooks only at start (/reload in a
 // running Kimi reads them again).
-type kimi struct{}
-
-func init() { register(kimi{}) }
-
-// kimiEvents are the events of ours; Interrupt ends a turn cancelled by Esc
-// or Ctrl-C (no Stop follows), while Esc on the approval dialog is a Reject
-// whose turn ends with Stop (measured).
-var kimiEvents = []claudeEvent{
-	{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-	{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
-	{event: "Stop", state: scripts.Done, rule: scripts.Always},
-	{event: "Interrupt", state: scripts.Interrupted, rule: scripts.Always, note: "a turn cancelled by Esc or Ctrl-C"},
+func init() {
+	register(&Agent{
+		ID: "kimi", Product: "Kimi Code", Programs: []string{"kimi"},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			return envDir(getenv, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"))
+		},
+		File: func(t Target) string { return filepath.Join(t.Dir, "config.toml") },
+		// Interrupt ends a turn cancelled by Esc or Ctrl-C (no Stop follows),
+		// while Esc on the approval dialog is a Reject whose turn ends with
+		// Stop (measured).
+		Hooks: []Hook{
+			{Event: "UserPromptSubmit", State: scripts.Working},
+			{Event: "PermissionRequest", State: scripts.Attention},
+			{Event: "Stop", State: scripts.Done},
+			{Event: "Interrupt", State: scripts.Interrupted, Note: "a turn cancelled by Esc or Ctrl-C"},
+		},
+		Transport: scripts.PTY,
+		Format:    TOMLHooks{},
+		// measured on 2.1.0: a config.toml that starts with a BOM still
+		// ran its hooks
+		ReadsBOM: true,
+		check:    kimiCheck,
+		// measured: Kimi Code reads [[hooks]] at start and on /reload only
+		Next: func(Target) string {
+			return "Kimi Code reads its hooks only when it starts: in a Kimi Code that is running now, type /reload (or restart it)"
+		},
+		Ask: &Ask{
+			ID: "binary.kimi", Program: "kimi", Args: []string{"doctor", "config"},
+			Env:     func(t Target) []string { return []string{"KIMI_CODE_HOME=" + t.Dir} },
+			AnyExit: true,
+			What:    "'%s doctor config'",
+			Hint:    "run 'kimi doctor config' yourself (Kimi Code needs Node 22.19 or newer on PATH)",
+			Read:    readKimiDoctor,
+		},
+		Payloads: "kimi",
+		Range:    kimiRange,
+	})
 }
+
+// TOMLHooks is Kimi Code's config.toml, the user's whole config, whose
+// [[hooks]] tables ({event, matcher, command, timeout}) hold the hooks; we
+// edit it byte for byte.
+type TOMLHooks struct{}
+
+func (TOMLHooks) empty(doc []byte) bool { return jsonedit.IsBlank(doc) }
 
 // kimiKnownEvents are the hook events Kimi Code 2.1.0 accepts (its
 // HOOK_EVENT_TYPES, as `kimi doctor config` lists them); any other makes the
@@ -61,25 +93,6 @@ const KimiVersion = "2.1.0"
 // kimiFinalNewline is what an add records (Edit.Created) when it had to end
 // the user's last line before appending, so that remove takes it out too.
 const kimiFinalNewline = "final newline"
-
-func (kimi) Name() string                { return "kimi" }
-func (kimi) Binaries() []string          { return []string{"kimi"} }
-func (kimi) OwnFile() bool               { return false }
-func (kimi) ByNameOnly() bool            { return false }
-func (kimi) SwitchFiles(Target) []string { return nil }
-func (kimi) VersionCommand() []string    { return nil }
-
-func (kimi) Events() []EventInfo { return eventInfos(kimiEvents) }
-
-func (kimi) Dir(home string, getenv func(string) string) (string, string) {
-	return envDir(getenv, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"))
-}
-
-func (kimi) Config(t Target) string { return filepath.Join(t.Dir, "config.toml") }
-
-func (kimi) Scripts(t Target) ([]Script, error) {
-	return eventScripts(t, gated(t, kimiEvents), scripts.PTY, false)
-}
 
 // kimiEntry is one [[hooks]] table of ours, in the order we write its keys.
 func kimiEntry(t Target, event string) jsonedit.Obj {
@@ -238,14 +251,14 @@ func jsonValue(o jsonedit.Obj) map[string]any {
 
 // Check refuses an install that would never fire: an invalid [[hooks]]
 // entry anywhere in the file makes Kimi Code run none of them.
-func (k kimi) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+func kimiCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
 	d, err := parseKimi(cur)
 	if err != nil {
 		return nil, err
 	}
 	for i, e := range d.hooks {
 		if p := kimiProblem(e); p != "" {
-			return nil, &OffError{File: k.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1),
+			return nil, &OffError{File: a.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1),
 				Reason: p + ", so Kimi Code runs none of the hooks in this file, ours included (it says so only in 'kimi doctor config'); fix or remove that entry, then run add again"}
 		}
 	}
@@ -298,7 +311,7 @@ func tomlSpan(cur []byte, h tomlHeader, all []tomlHeader) (int, int) {
 	return start, cut
 }
 
-func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+func (k TOMLHooks) add(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	d, err := parseKimi(cur)
 	if err != nil {
 		return Edit{}, err
@@ -307,7 +320,7 @@ func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) 
 	var notes []string
 	if force {
 		// take every entry of ours out, then write them afresh
-		rm, err := k.Remove(t, cur, prev, true)
+		rm, err := k.remove(a, t, cur, prev, true)
 		if err != nil {
 			return Edit{}, err
 		}
@@ -331,9 +344,9 @@ func (k kimi) Add(t Target, cur []byte, prev *Record, force bool) (Edit, error) 
 		}
 	}
 	var add []string
-	for _, e := range gated(t, kimiEvents) {
-		if !have[e.event] {
-			add = append(add, e.event)
+	for _, h := range gated(t, a.Hooks) {
+		if !have[h.Event] {
+			add = append(add, h.Event)
 		}
 	}
 	var created []string
@@ -435,7 +448,7 @@ func kimiPutBack(out []byte, rec string) ([]byte, bool) {
 	return append(append(append([]byte(nil), out[:at]...), text...), out[at:]...), true
 }
 
-func (k kimi) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
+func (TOMLHooks) remove(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error) {
 	d, err := parseKimi(cur)
 	if err != nil {
 		return Edit{}, err
@@ -523,90 +536,16 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-// PlanAdd installs into config.toml, the one file of the plan. A blank or
-// missing file is an empty config.
-func (k kimi) PlanAdd(t Target, in PlanInput) (Plan, error) {
-	if in.Trust {
-		return Plan{}, ErrTrustUnsupported
-	}
-	path := k.Config(t)
-	cur := in.Files[path]
-	notes, err := k.Check(t, cur, in.Files)
-	if err != nil {
-		return Plan{}, err
-	}
-	ed, err := k.Add(t, cur, in.Records[path], in.Force)
-	if err != nil {
-		return Plan{}, err
-	}
-	ss, err := k.Scripts(t)
-	if err != nil {
-		return Plan{}, err
-	}
-	notes = append(notes, ed.Notes...)
-	p := Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Scripts: ss, Notes: notes}
-	if !bytes.Equal(ed.Doc, cur) {
-		// measured: Kimi Code reads [[hooks]] at start and on /reload only
-		p.Next = "Kimi Code reads its hooks only when it starts: in a Kimi Code that is running now, type /reload (or restart it)"
-	}
-	return p, nil
-}
-
-// PlanRemove takes our tables out of config.toml: the exact restore when the
-// writer offers one; a file the install created is deleted when nothing is
-// left in it.
-func (k kimi) PlanRemove(t Target, in PlanInput) (Plan, error) {
-	path := k.Config(t)
-	if ed, ok := in.Restore[path]; ok {
-		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}}, nil
-	}
-	cur, exists := in.Files[path]
-	if !exists {
-		return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: Edit{Delete: true}}}}, nil
-	}
-	rec := in.Records[path]
-	ed, err := k.Remove(t, cur, rec, in.Force)
-	if err != nil {
-		return Plan{}, err
-	}
-	if rec.NotUsers() && !ed.Kept && jsonedit.IsBlank(ed.Doc) {
-		ed = Edit{Delete: true, Notes: ed.Notes}
-	}
-	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil
-}
-
-// --- Kimi Code's facts, for add, remove, status and doctor ---
-
-func (k kimi) Facts(t Target) Facts {
-	return Facts{
-		Range:      kimiRange,
-		Product:    "Kimi Code",
-		ReadConfig: k.readConfig,
-		// measured on 2.1.0: a config.toml that starts with a BOM still
-		// ran its hooks
-		ReadsBOM: true,
-		Ask: &Ask{
-			ID: "binary.kimi", Program: "kimi", Args: []string{"doctor", "config"},
-			Env:     func(t Target) []string { return []string{"KIMI_CODE_HOME=" + t.Dir} },
-			AnyExit: true,
-			What:    "'%s doctor config'",
-			Hint:    "run 'kimi doctor config' yourself (Kimi Code needs Node 22.19 or newer on PATH)",
-			Read:    readKimiDoctor,
-		},
-		Payloads: "kimi",
-	}
-}
-
-// readConfig reads config.toml as Kimi Code does: TOML, and every [[hooks]]
+// read reads config.toml as Kimi Code does: TOML, and every [[hooks]]
 // entry valid, or none of them runs.
-func (k kimi) readConfig(t Target, cfg File) ([]Finding, *EventMap) {
+func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 	file := cfg.Path
 	data := cfg.Data
 	var fs []Finding
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		// Kimi Code 2.1.0 ran the hooks of such a file (measured), though
 		// 'kimi doctor config' calls it invalid TOML
-		fs = append(fs, info("config.bom", file, file+" "+k.Facts(t).BOMVerdict()+"; 'kimi doctor config' calls it invalid TOML", BOMHint))
+		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict()+"; 'kimi doctor config' calls it invalid TOML", BOMHint))
 		data = data[3:]
 	}
 	d, err := parseKimi(data)

@@ -44,8 +44,8 @@ func kimiOurs(t *testing.T, tg Target, before, doc []byte) {
 		t.Fatalf("add gave invalid TOML: %v\n%s", err, doc)
 	}
 	want := append([]any(nil), b.hooks...)
-	for _, e := range kimiEvents {
-		want = append(want, map[string]any{"event": e.event, "command": tg.ScriptPath(scripts.FileName(e.event)), "timeout": int64(HookTimeout)})
+	for _, h := range tg.Adapter.Hooks {
+		want = append(want, map[string]any{"event": h.Event, "command": tg.ScriptPath(scripts.FileName(h.Event)), "timeout": int64(HookTimeout)})
 	}
 	if !reflect.DeepEqual(a.hooks, want) {
 		t.Fatalf("hooks after add:\n%#v\nwant\n%#v", a.hooks, want)

@@ -22,45 +22,49 @@ import (
 // turn or on the approval dialog, fires no hook: there is no interrupted.
 // We never install a PermissionRequest hook: Letta takes one that exits 0
 // as the user's approval and runs the tool without asking.
-type letta struct{ claudeStyle }
-
-// lettaTimeout is our handlers' timeout in Letta's unit, milliseconds.
-const lettaTimeout = HookTimeout * 1000
+const lettaTimeout = HookTimeout * 1000 // its handlers' timeout, in milliseconds
 
 func init() {
-	register(letta{claudeStyle{
-		name: "letta",
-		events: []claudeEvent{
-			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
-				field: "message", value: "Approval needed", note: "only when message is \"Approval needed\""},
-			{event: "Stop", state: scripts.Done, rule: scripts.Always},
+	register(&Agent{
+		ID: "letta", Product: "Letta Code", Programs: []string{"letta"},
+		Dir: func(home string, _ func(string) string) (string, string) {
+			return filepath.Join(home, ".letta"), ""
 		},
-		transport: scripts.PTY,
-		timeout:   lettaTimeout,
-	}})
+		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
+		Hooks: []Hook{
+			{Event: "UserPromptSubmit", State: scripts.Working},
+			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+				Field: "message", Value: "Approval needed", Note: "only when message is \"Approval needed\""},
+			{Event: "Stop", State: scripts.Done},
+		},
+		Transport: scripts.PTY,
+		Format:    HookMap{Key: "hooks", Timeout: lettaTimeout},
+		// Letta rewrites settings.json itself.
+		RewritesInPlace: true,
+		check:           lettaCheck,
+		Switches:        lettaSwitches,
+		Payloads:        "letta",
+		Range:           lettaRange,
+		Variants: map[string][]Variant{
+			"Notification": {{ID: "fire.other-notification", Payload: "Notification.completed",
+				Why: "the Notification \"Turn completed, awaiting your input\" Letta Code fires after every Stop (not an approval)"}},
+		},
+		ProjectConfigs: []string{".letta/settings.json", ".letta/settings.local.json"},
+	})
 }
-
-func (letta) Dir(home string, _ func(string) string) (string, string) {
-	return filepath.Join(home, ".letta"), ""
-}
-
-func (letta) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
-
-func (letta) SwitchFiles(Target) []string { return nil }
 
 // lettaOffWhy is what hooks.disabled does.
 const lettaOffWhy = "so Letta Code runs no hooks at all"
 
-func (l letta) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
-	root, err := l.parseShared(t, cur) // an empty result for a blank file
+func lettaCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+	root, err := a.parseShared(t, cur) // an empty result for a blank file
 	if err != nil {
 		return nil, err
 	}
 	if root.Get("hooks.disabled").Type == gjson.True {
-		return nil, &OffError{File: l.Config(t), Key: "hooks.disabled", Reason: "is true, " + lettaOffWhy + "; set it to false or remove it, then run add again"}
+		return nil, &OffError{File: a.Config(t), Key: "hooks.disabled", Reason: "is true, " + lettaOffWhy + "; set it to false or remove it, then run add again"}
 	}
-	if n := lettaPermissionHooks(l.Config(t), root); n != "" {
+	if n := lettaPermissionHooks(a.Config(t), root); n != "" {
 		return []string{n}, nil
 	}
 	return nil, nil
@@ -78,22 +82,7 @@ func lettaPermissionHooks(config string, root gjson.Result) string {
 
 // --- Letta Code's facts, for add, remove, status and doctor ---
 
-func (l letta) Facts(t Target) Facts {
-	return Facts{
-		Product:        "Letta Code",
-		Range:          lettaRange,
-		ProjectConfigs: []string{".letta/settings.json", ".letta/settings.local.json"},
-		Switches:       l.switches,
-		Payloads:       "letta",
-		Variants: map[string][]Variant{
-			"Notification": {{ID: "fire.other-notification", Payload: "Notification.completed",
-				Why: "the Notification \"Turn completed, awaiting your input\" Letta Code fires after every Stop (not an approval)"}},
-		},
-	}
-}
-
-// switches checks hooks.disabled and the user's PermissionRequest hooks.
-func (l letta) switches(in Input) []Finding {
+func lettaSwitches(in Input) []Finding {
 	root := jsonRoot(in.Config)
 	var fs []Finding
 	if root.Get("hooks.disabled").Type == gjson.True {

@@ -53,7 +53,7 @@ func nameUses(fset *token.FileSet, path string, src any, names map[string]bool) 
 // TestNoAgentNamesOutsideAdapters pins the rule that everything about an
 // agent is stated once, in its adapter: outside adapters/, no Go code (test
 // files aside) compares against an agent's name, switches on one, or keys a
-// map on one. What differs between agents is a fact (Adapter.Facts), and
+// map on one. What differs between agents is a fact (its adapters.Agent), and
 // the code that uses it asks for the fact.
 func TestNoAgentNamesOutsideAdapters(t *testing.T) {
 	names := map[string]bool{}
@@ -86,7 +86,7 @@ func TestNoAgentNamesOutsideAdapters(t *testing.T) {
 			return err
 		}
 		for _, f := range found {
-			t.Errorf("%s: agent facts belong in adapters/<agent>.go (Adapter.Facts), not in a name check", f)
+			t.Errorf("%s: agent facts belong in adapters/<agent>.go (its adapters.Agent), not in a name check", f)
 		}
 		return nil
 	})

@@ -19,68 +19,58 @@ import (
 // approves everything, so attention then never fires. An agent_end that
 // says willContinue (a retry or continuation follows at once) reports
 // nothing.
-var omp = pluginAgent{
-	name:     "omp",
-	binaries: []string{"omp"},
-	events: []EventInfo{
-		{Event: "agent_start", State: scripts.Working},
-		{Event: "tool_approval_requested", State: scripts.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
-		{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
-		{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
-	},
-	dir: func(home string, getenv func(string) string) (string, string) {
-		if getenv != nil {
-			if p := getenv("OMP_PROFILE"); p != "" {
-				return filepath.Join(home, ".omp", "profiles", p, "agent"), "OMP_PROFILE"
+func init() {
+	register(&Agent{
+		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			if getenv != nil {
+				if p := getenv("OMP_PROFILE"); p != "" {
+					return filepath.Join(home, ".omp", "profiles", p, "agent"), "OMP_PROFILE"
+				}
 			}
-		}
-		return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".omp", "agent"))
-	},
-	sub: "extensions", ext: ".ts",
-	render: scripts.RenderOmp,
-	header: scripts.OmpHeader,
-	// oh-my-pi loads extensions/*.ts, *.js and */index.ts (or index.js).
-	twins: func(t Target) []string {
-		return []string{
-			filepath.Join(t.Dir, "extensions", t.NS+".js"),
-			filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
-			filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
-		}
-	},
-	twinWhy: "oh-my-pi loads extensions/*.ts, *.js and */index.ts alike",
-	reads:   func(t Target) []string { return []string{ompConfig(t)} },
-	notes: func(t Target, files map[string][]byte) []string {
-		var notes []string
-		if n := ompApproval(ompConfig(t), files[ompConfig(t)]); n != "" {
-			notes = append(notes, n)
-		}
-		if n := ompDisabled(t, files[ompConfig(t)]); n != "" {
-			notes = append(notes, n+"; remove it there, or oh-my-pi never loads the extension")
-		}
-		return notes
-	},
-	facts: func(t Target) Facts {
-		return Facts{
-			Product: "oh-my-pi",
-			Range:   ompRange,
-			Plugin: &Plugin{
-				OnAPI: true,
-				Cases: []PluginCase{
-					{"fire.working", "agent_start", scripts.Working},
-					{"fire.attention", "tool_approval_requested", scripts.Attention},
-					{"fire.done", "agent_end", scripts.Done},
-					{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
-				},
+			return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".omp", "agent"))
+		},
+		Reads: func(t Target) []string { return []string{ompConfig(t)} },
+		Hooks: []Hook{
+			{Event: "agent_start", State: scripts.Working},
+			{Event: "tool_approval_requested", State: scripts.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
+			{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
+			{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
+		},
+		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "oh-my-pi loads extensions/*.ts, *.js and */index.ts alike",
+			Twins: func(t Target) []string {
+				return []string{
+					filepath.Join(t.Dir, "extensions", t.NS+".js"),
+					filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
+					filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
+				}
+			}},
+		check: func(_ *Agent, t Target, _ []byte, files map[string][]byte) ([]string, error) {
+			var notes []string
+			if n := ompApproval(ompConfig(t), files[ompConfig(t)]); n != "" {
+				notes = append(notes, n)
+			}
+			if n := ompDisabled(t, files[ompConfig(t)]); n != "" {
+				notes = append(notes, n+"; remove it there, or oh-my-pi never loads the extension")
+			}
+			return notes, nil
+		},
+		Switches: ompSwitches,
+		Plugin: &Plugin{
+			Render: scripts.RenderOmp, Header: scripts.OmpHeader,
+			OnAPI: true,
+			Cases: []PluginCase{
+				{"fire.working", "agent_start", scripts.Working},
+				{"fire.attention", "tool_approval_requested", scripts.Attention},
+				{"fire.done", "agent_end", scripts.Done},
+				{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
 			},
-			ProjectConfigs: []string{".omp/extensions/*.ts", ".omp/extensions/*.js", ".omp/extensions/*/index.ts"},
-			Reads:          []string{ompConfig(t)},
-			Switches:       ompSwitches,
-			Payloads:       "omp",
-		}
-	},
+		},
+		Payloads:       "omp",
+		Range:          ompRange,
+		ProjectConfigs: []string{".omp/extensions/*.ts", ".omp/extensions/*.js", ".omp/extensions/*/index.ts"},
+	})
 }
-
-func init() { register(omp) }
 
 // ompConfig is oh-my-pi's settings file, YAML.
 func ompConfig(t Target) string { return filepath.Join(t.Dir, "config.yml") }

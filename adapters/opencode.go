@@ -8,38 +8,29 @@ import (
 
 // opencode is opencode: a plugin of ours, ~/.config/opencode/plugins/<NS>.js,
 // an ES module that runs inside opencode and writes to the host's pty.
-var opencode = pluginAgent{
-	name:     "opencode",
-	binaries: []string{"opencode"},
-	events:   opencodeEvents,
-	dir:      configDir("OPENCODE_CONFIG_DIR", "opencode"),
-	// opencode also loads plugin/ (singular): we never write there, since a
-	// copy in both fires every event twice.
-	sub: "plugins", ext: ".js",
-	render:  scripts.RenderOpencode,
-	header:  scripts.OpencodeHeader,
-	twins:   opencodeTwins,
-	twinWhy: "opencode loads plugin/ and plugins/ alike",
-	facts: func(Target) Facts {
-		return Facts{
-			Range:   opencodeRange,
-			Product: "opencode",
-			Plugin: &Plugin{
-				// opencode is a Bun binary: with BUN_BE_BUN=1 it runs JavaScript.
-				Runtime: "opencode", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "opencode's Bun runtime",
-				Cases: opencodeCases,
-			},
-			ProjectConfigs: []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"},
-			Payloads:       "opencode",
-		}
-	},
+func init() {
+	register(&Agent{
+		ID: "opencode", Product: "opencode", Programs: []string{"opencode"},
+		Dir:   configDir("OPENCODE_CONFIG_DIR", "opencode"),
+		Hooks: opencodeHooks,
+		// opencode also loads plugin/ (singular): we never write there,
+		// since a copy in both fires every event twice.
+		Format: Module{Sub: "plugins", Ext: ".js", Twins: opencodeTwins, TwinWhy: "opencode loads plugin/ and plugins/ alike"},
+		Plugin: &Plugin{
+			Render: scripts.RenderOpencode, Header: scripts.OpencodeHeader,
+			// opencode is a Bun binary: with BUN_BE_BUN=1 it runs JavaScript.
+			Runtime: "opencode", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "opencode's Bun runtime",
+			Cases: opencodeCases,
+		},
+		Payloads:       "opencode",
+		Range:          opencodeRange,
+		ProjectConfigs: []string{".opencode/plugin/*.js", ".opencode/plugins/*.js", ".opencode/plugin/*.ts", ".opencode/plugins/*.ts"},
+	})
 }
 
-func init() { register(opencode) }
-
-// opencodeEvents are what the plugin of opencode's API reports (opencode's
+// opencodeHooks are what the plugin of opencode's API reports (opencode's
 // and Kilo's).
-var opencodeEvents = []EventInfo{
+var opencodeHooks = []Hook{
 	{Event: "chat.message", State: scripts.Working},
 	{Event: "permission.asked", State: scripts.Attention, Note: "bus event, through the event hook"},
 	{Event: "permission.replied", State: scripts.Working, Note: "bus event, through the event hook"},

@@ -12,50 +12,42 @@ import (
 // export registers handlers with pi.on. Pi asks for no permissions, so it
 // reports no attention; a prompt the user stops (Esc) ends with agent_end
 // whose last assistant message has stopReason "aborted": interrupted.
-var pi = pluginAgent{
-	name:     "pi",
-	binaries: []string{"pi"},
-	events: []EventInfo{
-		{Event: "agent_start", State: scripts.Working},
-		{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted"},
-		{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
-	},
-	dir: func(home string, getenv func(string) string) (string, string) {
-		return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".pi", "agent"))
-	},
-	sub: "extensions", ext: ".ts",
-	render: scripts.RenderPi,
-	header: scripts.PiHeader,
-	// Pi loads extensions/*.ts, *.js and */index.ts (or index.js).
-	twins: func(t Target) []string {
-		return []string{
-			filepath.Join(t.Dir, "extensions", t.NS+".js"),
-			filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
-			filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
-		}
-	},
-	twinWhy: "Pi loads extensions/*.ts, *.js and */index.ts alike",
-	facts: func(Target) Facts {
-		return Facts{
-			Range:   piRange,
-			Product: "Pi",
-			// Pi runs on node and loads the module with jiti; ours is
-			// TypeScript without types, so node itself loads it.
-			Plugin: &Plugin{
-				OnAPI: true,
-				Cases: []PluginCase{
-					{"fire.working", "agent_start", scripts.Working},
-					{"fire.done", "agent_end", scripts.Done},
-					{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
-				},
+func init() {
+	register(&Agent{
+		ID: "pi", Product: "Pi", Programs: []string{"pi"},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".pi", "agent"))
+		},
+		Hooks: []Hook{
+			{Event: "agent_start", State: scripts.Working},
+			{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted"},
+			{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
+		},
+		// Pi loads extensions/*.ts, *.js and */index.ts (or index.js).
+		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "Pi loads extensions/*.ts, *.js and */index.ts alike",
+			Twins: func(t Target) []string {
+				return []string{
+					filepath.Join(t.Dir, "extensions", t.NS+".js"),
+					filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
+					filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
+				}
+			}},
+		// Pi runs on node and loads the module with jiti; ours is
+		// TypeScript without types, so node itself loads it.
+		Plugin: &Plugin{
+			Render: scripts.RenderPi, Header: scripts.PiHeader,
+			OnAPI: true,
+			Cases: []PluginCase{
+				{"fire.working", "agent_start", scripts.Working},
+				{"fire.done", "agent_end", scripts.Done},
+				{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
 			},
-			ProjectConfigs: []string{".pi/extensions/*.ts", ".pi/extensions/*.js", ".pi/extensions/*/index.ts"},
-			Payloads:       "pi",
-		}
-	},
+		},
+		Payloads:       "pi",
+		Range:          piRange,
+		ProjectConfigs: []string{".pi/extensions/*.ts", ".pi/extensions/*.js", ".pi/extensions/*/index.ts"},
+	})
 }
-
-func init() { register(pi) }
 
 // piRange: the versions measured with our hooks (docs/agents.md "Versions").
 var piRange = &Range{Program: "pi", Oldest: "0.52.12", Newest: "0.73.1"}

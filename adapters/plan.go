@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,8 +32,8 @@ type Probe struct {
 	// RealDir is the agent's config dir with its symlinks resolved, ""
 	// when it could not be resolved (it does not exist yet).
 	RealDir string
-	// Reply is the binary's reply to the adapter's TrustQuery, nil when
-	// it asked nothing.
+	// Reply is the binary's reply to the agent's TrustQuery, nil when it
+	// asked nothing.
 	Reply *Reply
 }
 
@@ -86,9 +87,9 @@ func (p Plan) Kept() bool {
 }
 
 // Reads lists every file t's plans read: the config first, then the others
-// the adapter names (switch files, dead paths, the trust file).
+// the agent reads (Agent.Files: switch files, dead paths, the trust file).
 func Reads(t Target) []string {
-	return append([]string{t.Adapter.Config(t)}, t.Adapter.SwitchFiles(t)...)
+	return append([]string{t.Adapter.Config(t)}, t.Adapter.Files(t)...)
 }
 
 // Adopt is jsonedit.Adopt, for the writer: the first install of a file in a
@@ -109,36 +110,84 @@ type FileError struct {
 func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
-// oneConfig is the planning of an agent whose hooks live in one config
-// file: its plans edit that file alone, through the target's adapter (so an
-// adapter that embeds it plans with its own Check, Add and Remove).
-type oneConfig struct{}
-
-// VersionCommand is nil: no plan needs to know the agent's version.
-func (oneConfig) VersionCommand() []string { return nil }
-
-// PlanAdd checks the config and the other files, and installs our entries.
-func (oneConfig) PlanAdd(t Target, in PlanInput) (Plan, error) {
-	if in.Trust {
-		return Plan{}, ErrTrustUnsupported
+// PlanAdd plans an install: the edits of every file of Reads(t) it needs,
+// from in (the files as read under the lock). It returns an *OffError when
+// the agent's hooks are switched off, and refuses in.Trust with
+// ErrTrustUnsupported, or ErrTrustVersion when the probed version is not
+// the one its trust hash is exact for.
+func (a *Agent) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if a.planAdd != nil {
+		return a.planAdd(a, t, in)
 	}
-	return configAdd(t, in)
+	if in.Trust {
+		if !a.TrustWritable() {
+			return Plan{}, ErrTrustUnsupported
+		}
+		return a.Trust.Write.Add(a, t, in)
+	}
+	p, err := configAdd(a, t, in)
+	if err != nil {
+		return p, err
+	}
+	if a.Trust != nil && a.Trust.Hint != nil {
+		p.Next = a.Trust.Hint(t)
+	}
+	if a.Next != nil && !bytes.Equal(p.Edits[0].Doc, in.Files[a.Config(t)]) {
+		p.Next = a.Next(t)
+	}
+	return p, nil
 }
 
-// PlanRemove takes our entries out of the config.
-func (oneConfig) PlanRemove(t Target, in PlanInput) (Plan, error) {
-	return configRemove(t, in)
+// TrustQuery is the question an add with in.Trust puts to the agent's
+// binary before it plans (the writer asks it and hands the reply in as
+// in.Probe.Reply), or nil.
+func (a *Agent) TrustQuery(t Target, in PlanInput) *Query {
+	if !in.Trust || !a.TrustWritable() || a.Trust.Write.Query == nil {
+		return nil
+	}
+	return a.Trust.Write.Query(a, t, in)
+}
+
+// PlanRemove plans taking our entries out of every file, using in.Restore
+// where the writer offers an exact restore: the config, and the trust
+// records of our hooks where the agent keeps them (harmless where there are
+// none).
+func (a *Agent) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	if a.planRemove != nil {
+		return a.planRemove(a, t, in)
+	}
+	p, err := configRemove(a, t, in)
+	if err != nil || a.Trust == nil || a.Trust.Drop == nil {
+		return p, err
+	}
+	file := a.Trust.File(t)
+	if ed, ok := in.Restore[file]; ok {
+		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: ed})
+		return p, nil
+	}
+	cur, ok := in.Files[file]
+	if !ok {
+		return p, nil
+	}
+	doc, err := a.Trust.Drop(t, cur, TrustKeyPath(t, in.Probe.RealDir), in.Records[file])
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust records of our hooks, if any, are left in it", file, err))
+		return p, nil
+	}
+	if !bytes.Equal(doc, cur) {
+		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc}})
+	}
+	return p, nil
 }
 
 // configAdd plans an install into t's config: the agent's Check (an
 // *OffError when its hooks are switched off), the config's edit and the
 // scripts.
-func configAdd(t Target, in PlanInput) (Plan, error) {
+func configAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 	t.parsed = &jsonedit.Parsed{} // Check and Add parse the config once
-	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]
-	if exists && jsonedit.IsBlank(cur) && !a.OwnFile() {
+	if exists && jsonedit.IsBlank(cur) && a.RewritesInPlace {
 		// Agents (Claude Code) rewrite their config in place, truncating
 		// it first: an empty file is most likely one caught mid-write, and
 		// replacing it would throw away everything the agent is writing.
@@ -166,13 +215,12 @@ func configAdd(t Target, in PlanInput) (Plan, error) {
 // configRemove plans taking our entries out of t's config: the exact
 // restore when the writer offers one, else only our entries, and a file
 // the install created that holds nothing else is deleted.
-func configRemove(t Target, in PlanInput) (Plan, error) {
+func configRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 	t.parsed = &jsonedit.Parsed{} // Check and Remove parse the config once
-	a := t.Adapter
 	path := a.Config(t)
 	cur, exists := in.Files[path]
 	rec := in.Records[path]
-	if rec != nil && exists && jsonedit.IsBlank(cur) && !a.OwnFile() {
+	if rec != nil && exists && jsonedit.IsBlank(cur) && a.RewritesInPlace {
 		// As in add: most likely caught mid-write by the agent; finding
 		// nothing of ours in it and deleting our scripts would leave the
 		// agent's entries pointing at nothing.
@@ -192,10 +240,26 @@ func configRemove(t Target, in PlanInput) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	if rec.NotUsers() && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
+	if rec.NotUsers() && !ed.Kept && !ed.Delete && a.Format.empty(ed.Doc) {
 		ed = Edit{Delete: true, Notes: ed.Notes}
 	}
 	return Plan{Edits: []FileEdit{{Path: path, Role: RoleConfig, Edit: ed}}, Notes: ed.Notes}, nil
+}
+
+// CheckVersion accepts only the probed version of the release whose trust
+// hash this package reproduces itself: a wrong hash silently leaves the
+// hooks skipped.
+func (w *TrustWrite) CheckVersion(pr Probe) *TrustVersionError {
+	e := &TrustVersionError{Name: w.VersionCommand[0], Binary: pr.Binary, Want: w.Version, Err: pr.VersionErr}
+	if pr.Binary == "" || pr.VersionErr != nil {
+		return e
+	}
+	first, _, _ := strings.Cut(pr.VersionOut, "\n")
+	e.Said = strings.TrimSpace(first)
+	if f := strings.Fields(e.Said); len(f) == 0 || f[len(f)-1] != w.Version {
+		return e
+	}
+	return nil
 }
 
 // A TrustVersionError refuses a trust request: the agent's binary is not

@@ -19,40 +19,49 @@ import (
 // fires PostToolUseFailure with is_interrupt true and no Stop (measured):
 // that is interrupted. Esc at the permission dialog, or while the model
 // streams, fires no hook that says so.
-type qwen struct{ claudeStyle }
-
 func init() {
-	register(qwen{claudeStyle{
-		name: "qwen",
-		events: []claudeEvent{
-			{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-			{event: "Notification", state: scripts.Attention, rule: scripts.FieldEquals,
-				field: "notification_type", value: "permission_prompt", note: "only when notification_type is permission_prompt"},
-			{event: "Stop", state: scripts.Done, rule: scripts.Always},
-			{event: "PostToolUseFailure", state: scripts.Interrupted, rule: scripts.FieldTrue,
-				field: "is_interrupt", note: "only when is_interrupt is true: Esc while a tool runs"},
+	register(&Agent{
+		ID: "qwen", Product: "Qwen Code", Programs: []string{"qwen"},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			return envDir(getenv, "QWEN_HOME", filepath.Join(home, ".qwen"))
 		},
-		transport: scripts.PTY,
-	}})
+		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
+		Hooks: []Hook{
+			{Event: "UserPromptSubmit", State: scripts.Working},
+			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+				Field: "notification_type", Value: "permission_prompt", Note: "only when notification_type is permission_prompt"},
+			{Event: "Stop", State: scripts.Done},
+			{Event: "PostToolUseFailure", State: scripts.Interrupted, Rule: scripts.FieldTrue,
+				Field: "is_interrupt", Note: "only when is_interrupt is true: Esc while a tool runs"},
+		},
+		Transport: scripts.PTY,
+		Format:    HookMap{Key: "hooks"},
+		ReadsBOM:  true, ReadsComments: true, RewritesInPlace: true,
+		check:    qwenCheck,
+		Switches: qwenSwitches,
+		Payloads: "qwen",
+		Range:    qwenRange,
+		Variants: map[string][]Variant{
+			"Notification": {{ID: "fire.other-notification", Payload: "Notification.auth",
+				Why: "a Notification whose notification_type is auth_success (not a permission prompt)"}},
+			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: scripts.Working,
+				Why: "the UserPromptSubmit Qwen Code fires with an empty prompt after an approved tool"}},
+			"PostToolUseFailure": {{ID: "fire.tool-failed", Payload: "PostToolUseFailure.failed",
+				Why: "a PostToolUseFailure whose is_interrupt is false (a tool that failed; the recorded payload with is_interrupt false)"}},
+		},
+		ProjectConfigs: []string{".qwen/settings.json"},
+	})
 }
 
-func (qwen) Dir(home string, getenv func(string) string) (string, string) {
-	return envDir(getenv, "QWEN_HOME", filepath.Join(home, ".qwen"))
-}
-
-func (qwen) Config(t Target) string { return filepath.Join(t.Dir, "settings.json") }
-
-func (qwen) SwitchFiles(Target) []string { return nil }
-
-func (q qwen) Check(t Target, cur []byte, _ map[string][]byte) ([]string, error) {
-	root, err := q.parseShared(t, cur) // an empty result for a blank file
+func qwenCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+	root, err := a.parseShared(t, cur) // an empty result for a blank file
 	if err != nil {
 		return nil, err
 	}
 	if root.Get("disableAllHooks").Type == gjson.True {
-		return nil, &OffError{File: q.Config(t), Key: "disableAllHooks", Reason: "is true, so Qwen Code runs no hooks at all; set it to false or remove it, then run add again"}
+		return nil, &OffError{File: a.Config(t), Key: "disableAllHooks", Reason: "is true, so Qwen Code runs no hooks at all; set it to false or remove it, then run add again"}
 	}
-	if n := qwenApproval(q.Config(t), root); n != "" {
+	if n := qwenApproval(a.Config(t), root); n != "" {
 		return []string{n}, nil
 	}
 	return nil, nil
@@ -70,30 +79,8 @@ func qwenApproval(config string, root gjson.Result) string {
 	return ""
 }
 
-// --- Qwen Code's facts, for add, remove, status and doctor ---
-
-func (q qwen) Facts(t Target) Facts {
-	return Facts{
-		Range:          qwenRange,
-		Product:        "Qwen Code",
-		ReadsBOM:       true,
-		ReadsComments:  true,
-		ProjectConfigs: []string{".qwen/settings.json"},
-		Switches:       q.switches,
-		Payloads:       "qwen",
-		Variants: map[string][]Variant{
-			"Notification": {{ID: "fire.other-notification", Payload: "Notification.auth",
-				Why: "a Notification whose notification_type is auth_success (not a permission prompt)"}},
-			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: scripts.Working,
-				Why: "the UserPromptSubmit Qwen Code fires with an empty prompt after an approved tool"}},
-			"PostToolUseFailure": {{ID: "fire.tool-failed", Payload: "PostToolUseFailure.failed",
-				Why: "a PostToolUseFailure whose is_interrupt is false (a tool that failed; the recorded payload with is_interrupt false)"}},
-		},
-	}
-}
-
-// switches checks disableAllHooks and reports the approval mode.
-func (q qwen) switches(in Input) []Finding {
+// qwenSwitches checks disableAllHooks and reports the approval mode.
+func qwenSwitches(in Input) []Finding {
 	data, _ := jsonedit.StripComments(in.Config.Data)
 	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
 	var fs []Finding

@@ -144,13 +144,13 @@ func (t Target) drops(event string) bool {
 }
 
 // gated are the events of evs the target's agent version knows.
-func gated(t Target, evs []claudeEvent) []claudeEvent {
+func gated(t Target, evs []Hook) []Hook {
 	if t.Gate == nil || len(t.Gate.Drop) == 0 {
 		return evs
 	}
-	var out []claudeEvent
+	var out []Hook
 	for _, e := range evs {
-		if !t.drops(e.event) {
+		if !t.drops(e.Event) {
 			out = append(out, e)
 		}
 	}

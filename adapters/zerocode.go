@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -11,79 +10,125 @@ import (
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// zerocodeStyle is the hooks engine ZeroCode shares with Codex: a hooks.json
+// A codexEngine is the hooks engine ZeroCode shares with Codex: a hooks.json
 // in Claude's shape, shared with the user, but with a strict root (only
 // "hooks" and "description"), hooks that run only once the user trusts them
 // (trust keyed on each handler's position and content), and Stop hooks that
 // must print nothing. Its hooks have no controlling terminal, so the scripts
-// write to the host's pty.
-type zerocodeStyle struct {
-	claudeStyle
+// write to the host's pty. Each agent of it is one Agent (engine.agent).
+type codexEngine struct {
 	product string // the agent's own name, for messages: "ZeroCode"
 	dirName string // its config dir under the home: ".zerotwo"
 	envVar  string // the variable that moves that dir, if any: "CODEX_HOME"
 	alias   string // the deprecated alias of [features] hooks: "zerocode_hooks"
-	byName  bool
 	// sysRequirements is the system-wide requirements.toml the agent reads
 	// ("/etc/codex/requirements.toml"), or "" when the one in its config dir
 	// is the one it reads.
 	sysRequirements string
 }
 
-var zerocodeEvents = []claudeEvent{
-	{event: "UserPromptSubmit", state: scripts.Working, rule: scripts.Always},
-	{event: "PermissionRequest", state: scripts.Attention, rule: scripts.Always},
-	{event: "Stop", state: scripts.Done, rule: scripts.Always},
+var zerocodeHooks = []Hook{
+	{Event: "UserPromptSubmit", State: scripts.Working},
+	{Event: "PermissionRequest", State: scripts.Attention},
+	{Event: "Stop", State: scripts.Done},
 }
 
-// codexHookEvents are ZeroCode's events plus Codex's Interrupt, which Codex
+// codexHooks are ZeroCode's events plus Codex's Interrupt, which Codex
 // 0.171.0 fires on Esc or Ctrl-C mid-turn and on Esc at the approval prompt,
 // with no Stop after (measured, docs/agents.md). ZeroCode is not given it:
 // seed 000, its hooks reference, does not list the event, and no ZeroCode
-// binary can be had to ask.
-var codexHookEvents = append(append([]claudeEvent(nil), zerocodeEvents...),
-	claudeEvent{event: "Interrupt", state: scripts.Interrupted, rule: scripts.Always})
-
-// codexTimeouts: Codex clamps an Interrupt hook's timeout to 3 s and warns
-// about a larger one at every start (measured), so ours asks for 3.
-var codexTimeouts = map[string]int{"Interrupt": codexShortMaxTimeout}
+// binary can be had to ask. Codex clamps an Interrupt hook's timeout to 3 s
+// and warns about a larger one at every start (measured), so ours asks for 3.
+var codexHooks = append(append([]Hook(nil), zerocodeHooks...),
+	Hook{Event: "Interrupt", State: scripts.Interrupted, Timeout: codexShortMaxTimeout})
 
 func init() {
-	register(zerocodeStyle{
-		claudeStyle: claudeStyle{name: "zerocode", events: zerocodeEvents, transport: scripts.PTY},
-		product:     "ZeroCode", dirName: ".zerotwo", alias: "zerocode_hooks",
-	})
-	register(codex{zerocodeStyle{
-		claudeStyle: claudeStyle{name: "codex", events: codexHookEvents, transport: scripts.PTY, timeouts: codexTimeouts},
-		product:     "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
-		byName: true, sysRequirements: "/etc/codex/requirements.toml",
-	}})
-}
-
-func (z zerocodeStyle) Dir(home string, getenv func(string) string) (string, string) {
-	def := filepath.Join(home, z.dirName)
-	if z.envVar == "" {
-		return def, ""
+	zerocode := codexEngine{product: "ZeroCode", dirName: ".zerotwo", alias: "zerocode_hooks"}
+	register(zerocode.agent("zerocode", zerocodeHooks, nil))
+	// Codex is the one agent of the engine whose trust hash hookinstall
+	// reproduces exactly (Codex 0.171.0, codextrust.go), so the one whose
+	// add can also record the user's trust for our hooks in config.toml
+	// (add --trust), and whose binary answers hooks/list.
+	cx := codexEngine{product: "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
+		sysRequirements: "/etc/codex/requirements.toml"}
+	codex := cx.agent("codex", codexHooks, codexTrustWrite)
+	codex.ByName = true
+	codex.Range = codexRange
+	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
+	codex.Ask = &Ask{
+		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},
+		Env: func(t Target) []string { return []string{"CODEX_HOME=" + t.Dir} },
+		// JSON-RPC on stdio: initialize, initialized, hooks/list. It works
+		// offline in Codex 0.171.0 and answers in well under a second.
+		RPC: func(t Target) []string {
+			return []string{
+				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"hookinstall-doctor","version":"0"}}}`,
+				`{"method":"initialized"}`,
+				fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, t.Home),
+			}
+		},
+		ReplyID: 2,
+		What:    "'%s app-server' hooks/list", Hint: "open codex and look at /hooks yourself",
+		Read: readCodexHooks,
 	}
-	return envDir(getenv, z.envVar, def)
+	register(codex)
 }
 
-func (zerocodeStyle) Config(t Target) string { return filepath.Join(t.Dir, "hooks.json") }
+// agent is one agent of the engine, named id (also its program), with its
+// hooks; write is how its trust records are written, nil when they cannot
+// be.
+func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
+	return &Agent{
+		ID: id, Product: z.product, Programs: []string{id},
+		Dir: func(home string, getenv func(string) string) (string, string) {
+			def := filepath.Join(home, z.dirName)
+			if z.envVar == "" {
+				return def, ""
+			}
+			return envDir(getenv, z.envVar, def)
+		},
+		File:      func(t Target) string { return filepath.Join(t.Dir, "hooks.json") },
+		Reads:     z.reads,
+		Hooks:     hooks,
+		Transport: scripts.PTY,
+		Format:    HookMap{Key: "hooks"},
+		// Any other top-level key, even "$schema", makes the engine reject
+		// the whole file.
+		StrictRoot:      []string{"hooks", "description"},
+		RewritesInPlace: true,
+		check:           z.check,
+		Switches:        z.switches,
+		Trust: &Trust{
+			File: z.configTOML,
+			Algo: "Codex " + CodexTrustVersion + "'s hash, which " + z.product + " shares (its engine is Codex's)",
+			// The agent skips new hooks until the user trusts them. The
+			// hint names the agent id (a clone's own) and the program.
+			Hint: func(t Target) string {
+				return fmt.Sprintf("%s skips new or changed hooks until you trust them: open /hooks in %s and trust the %s hooks", z.product, id, t.NS)
+			},
+			Positional: true,
+			Records:    codexTrustEntries,
+			Drop:       codexUntrust,
+			Write:      write,
+		},
+		// ZeroCode's engine is Codex's: it replays Codex's recorded payloads.
+		Payloads:       "codex",
+		ProjectConfigs: []string{z.dirName + "/hooks.json"},
+	}
+}
 
-func (z zerocodeStyle) ByNameOnly() bool { return z.byName }
+func (codexEngine) configTOML(t Target) string { return filepath.Join(t.Dir, "config.toml") }
 
-func (zerocodeStyle) configTOML(t Target) string { return filepath.Join(t.Dir, "config.toml") }
-
-func (zerocodeStyle) requirementsTOML(t Target) string {
+func (codexEngine) requirementsTOML(t Target) string {
 	return filepath.Join(t.Dir, "requirements.toml")
 }
 
-// SwitchFiles are config.toml and requirements.toml beside hooks.json, and
-// for Codex the system-wide requirements.toml, which is the one Codex 0.171.0
-// reads (measured: it ignores $CODEX_HOME/requirements.toml), under
-// t.SystemRoot. A Docker target's system files are the container's, which
-// the host cannot see.
-func (z zerocodeStyle) SwitchFiles(t Target) []string {
+// reads are config.toml (switches, trust records) and requirements.toml
+// beside hooks.json, and for Codex the system-wide requirements.toml, which
+// is the one Codex 0.171.0 reads (measured: it ignores
+// $CODEX_HOME/requirements.toml), under t.SystemRoot. A Docker target's
+// system files are the container's, which the host cannot see.
+func (z codexEngine) reads(t Target) []string {
 	fs := []string{z.configTOML(t), z.requirementsTOML(t)}
 	if z.sysRequirements != "" {
 		fs = append(fs, nonEmpty(SystemPath(t, z.sysRequirements))...)
@@ -91,68 +136,23 @@ func (z zerocodeStyle) SwitchFiles(t Target) []string {
 	return fs
 }
 
-// trustHint is the plan's Next: the agent skips new hooks until the user
-// trusts them. It names the agent id (a clone's own) and the program to
-// open.
-func (z zerocodeStyle) trustHint(t Target) string {
-	return fmt.Sprintf("%s skips new or changed hooks until you trust them: open /hooks in %s and trust the %s hooks", z.product, z.name, t.NS)
-}
-
-// PlanAdd installs into hooks.json, and says the user must trust the hooks.
-func (z zerocodeStyle) PlanAdd(t Target, in PlanInput) (Plan, error) {
-	if in.Trust {
-		return Plan{}, ErrTrustUnsupported
-	}
-	p, err := configAdd(t, in)
-	p.Next = z.trustHint(t)
-	return p, err
-}
-
-// PlanRemove takes our entries out of hooks.json and the trust records of
-// our hooks out of config.toml (harmless where there are none).
-func (z zerocodeStyle) PlanRemove(t Target, in PlanInput) (Plan, error) {
-	p, err := configRemove(t, in)
-	if err != nil {
-		return p, err
-	}
-	file := z.configTOML(t)
-	if ed, ok := in.Restore[file]; ok {
-		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: ed})
-		return p, nil
-	}
-	cur, ok := in.Files[file]
-	if !ok {
-		return p, nil
-	}
-	doc, err := z.Untrust(t, cur, TrustKeyPath(t, in.Probe.RealDir), in.Records[file])
-	if err != nil {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; trust records of our hooks, if any, are left in it", file, err))
-		return p, nil
-	}
-	if !bytes.Equal(doc, cur) {
-		p.Edits = append(p.Edits, FileEdit{Path: file, Role: RoleTrust, Edit: Edit{Doc: doc}})
-	}
-	return p, nil
-}
-
-// Check refuses an install that would never fire: hooks switched off in
+// check refuses an install that would never fire: hooks switched off in
 // config.toml or requirements.toml, or a hooks.json the engine rejects as a
 // whole because of an unknown top-level key.
-func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	cfg := z.Config(t)
+func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	cfg := a.Config(t)
 	if !jsonedit.IsBlank(cur) {
 		root, err := jsonedit.ParseObject(cur)
 		if err != nil {
 			return nil, err
 		}
-		f := z.facts(t)
 		for _, m := range jsonedit.Members(root) {
-			if !f.Accepts(m.Key) {
+			if !a.Accepts(m.Key) {
 				return nil, &OffError{File: cfg, Key: fmt.Sprintf("%q", m.Key),
-					Reason: fmt.Sprintf("is not a top-level key %s accepts (only %s), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, f.StrictRootList(), z.product)}
+					Reason: fmt.Sprintf("is not a top-level key %s accepts (only %s), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, a.StrictRootList(), z.product)}
 			}
 		}
-		if _, err := z.parseShared(t, cur); err != nil {
+		if _, err := a.parseShared(t, cur); err != nil {
 			return nil, err
 		}
 	}
@@ -195,7 +195,7 @@ func (z zerocodeStyle) Check(t Target, cur []byte, files map[string][]byte) ([]s
 
 // requirementsOff returns an *OffError when a requirements.toml switches
 // user hooks off.
-func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
+func (z codexEngine) requirementsOff(file string, doc map[string]any) error {
 	if v, ok := TOMLBool(doc, "allow_managed_hooks_only"); ok && v {
 		return &OffError{File: file, Key: "allow_managed_hooks_only",
 			Reason: fmt.Sprintf("is true, so %s runs only managed hooks and skips every user hook, ours included", z.product)}
@@ -209,7 +209,7 @@ func (z zerocodeStyle) requirementsOff(file string, doc map[string]any) error {
 
 // featureOff reports whether [features] turns hooks off, by the canonical
 // key or, when that is absent, by the deprecated alias.
-func (z zerocodeStyle) featureOff(doc map[string]any) (string, bool) {
+func (z codexEngine) featureOff(doc map[string]any) (string, bool) {
 	if v, ok := TOMLBool(doc, "features", "hooks"); ok {
 		return "hooks", !v
 	}
@@ -220,7 +220,7 @@ func (z zerocodeStyle) featureOff(doc map[string]any) (string, bool) {
 }
 
 // aliasNote names a [features] key, saying so when it is the alias.
-func (z zerocodeStyle) aliasNote(key string) string {
+func (z codexEngine) aliasNote(key string) string {
 	if key == z.alias {
 		return key + " (deprecated alias of hooks)"
 	}
@@ -245,115 +245,9 @@ func inlineHooks(doc map[string]any) string {
 	return first
 }
 
-// Remove takes our entries out, and warns where a user's entry moves up
-// because an entry of ours before it went: its trust is keyed on its
-// position, so the agent will take it for a new hook.
-func (z zerocodeStyle) Remove(t Target, cur []byte, prev *Record, force bool) (Edit, error) {
-	ed, err := z.claudeStyle.Remove(t, cur, prev, force)
-	if err != nil || ed.Delete {
-		return ed, err
-	}
-	before, after := foreignPositions(cur, t.Prefix()), foreignPositions(ed.Doc, t.Prefix())
-	for _, ev := range before.order {
-		was, now := before.at[ev], after.at[ev]
-		for k := range was {
-			if k < len(now) && now[k] != was[k] {
-				ed.Notes = append(ed.Notes, fmt.Sprintf("%s entry %d (not ours) is now entry %d: %s keys trust on position, so it may need to be trusted again in /hooks", ev, was[k], now[k], z.product))
-			}
-		}
-	}
-	return ed, nil
-}
-
-type positions struct {
-	order []string
-	at    map[string][]int
-}
-
-// foreignPositions lists, per event, the indexes of the entries that are not
-// ours.
-func foreignPositions(doc []byte, prefix string) positions {
-	p := positions{at: map[string][]int{}}
-	root, err := jsonedit.ParseObject(doc)
-	if err != nil {
-		return p
-	}
-	hooks, ok, _ := jsonedit.Lookup(doc, root, "hooks")
-	if !ok || !hooks.Val.IsObject() {
-		return p
-	}
-	for _, ev := range jsonedit.Members(hooks.Val) {
-		if !ev.Val.IsArray() {
-			continue
-		}
-		p.order = append(p.order, ev.Key)
-		for i, e := range jsonedit.Elements(ev.Val) {
-			if jsonedit.Classify(e, prefix) == jsonedit.Foreign {
-				p.at[ev.Key] = append(p.at[ev.Key], i)
-			}
-		}
-	}
-	return p
-}
-
-// --- ZeroCode's and Codex's facts, for add, remove, status and doctor ---
-
-func (z zerocodeStyle) Facts(t Target) Facts { return z.facts(t) }
-
-// Facts adds what only Codex's binary can do: answer hooks/list, and have
-// its trust records written for it (add --trust).
-func (c codex) Facts(t Target) Facts {
-	f := c.facts(t)
-	f.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
-	f.Trust.Version = CodexTrustVersion
-	f.Ask = &Ask{
-		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},
-		Env: func(t Target) []string { return []string{"CODEX_HOME=" + t.Dir} },
-		// JSON-RPC on stdio: initialize, initialized, hooks/list. It works
-		// offline in Codex 0.171.0 and answers in well under a second.
-		RPC: func(t Target) []string {
-			return []string{
-				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"hookinstall-doctor","version":"0"}}}`,
-				`{"method":"initialized"}`,
-				fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, t.Home),
-			}
-		},
-		ReplyID: 2,
-		What:    "'%s app-server' hooks/list", Hint: "open codex and look at /hooks yourself",
-		Read: readCodexHooks,
-	}
-	return f
-}
-
-func (z zerocodeStyle) facts(t Target) Facts {
-	algo := "Codex " + CodexTrustVersion + "'s hash, which " + z.product + " shares (its engine is Codex's)"
-	sys := ""
-	if z.sysRequirements != "" {
-		sys = SystemPath(t, z.sysRequirements)
-	}
-	var rg *Range
-	if z.name == "codex" {
-		rg = codexRange
-	}
-	return Facts{
-		Range:   rg,
-		Product: z.product,
-		// Any other top-level key, even "$schema", makes the engine reject
-		// the whole file.
-		StrictRoot:     []string{"hooks", "description"},
-		ProjectConfigs: []string{z.dirName + "/hooks.json"},
-		SystemFiles:    nonEmpty(sys),
-		Reads:          nonEmpty(z.configTOML(t), z.doctorRequirements(t)),
-		Switches:       z.switches,
-		Trust:          &Trust{File: z.configTOML(t), Algo: algo},
-		// ZeroCode's engine is Codex's: it replays Codex's recorded payloads.
-		Payloads: "codex",
-	}
-}
-
 // doctorRequirements is the requirements.toml the agent reads: the system's
 // when it has one ("" when t reads no system files), else its own.
-func (z zerocodeStyle) doctorRequirements(t Target) string {
+func (z codexEngine) doctorRequirements(t Target) string {
 	if z.sysRequirements != "" {
 		return SystemPath(t, z.sysRequirements)
 	}
@@ -363,7 +257,7 @@ func (z zerocodeStyle) doctorRequirements(t Target) string {
 // switches checks [features] hooks in config.toml and requirements.toml,
 // allow_managed_hooks_only in requirements.toml, and inline [hooks] beside
 // hooks.json.
-func (z zerocodeStyle) switches(in Input) []Finding {
+func (z codexEngine) switches(in Input) []Finding {
 	t := in.T
 	cfg := z.configTOML(t)
 	req := z.doctorRequirements(t)

@@ -21,12 +21,12 @@ func hooksPath(t adapters.Target) string {
 // [hooks.state."<hooks.json>:<event_snake>:<group>:<handler>"] trusted_hash
 // in the facts' trust file, and compares it with the hash of the handler as
 // it is now (Codex 0.171.0's algorithm, adapters.CodexTrustHashJSON).
-func (r *run) trustChecks(f adapters.Facts, m *adapters.EventMap) {
+func (r *run) trustChecks(f *adapters.Agent, m *adapters.EventMap) {
 	if m == nil {
 		return
 	}
 	id := "trust." + r.t.Adapter.Name()
-	cfg := f.Trust.File
+	cfg := f.Trust.File(r.t)
 	doc, _, err := adapters.ReadTOML(readFile(cfg))
 	if err != nil {
 		r.fail(id, cfg, fmt.Sprintf("%s: %v: cannot read the trust records", cfg, err), "fix the file")
@@ -36,7 +36,7 @@ func (r *run) trustChecks(f adapters.Facts, m *adapters.EventMap) {
 	records, _ := state.(map[string]any)
 	hp := hooksPath(r.t)
 	how := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", r.t.Adapter.Name(), r.t.NS)
-	if f.Trust.Version != "" {
+	if f.TrustWritable() {
 		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (it asks %s itself which trust it expects)", r.t.ID, f.Product)
 	}
 	algo := f.Trust.Algo

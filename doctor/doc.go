@@ -23,7 +23,7 @@
 //     read-only mode with a timeout.
 //   - A check fails only when the agent will not do what the install promises;
 //     facts that change behaviour but are not faults are information.
-//   - Every fact about an agent comes from its adapter (adapters.Facts):
+//   - Every fact about an agent comes from its description (adapters.Agent):
 //     doctor does the I/O (reading files, live fires, asking binaries) and
 //     applies the facts' pure checks to what it read.
 //   - Payloads are embedded in the binary (adapters/payloads); nothing

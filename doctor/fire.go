@@ -33,7 +33,7 @@ type fireCase struct {
 }
 
 func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) {
-	f := r.t.Adapter.Facts(r.t)
+	f := r.t.Adapter
 	p := f.Payloads + "." + s.Event
 	if payload(p) == nil {
 		return nil, p

@@ -16,10 +16,10 @@ import (
 // pluginProfile is an agent that loads a module of ours (opencode's and
 // Kilo's plugins/<NS>.js, Pi's extensions/<NS>.ts) and runs it in-process.
 // There is no entry to find and no script to run: the file is the install.
-type pluginProfile struct{ f adapters.Facts }
+type pluginProfile struct{ f *adapters.Agent }
 
 func (p pluginProfile) hasOurs(r *run) bool {
-	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(p.f.Plugin.Header))
+	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(p.f.Plugin.Header(r.t.NS)))
 }
 
 // kind is what the agent calls our module.
@@ -42,12 +42,12 @@ func (p pluginProfile) config(r *run) {
 	case !cfg.Exists:
 		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so %s loads no %s of ours", file, p.f.Product, p.kind()), r.addHint())
 		return
-	case !bytes.HasPrefix(cfg.Data, []byte(p.f.Plugin.Header)):
+	case !bytes.HasPrefix(cfg.Data, []byte(p.f.Plugin.Header(r.t.NS))):
 		r.fail("entries.present", file, fmt.Sprintf("%s is not the %s hookinstall writes (its first line is not our header)", file, p.kind()), "move it away, then run 'hookinstall add "+r.t.ID+"'")
 		return
 	}
 	r.pass("entries.present", file, fmt.Sprintf("%s is our %s, where %s loads it (%s/)", file, p.kind(), p.f.Product, filepath.Base(filepath.Dir(file))))
-	want, err := p.f.Plugin.Render()
+	want, err := p.f.Plugin.Render(r.t.Install())
 	if err != nil {
 		r.fail("script.hash", file, fmt.Sprintf("cannot render our %s: %v", p.kind(), err), "")
 		return
@@ -109,7 +109,7 @@ func (pluginProfile) ask(*run)          {}
 
 func (p pluginProfile) projectFiles() []string { return p.f.ProjectConfigs }
 
-func (p pluginProfile) deadPaths(r *run) { r.apply(p.f.DeadPaths) }
+func (p pluginProfile) deadPaths(r *run) { r.apply(p.f.CheckDeadPaths) }
 
 // pluginDriver loads the installed plugin the way opencode does (every
 // export is called as a plugin function, with a context), or, for Pi's API,

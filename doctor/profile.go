@@ -10,8 +10,9 @@ import (
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 )
 
-// A profile is what doctor knows about one agent beyond its adapter: how the
-// agent parses its config, its switches, dead paths and binary.
+// A profile is how doctor checks one shape of agent: a JSON or TOML event
+// map, or a module of ours. Every fact it applies is the agent's
+// (adapters.Agent).
 type profile interface {
 	// hasOurs reports whether the config holds anything of ours.
 	hasOurs(r *run) bool
@@ -32,21 +33,19 @@ type profile interface {
 }
 
 // profileFor returns the profile of t's agent (a clone uses its base's),
-// from the shape its facts give.
+// from the shape it states.
 func profileFor(t adapters.Target) profile {
-	f := t.Adapter.Facts(t)
-	if f.Plugin != nil {
-		return &pluginProfile{f: f}
+	if t.Adapter.Plugin != nil {
+		return &pluginProfile{f: t.Adapter}
 	}
-	return &jsonProfile{f: f, adapter: t.Adapter}
+	return &jsonProfile{f: t.Adapter}
 }
 
 // A jsonProfile is an agent whose hooks live in a JSON event map: Claude's
 // shape (and those that copied it) at "hooks", or Antigravity's under our
 // own top-level key.
 type jsonProfile struct {
-	f       adapters.Facts
-	adapter adapters.Adapter
+	f *adapters.Agent
 
 	m *adapters.EventMap
 }
@@ -55,12 +54,12 @@ type jsonProfile struct {
 // group, or a handler where the agent takes handlers directly), and the
 // events in the adapter's order.
 func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []string, error) {
-	ed, err := p.adapter.Add(t, nil, nil, false)
+	ed, err := p.f.Add(t, nil, nil, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	want := map[string]string{}
-	if p.f.EventsUnderNS {
+	if _, set := p.f.Format.(adapters.NamedSet); set {
 		if len(ed.Entries[t.NS]) == 0 {
 			return nil, nil, fmt.Errorf("no hook set for %q", t.NS)
 		}
@@ -86,7 +85,7 @@ func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []strin
 
 func (p *jsonProfile) sortEvents(events []string) {
 	order := map[string]int{}
-	for i, e := range p.adapter.Events() {
+	for i, e := range p.f.Events() {
 		order[e.Event] = i
 	}
 	sort.SliceStable(events, func(i, j int) bool { return order[events[i]] < order[events[j]] })
@@ -104,7 +103,7 @@ func (p *jsonProfile) trust(r *run) {
 	}
 }
 
-func (p *jsonProfile) deadPaths(r *run) { r.apply(p.f.DeadPaths) }
+func (p *jsonProfile) deadPaths(r *run) { r.apply(p.f.CheckDeadPaths) }
 
 func (p *jsonProfile) projectFiles() []string { return p.f.ProjectConfigs }
 
@@ -124,7 +123,7 @@ func (r *run) apply(check func(adapters.Input) []adapters.Finding) {
 // input is the config and the files the agent's facts name, as read now.
 func (r *run) input() adapters.Input {
 	in := adapters.Input{T: r.t, Config: r.cfg, Files: map[string]adapters.File{}}
-	for _, p := range r.t.Adapter.Facts(r.t).Reads {
+	for _, p := range r.t.Adapter.Files(r.t) {
 		in.Files[p] = readFile(p)
 	}
 	return in

@@ -13,7 +13,7 @@ import (
 // knowing.
 func (r *run) versionCheck() {
 	g := r.t.Gate
-	f := r.t.Adapter.Facts(r.t)
+	f := r.t.Adapter
 	if g == nil || f.Range == nil {
 		return
 	}

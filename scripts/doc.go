@@ -10,8 +10,9 @@
 //     says what it is and that it is safe to delete.
 //   - Exit status 0 on every path; never a decision or any other control field.
 //   - Silent (no output, no write) unless <NS>_TASK_ID is set and non-empty.
-//   - Claude's scripts (Transport Stdout) are also silent under Grok
-//     (GROK_HOOK_EVENT set), and print exactly one terminalSequence line.
+//   - Silent too while a variable of Spec.Quiet is set (an agent whose
+//     scripts another agent also runs: Claude's, under Grok).
+//   - Scripts of Transport Stdout print exactly one terminalSequence line.
 //   - Other scripts write only to the path in <NS>_PTY, and only when it is a
 //     character device; they print nothing on stdout and create no file.
 //   - The payload is read with shell builtins only, and only where the state

@@ -23,10 +23,10 @@ func allSpecs() []Spec {
 	var specs []Spec
 	for _, tr := range []Transport{Stdout, PTY} {
 		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals, FieldTrue, FieldCases} {
-			for _, guard := range []bool{false, true} {
+			for _, quiet := range [][]string{nil, {"GROK_HOOK_EVENT"}} {
 				for _, st := range States() {
 					s := Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
-						Transport: tr, Rule: rule, GrokGuard: guard}
+						Transport: tr, Rule: rule, Quiet: quiet}
 					if rule == FieldEquals {
 						s.Field, s.Value = "notification_type", "permission_prompt"
 					}
@@ -54,7 +54,7 @@ func render(t *testing.T, s Spec) []byte {
 }
 
 func specName(s Spec) string {
-	return fmt.Sprintf("transport%d-rule%d-guard%v-%s", s.Transport, s.Rule, s.GrokGuard, s.State)
+	return fmt.Sprintf("transport%d-rule%d-guard%v-%s", s.Transport, s.Rule, len(s.Quiet) > 0, s.State)
 }
 
 // forbiddenText are constructs no template may hold, even in a comment-free

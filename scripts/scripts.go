@@ -121,7 +121,7 @@ type Spec struct {
 	State     State
 	Transport Transport
 	Rule      Rule
-	GrokGuard bool // exit silently when GROK_HOOK_EVENT is set (Grok runs Claude's hooks)
+	Quiet     []string // exit silently when one of these variables is set (another agent runs the script)
 	// Field and Value are what FieldEquals matches (FieldTrue: Field):
 	// Field holds letters, digits and underscores only, and Value such
 	// words separated by single spaces, since the script compares them as

@@ -194,10 +194,10 @@ var terminalSpecs = []struct {
 	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "Stop", State: Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[]}`, Done},
 	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "PostToolUseFailure", State: Interrupted, Transport: PTY, Rule: FieldTrue, Field: "is_interrupt"}, `{"is_interrupt":true}`, Interrupted},
 	{Spec{Agent: "grok", Product: "Grok", Event: "Notification", State: Attention, Transport: PTY, Rule: PermissionPrompt}, `{"notificationType":"permission_prompt"}`, Attention},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, GrokGuard: true}, `{}`, Working},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, GrokGuard: true}, `{}`, Attention},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, GrokGuard: true}, `{"background_tasks":[]}`, Done},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, GrokGuard: true}, `{"background_tasks":[{}]}`, Working},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, Working},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, Attention},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[]}`, Done},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[{}]}`, Working},
 }
 
 // shells are the shells the scripts are run under: dash always, bash (in

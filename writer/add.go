@@ -69,8 +69,8 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err != nil {
 		return nil, err
 	}
-	if tq, ok := t.Adapter.(adapters.TrustQuerier); ok && w.o.Trust && ask != nil {
-		if q := tq.TrustQuery(t, w.input(x, pr, true, nil)); q != nil {
+	if w.o.Trust && ask != nil {
+		if q := t.Adapter.TrustQuery(t, w.input(x, pr, true, nil)); q != nil {
 			pr.Reply = ask(q)
 		}
 	}

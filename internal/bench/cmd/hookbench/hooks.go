@@ -105,14 +105,14 @@ func hookCases(dir, node string) ([]hookCase, error) {
 				continue // opencode's plugin runs inside opencode, not as a process
 			}
 			c, err := newCase(dir, a.Name(), s.Event, s.Name, s.Content, states[s.Event], node)
-			if rec := adapters.Payload(a.Facts(t).Payloads + "." + s.Event); rec != nil && err == nil {
+			if rec := adapters.Payload(a.Payloads + "." + s.Event); rec != nil && err == nil {
 				// the payload recorded from the agent's binary, where there is one
 				c.payload = append(bytes.TrimRight(rec, "\n"), '\n')
 			}
 			if err != nil {
 				return nil, err
 			}
-			c.product = a.Facts(t).Product
+			c.product = a.Product
 			anyPTY = anyPTY || c.pty
 			cs = append(cs, c, inTerminal(c))
 			if c.reads {
