@@ -20,6 +20,7 @@ type TrustEntry struct {
 	Hash    string // sha256:<hex>
 	Event   string
 	Command string
+	Err     error // why Hash could not be computed (Trust.Expected)
 }
 
 // codexTrustWrite is how Codex's add can also record the user's trust for

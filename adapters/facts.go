@@ -77,6 +77,15 @@ type Trust struct {
 	// Records lists the records our handlers in hooksDoc (the config as
 	// written) need, keyed on keyPath (TrustKeyPath).
 	Records func(t Target, hooksDoc []byte, keyPath string) ([]TrustEntry, error)
+	// Expected lists, for each handler of ours in the event map as the
+	// agent reads it (doctor), the record it needs: its key and hash, or
+	// Err where the hash cannot be computed.
+	Expected func(t Target, m *EventMap, keyPath string) []TrustEntry
+	// Recorded reads the records file as the agent does: the hash recorded
+	// per key ("" for a record without one).
+	Recorded func(f File) (map[string]string, error)
+	// Fix is how the user trusts our hooks in the agent (doctor's hint).
+	Fix func(t Target) string
 	// Drop returns the records file without the records of our hooks:
 	// those rec (the manifest's record of the file, nil: none) lists, and
 	// those of our handlers (harmless where there are none).

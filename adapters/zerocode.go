@@ -106,8 +106,13 @@ func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
 			Hint: func(t Target) string {
 				return fmt.Sprintf("%s skips new or changed hooks until you trust them: open /hooks in %s and trust the %s hooks", z.product, id, t.NS)
 			},
+			Fix: func(t Target) string {
+				return fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", id, t.NS)
+			},
 			Positional: true,
 			Records:    codexTrustEntries,
+			Expected:   codexExpected,
+			Recorded:   codexRecorded,
 			Drop:       codexUntrust,
 			Write:      write,
 		},
@@ -401,3 +406,47 @@ func readCodexHooks(in AskInput) []Finding {
 var codexRange = &Range{Program: "codex", Oldest: "0.169.0", Newest: "0.171.0", Floor: "0.129.0",
 	Older: []Older{{Below: "0.169.0", Drop: []string{"Interrupt"},
 		Why: "Codex 0.149.0 and 0.129.0 have no Interrupt event"}}}
+
+// codexExpected lists the trust record each handler of ours in m (hooks.json
+// as Codex reads it) needs: [hooks.state."<keyPath>:<event_snake>:<group>:
+// <handler>"] holding the handler's hash as Codex 0.171.0 computes it.
+func codexExpected(t Target, m *EventMap, keyPath string) []TrustEntry {
+	var es []TrustEntry
+	for _, o := range m.Ours {
+		hs := o.Elem.Get("hooks")
+		if !hs.IsArray() {
+			continue
+		}
+		for j, h := range jsonedit.Elements(hs) {
+			cmd := h.Get("command").String()
+			if !strings.HasPrefix(cmd, t.Prefix()) {
+				continue
+			}
+			key, err := CodexTrustKey(keyPath, o.Event, o.Index, j)
+			if err != nil {
+				continue
+			}
+			hash, err := CodexTrustHashJSON(o.Event, json.RawMessage(o.Elem.Raw), json.RawMessage(h.Raw))
+			es = append(es, TrustEntry{Key: key, Hash: hash, Event: o.Event, Command: cmd, Err: err})
+		}
+	}
+	return es
+}
+
+// codexRecorded reads config.toml's [hooks.state."key"] tables: the
+// trusted_hash of each ("" where it has none).
+func codexRecorded(f File) (map[string]string, error) {
+	doc, _, err := ReadTOML(f)
+	if err != nil {
+		return nil, err
+	}
+	state, _ := TOMLGet(doc, "hooks", "state")
+	tables, _ := state.(map[string]any)
+	out := map[string]string{}
+	for k, v := range tables {
+		if rec, ok := v.(map[string]any); ok {
+			out[k], _ = rec["trusted_hash"].(string)
+		}
+	}
+	return out, nil
+}

@@ -131,16 +131,17 @@ func TestMissingGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := missingGates("hookinstall", want, want); len(m) != 0 {
+	tg := target(t, "claude", t.TempDir())
+	if m := missingGates(tg, want, want); len(m) != 0 {
 		t.Errorf("the rendered script lacks %v", m)
 	}
 	noGuard := strings.Replace(string(want), `[ -z "${GROK_HOOK_EVENT:-}" ] || exit 0`, "", 1)
-	if m := missingGates("hookinstall", []byte(noGuard), want); len(m) != 1 || !strings.Contains(m[0], "Grok") {
+	if m := missingGates(tg, []byte(noGuard), want); len(m) != 1 || !strings.Contains(m[0], "Grok") {
 		t.Errorf("without the guard: %v", m)
 	}
 	// A gate after the output does not gate it.
 	late := strings.Replace(string(want), `[ -n "${HOOKINSTALL_TASK_ID:-}" ] || exit 0`+"\n", "", 1) + `[ -n "${HOOKINSTALL_TASK_ID:-}" ] || exit 0` + "\n"
-	if m := missingGates("hookinstall", []byte(late), want); len(m) != 1 || !strings.Contains(m[0], "task gate") {
+	if m := missingGates(tg, []byte(late), want); len(m) != 1 || !strings.Contains(m[0], "task gate") {
 		t.Errorf("gate after the output: %v", m)
 	}
 }

@@ -47,15 +47,15 @@ func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) 
 		cs = append(cs, fireCase{ID: v.ID, Payload: f.Payloads + "." + v.Payload, State: v.State, Task: true, Why: v.Why})
 	}
 	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + scripts.TaskVar(r.t.NS) + " (outside the host)"})
-	if bytes.Contains(s.Want, []byte("GROK_HOOK_EVENT")) {
-		cs = append(cs, fireCase{ID: "fire.grok", Payload: p, Task: true, Env: []string{"GROK_HOOK_EVENT=" + snake(s.Event)},
-			Why: "GROK_HOOK_EVENT set (Grok runs Claude's hooks)"})
+	for _, q := range f.Quiet {
+		cs = append(cs, fireCase{ID: "fire." + q.ID, Payload: p, Task: true, Env: []string{q.Var + "=" + snake(s.Event)},
+			Why: q.Var + " set (" + q.Why + ")"})
 	}
 	return cs, p
 }
 
-// snake turns "UserPromptSubmit" into "user_prompt_submit", as Grok spells
-// the event in GROK_HOOK_EVENT.
+// snake turns "UserPromptSubmit" into "user_prompt_submit", as an agent that
+// runs another's hooks (Grok) spells the event in its variable.
 func snake(event string) string {
 	var b []byte
 	for i := 0; i < len(event); i++ {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/writer"
@@ -19,27 +20,30 @@ type scriptInfo struct {
 	Path     string // on disk
 	Want     []byte // what this version writes
 	Runnable bool   // exists, regular, executable: the live fire may run it
+	// Transport is how the agent's scripts reach the terminal.
+	Transport scripts.Transport
 }
 
-// stdoutTransport reports whether a script delivers through Claude's
-// terminalSequence on stdout rather than the pty.
-func (s scriptInfo) stdoutTransport() bool {
-	return bytes.Contains(s.Want, []byte(`"terminalSequence"`))
-}
+// stdoutTransport reports whether a script delivers through its stdout
+// (Claude's terminalSequence) rather than the pty.
+func (s scriptInfo) stdoutTransport() bool { return s.Transport == scripts.Stdout }
 
 // gates are the lines that keep a script silent where it must be. A script
 // must carry each one that this version writes into it, before any output.
-func gates(ns string) []struct{ Line, What string } {
-	return []struct{ Line, What string }{
+func gates(t adapters.Target) []struct{ Line, What string } {
+	ns := t.NS
+	gs := []struct{ Line, What string }{
 		{`[ -n "${` + scripts.TaskVar(ns) + `:-}" ] || exit 0`, "the task gate (silent outside the host: no " + scripts.TaskVar(ns) + ")"},
-		{`[ -z "${GROK_HOOK_EVENT:-}" ] || exit 0`, "the Grok guard (Grok runs Claude's hooks: silent when GROK_HOOK_EVENT is set)"},
-		{`[ -c "$tty" ] || exit 0`, "the pty gate (writes only to a character device, never creates a file)"},
 	}
+	for _, q := range t.Adapter.Quiet {
+		gs = append(gs, struct{ Line, What string }{`[ -z "${` + q.Var + `:-}" ] || exit 0`, "the " + q.Who + " guard (" + q.Why + ": silent when " + q.Var + " is set)"})
+	}
+	return append(gs, struct{ Line, What string }{`[ -c "$tty" ] || exit 0`, "the pty gate (writes only to a character device, never creates a file)"})
 }
 
 // missingGates returns what data lacks of the gates that want carries, as a
 // whole line before the first printf.
-func missingGates(ns string, data, want []byte) []string {
+func missingGates(t adapters.Target, data, want []byte) []string {
 	var miss []string
 	lines := strings.Split(string(data), "\n")
 	firstOut := len(lines)
@@ -49,7 +53,7 @@ func missingGates(ns string, data, want []byte) []string {
 			break
 		}
 	}
-	for _, g := range gates(ns) {
+	for _, g := range gates(t) {
 		if !bytes.Contains(want, []byte(g.Line)) {
 			continue
 		}
@@ -109,7 +113,7 @@ func (r *run) scriptFiles() []scriptInfo {
 	var infos []scriptInfo
 	for _, s := range want {
 		path := filepath.Join(dir, s.Name)
-		info := scriptInfo{Event: s.Event, Path: path, Want: s.Content}
+		info := scriptInfo{Event: s.Event, Path: path, Want: s.Content, Transport: t.Adapter.Transport}
 		fi, err := os.Lstat(path)
 		rel, _ := filepath.Rel(t.Home, path)
 		switch {
@@ -162,7 +166,7 @@ func (r *run) scriptFiles() []scriptInfo {
 		} else {
 			r.fail("script.hash", path, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", path), r.addHint())
 		}
-		if miss := missingGates(t.NS, data.Data, s.Content); len(miss) > 0 {
+		if miss := missingGates(t, data.Data, s.Content); len(miss) > 0 {
 			r.fail("script.gates", path, fmt.Sprintf("%s lacks %s", path, strings.Join(miss, "; and ")), r.addHint())
 		} else {
 			r.pass("script.gates", path, fmt.Sprintf("%s keeps its gates", path))
