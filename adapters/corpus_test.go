@@ -44,7 +44,7 @@ func corpusGlob(t testing.TB, pattern string) []string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no files match %s in %s: %v", pattern, ownCorpus, err)
 	}
-	if d := sharedCorpus(t); d != "" && !ownOnly(pattern) {
+	if d := sharedCorpus(t); d != "" && !ownOnly(d, pattern) {
 		more, err := filepath.Glob(filepath.Join(d, pattern))
 		if err != nil || len(more) == 0 {
 			t.Fatalf("no files match %s in %s: %v", pattern, d, err)
@@ -54,11 +54,12 @@ func corpusGlob(t testing.TB, pattern string) []string {
 	return files
 }
 
-// ownOnly reports a pattern under a folder only our own corpus has: jsonc/,
-// the commented settings files (the full corpus keeps its commented files
-// in malformed/, each with some other fault too).
-func ownOnly(pattern string) bool {
-	return strings.HasPrefix(pattern, "jsonc"+string(filepath.Separator))
+// ownOnly reports a pattern under a folder that only our own corpus has
+// (jsonc/, the commented settings files: the full corpus keeps its commented
+// files in malformed/, each with some other fault too; letta/).
+func ownOnly(shared, pattern string) bool {
+	_, err := os.Stat(filepath.Join(shared, filepath.Dir(pattern)))
+	return err != nil
 }
 
 // corpusFiles lists one agent's JSON configs from both corpora.
