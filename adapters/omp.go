@@ -22,6 +22,9 @@ import (
 func init() {
 	register(&Agent{
 		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"},
+		// Pi follows $PI_CODING_AGENT_DIR too: with it set, both agents use
+		// one folder, so ours keeps its own hooks dir (and manifest) there.
+		SharesDir: true,
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			if getenv != nil {
 				if p := getenv("OMP_PROFILE"); p != "" {
