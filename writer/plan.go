@@ -26,7 +26,6 @@ type txn struct {
 	manRaw   []byte
 	plan     adapters.Plan
 	notes    []string          // the writer's own (a manifest it ignored)
-	pending  []string          // dirs an earlier run created, listed in the lock file
 	sums     map[sumKey]string // manifest.Sum of buffers already hashed
 	// restore is, for each file a remove offers its backup back, the
 	// backup: replace moves it into place instead of writing its bytes.
