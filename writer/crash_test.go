@@ -294,7 +294,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 				break
 			}
 			calls[op+" "+*hit]++
-			if r.Err == nil && (strings.HasSuffix(*hit, " link backup") || strings.Contains(*hit, " rename ")) {
+			if r.Err == nil && (strings.Contains(*hit, " link ") || strings.Contains(*hit, " rename ")) {
 				// A backup that cannot be linked is copied; one that
 				// cannot be moved back into place is written there.
 				clean := installed
@@ -334,6 +334,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 				fault, _ := faultAt(n)
 				newWriter(fault).Remove(context.Background(), tg)
 				mustOK(t, newWriter(nil).Add(context.Background(), tg))
+				checkManifest(t, tg, orig) // no record of a backup that is gone
 			}
 			// A final remove gives back the original home.
 			mustOK(t, newWriter(nil).Remove(context.Background(), tg))

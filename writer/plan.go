@@ -225,7 +225,7 @@ func (w *Writer) replace(x *txn, sys system) error {
 			}
 		}
 		var err error
-		o := op{kind: string(e.Role), name: e.Path, prev: &st, perm: 0o644}
+		o := op{kind: string(e.Role), name: e.Path, prev: &st, doc: e.Doc, perm: 0o644}
 		if e.Role == adapters.RoleTrust {
 			o.perm = 0o600
 		}
@@ -233,10 +233,18 @@ func (w *Writer) replace(x *txn, sys system) error {
 		case e.Delete:
 			err = sys.Remove(st.Real, o)
 		case x.restorable(e, st):
-			// The backup's own inode back in place: no copy. When that
-			// fails (another filesystem), its bytes are written instead.
-			if err = sys.Rename(x.restore[e.Path].path, st.Real, o); err == nil {
-				break
+			// The backup's own inode back in place, no copy: linked to
+			// the config's temp name, which is renamed over the file. The
+			// backup itself stays until the manifest that names it is
+			// gone (a remove stopped after this leaves no manifest naming
+			// a backup that is not there). When that fails (another
+			// filesystem), its bytes are written instead.
+			tmp := configTemp(st.Real, x.t.NS)
+			if err = sys.Link(x.restore[e.Path].path, tmp, op{}); err == nil {
+				if err = sys.Rename(tmp, st.Real, o); err == nil {
+					break
+				}
+				_ = sys.Remove(tmp, op{})
 			}
 			fallthrough
 		default:

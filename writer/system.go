@@ -33,8 +33,8 @@ type system interface {
 	WriteFile(path string, data []byte, o op) error
 	// Link makes newname a hard link to oldname, and syncs its folder.
 	Link(oldname, newname string, o op) error
-	// Rename moves oldname (a backup, of kind backup) over newname (the
-	// file it restores, as o says), and syncs newname's folder.
+	// Rename moves oldname over newname (a file of the plan, as o says:
+	// a restore), and syncs newname's folder.
 	Rename(oldname, newname string, o op) error
 	// Remove deletes the file (or empty folder) path and syncs its
 	// folder; an absent path is no error.
@@ -66,6 +66,7 @@ type op struct {
 	static bool   // perm exactly, not less the umask
 	temp   string // the fixed temp file to write through (configTemp), "" for a random one
 	lazy   bool   // Remove: leave the folder's sync to a later call in the same folder
+	doc    []byte // Rename: the bytes the file gets, for the record's diff
 }
 
 // realSystem acts on the disk.
@@ -200,16 +201,11 @@ func (r *recorder) Rename(oldname, newname string, o op) error {
 			return err
 		}
 	}
-	// The file gets the backup's bytes, and the backup is gone.
-	var old, new []byte
+	var old []byte
 	if o.prev != nil {
 		old = o.prev.Data
 	}
-	if r.diffs {
-		new, _ = os.ReadFile(oldname)
-	}
-	r.record(newname, o, "modify", old, new)
-	r.record(oldname, op{kind: "backup"}, "delete", nil, nil)
+	r.record(newname, o, "modify", old, o.doc)
 	return nil
 }
 
