@@ -67,22 +67,17 @@ $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin/staticcheck.tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/staticcheck.tmp/staticcheck $@ && rmdir bin/staticcheck.tmp
 
-# Each shared-file writer, seeded from testdata/corpus (and ../shared/corpus
-# when it is there), for FUZZTIME each.
+# Every Fuzz target the packages list, for FUZZTIME each: each shared-file
+# agent's round trip (one per agent of the registry, which
+# TestFuzzTargetsCoverEveryAgent checks), seeded from testdata/corpus (and
+# ../shared/corpus when it is there), the splicer's and the decoder's.
 # (make test runs every target's seed corpus.)
 fuzz:
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzClaudeAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzZerocodeAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzCodexAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzAntigravityAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzKimiAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzGeminiAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzQwenAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzLettaAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzDroidAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters -run '^$$' -fuzz '^FuzzDroidHooksFile$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./adapters/jsonedit -run '^$$' -fuzz '^FuzzJSONCAddRemove$$' -fuzztime $(FUZZTIME)
-	$(GO) test . -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME)
+	for pkg in ./adapters ./adapters/jsonedit .; do \
+		for target in $$($(GO) test $$pkg -list '^Fuzz' | grep '^Fuzz'); do \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) || exit 1; \
+		done; \
+	done
 
 # Long runs of the load and SIGKILL tests (not part of make test).
 soak:

@@ -7,7 +7,15 @@ import "testing"
 // surgical remove (the file was edited since the install, so the backup is
 // not restored): everything that is not ours comes back as it was.
 func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
-	for _, agent := range []string{"claude", "zerocode", "codex", "grok", "antigravity", "gemini", "qwen"} {
+	n := 0
+	for _, a := range All() {
+		switch a.Format.(type) {
+		case HookMap, NamedSet: // the JSON agents, from the registry
+		default:
+			continue
+		}
+		n++
+		agent := a.ID
 		for _, orig := range []string{
 			"{\n  \"hooks\": {\n  }\n}\n",
 			"{\n  \"hooks\": {\n\n  },\n  \"a\": 1\n}\n",
@@ -19,8 +27,8 @@ func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
 			"{\n  \"hooks\": {}\n}\n",
 		} {
 			rootEmpty := orig == "{ }" || orig == "{\n}\n"
-			if rootEmpty && agent == "grok" {
-				continue // grok's file is ours: a remove that leaves {} deletes it
+			if rootEmpty && a.Own {
+				continue // the file is ours: a remove that leaves {} deletes it
 			}
 			tg := testTarget(t, agent, "/home/u")
 			ed, err := tg.Adapter.Add(tg, []byte(orig), nil, false)
@@ -50,5 +58,8 @@ func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
 				t.Errorf("%s: %q: re-add lost the record: %v %v", agent, orig, again.Emptied, err)
 			}
 		}
+	}
+	if n < 9 {
+		t.Fatalf("only %d JSON agents in the registry", n)
 	}
 }

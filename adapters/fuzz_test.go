@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 )
 
 // allCorpusFiles lists every file of both corpora (valid and malformed,
@@ -312,5 +316,41 @@ func checkOwnKey(t *testing.T, tg Target, before, after []byte) {
 	}
 	if _, ok := a[tg.NS].(map[string]any); !ok {
 		t.Fatalf("our hook set %q is missing or not an object", tg.NS)
+	}
+}
+
+// TestFuzzTargetsCoverEveryAgent: every agent that edits a file it shares
+// with the user (from the registry) has its round-trip fuzz target,
+// Fuzz<Agent>AddRemove, in this package's tests; make fuzz runs every
+// Fuzz target the packages list, so a new agent's target is fuzzed there
+// too, and a forgotten one fails here.
+func TestFuzzTargetsCoverEveryAgent(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]bool{}
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Fuzz") {
+					targets[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	n := 0
+	for _, a := range All() {
+		if a.Own {
+			continue
+		}
+		n++
+		if name := "Fuzz" + strings.ToUpper(a.ID[:1]) + a.ID[1:] + "AddRemove"; !targets[name] {
+			t.Errorf("%s shares its config with the user but has no fuzz target %s (see fuzzShared)", a.ID, name)
+		}
+	}
+	if n < 8 {
+		t.Fatalf("only %d shared-file agents in the registry", n)
 	}
 }
