@@ -57,8 +57,9 @@ func init() {
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: scripts.Working},
 			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldCases, Field: "notification_type",
-				Cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "idle_prompt", State: scripts.Interrupted}},
-				Note:  "when notification_type is permission_prompt",
+				Cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "elicitation_dialog", State: scripts.Attention},
+					{Value: "idle_prompt", State: scripts.Interrupted}},
+				Note: "when notification_type is permission_prompt or elicitation_dialog (AskUser questions)",
 				// the first state is the event's main one, which doctor's
 				// fires replay with the recorded permission_prompt payload
 				Also: []EventInfo{{Event: "Notification", State: scripts.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}}},
@@ -78,8 +79,8 @@ func init() {
 			"Notification": {
 				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
 					Why: "the recorded idle_prompt Notification (Esc while the model streams)"},
-				{ID: "fire.other-notification", Payload: "Notification.other",
-					Why: "a Notification whose notification_type is elicitation_dialog (droid's AskUser questions; reconstructed from the recorded one)"},
+				{ID: "fire.question", Payload: "Notification.elicitation", State: scripts.Attention,
+					Why: "the recorded elicitation_dialog Notification (droid's AskUser questions, waiting for the answer)"},
 			},
 		},
 		ProjectConfigs: []string{".factory/settings.json", ".factory/hooks.json"},
