@@ -2,6 +2,7 @@ package hookinstall_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -242,4 +243,80 @@ func scratchDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// TestReAddAdopts: an install made before namespaces adopted each other's
+// containers (its manifest records none of the other's) takes them over
+// when it is added again, so the two come out in any order after that; and
+// adding again then changes nothing.
+func TestReAddAdopts(t *testing.T) {
+	for _, first := range []bool{true, false} {
+		home := scratchDir(t)
+		defer os.RemoveAll(home)
+		if err := os.Mkdir(filepath.Join(home, ".claude"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		before, err := treesnap.Take(home, treesnap.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		a, _ := hookinstall.New(hookinstall.Options{Home: home, Getenv: env()})
+		b, _ := hookinstall.New(hookinstall.Options{Namespace: "termic", Home: home, Getenv: env()})
+		for _, in := range []*hookinstall.Installer{a, b} {
+			if _, err := in.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// what an older hookinstall wrote for termic: no containers of
+		// the other namespace's
+		man := filepath.Join(home, ".claude", "termic-hooks", "manifest.json")
+		raw, err := os.ReadFile(man)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		f := m["files"].([]any)[0].(map[string]any)
+		delete(f, "containers")
+		if err := os.WriteFile(man, append(mustJSON(t, m), '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := b.Install(ctx, "claude", hookinstall.InstallOptions{})
+		if err != nil || r.Outcome != hookinstall.OutcomeInstalled {
+			t.Fatalf("add again over an older install: %v, %v (want installed: the manifest takes over the containers)", r.Outcome, err)
+		}
+		if r, err := b.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil || r.Outcome != hookinstall.OutcomeUnchanged {
+			t.Fatalf("add a third time: %v, %v, want unchanged", r.Outcome, err)
+		}
+		if r, err := a.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil || r.Outcome != hookinstall.OutcomeUnchanged {
+			t.Fatalf("add again in the first namespace: %v, %v, want unchanged", r.Outcome, err)
+		}
+		order := []*hookinstall.Installer{a, b}
+		if !first {
+			order = []*hookinstall.Installer{b, a}
+		}
+		for _, in := range order {
+			if _, err := in.Remove(ctx, "claude", hookinstall.RemoveOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		after, err := treesnap.Take(home, treesnap.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := treesnap.Diff(before, after); d != "" {
+			t.Errorf("removing the first-installed first = %v:\n%s", first, d)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

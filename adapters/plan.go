@@ -97,6 +97,10 @@ func Reads(t Target) []string {
 // created, so that whichever is removed last deletes them.
 func Adopt(ed Edit, others []*Record) Edit { return jsonedit.Adopt(ed, others) }
 
+// FileContainer is jsonedit.FileContainer: in a record's containers, the
+// file itself, created by another namespace's install.
+const FileContainer = jsonedit.FileContainer
+
 // ErrTrustUnsupported is the error of a trust request for an agent whose
 // trust records hookinstall does not write.
 var ErrTrustUnsupported = errors.New("--trust is not supported for this agent: trust its hooks in the agent")

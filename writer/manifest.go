@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -72,15 +74,13 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 	}
 	if x.man != nil {
 		m.CreatedDirs = append(m.CreatedDirs, x.man.CreatedDirs...)
-	} else {
-		// The first install in this namespace takes over the folders the
-		// other namespaces' installs created (see adopt): whichever is
-		// removed last deletes them.
-		for _, o := range others(x.t) {
-			for _, d := range o.CreatedDirs {
-				if !contains(m.CreatedDirs, d) {
-					m.CreatedDirs = append(m.CreatedDirs, d)
-				}
+	}
+	// Each add takes over the folders the other namespaces' installs
+	// created (see adopt): whichever is removed last deletes them.
+	for _, o := range others(x.t) {
+		for _, d := range o.CreatedDirs {
+			if !contains(m.CreatedDirs, d) {
+				m.CreatedDirs = append(m.CreatedDirs, d)
 			}
 		}
 	}
@@ -95,6 +95,11 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 			m.CreatedDirs = append(m.CreatedDirs, r)
 		}
 	}
+	// outermost first, as removal expects (it deletes from the end), also
+	// with another namespace's folders among ours
+	sort.SliceStable(m.CreatedDirs, func(i, j int) bool {
+		return strings.Count(m.CreatedDirs[i], "/") < strings.Count(m.CreatedDirs[j], "/")
+	})
 	seen := map[string]bool{}
 	for _, e := range x.plan.Edits {
 		if !w.recorded(x, e) {
@@ -176,23 +181,34 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// adopt applies adapters.Adopt to each config edit of x that is the first
-// install of its file in x's namespace (its manifest has no record of the
-// file): the containers that the other namespaces' installs of the same
-// agent created become this install's too, so that whichever of them is
-// removed last deletes them (docs/reliability.md). A later add keeps what
-// the first recorded, so adding again changes nothing.
+// adopt applies adapters.Adopt to each config edit of x: the containers
+// that the other namespaces' installs of the same agent created become this
+// install's too, so that whichever of them is removed last deletes them
+// (docs/reliability.md). An add again adopts again, which changes nothing
+// once it has (their records hold what ours does); an install recorded by a
+// hookinstall older than this rule takes them over then. A file this
+// install created is never adopted as another's (it is ours already).
 func (w *Writer) adopt(x *txn) {
 	if x.t.Adapter.OwnFile() {
 		return
 	}
 	for i, e := range x.plan.Edits {
-		if e.Role != adapters.RoleConfig || e.Delete || x.man.File(w.rel(x.t, e.Path)) != nil {
+		if e.Role != adapters.RoleConfig || e.Delete {
 			continue
 		}
-		if rs := w.othersRecords(x.t, e.Path); len(rs) > 0 {
-			x.plan.Edits[i].Edit = adapters.Adopt(e.Edit, rs)
+		rs := w.othersRecords(x.t, e.Path)
+		if len(rs) == 0 {
+			continue
 		}
+		if own := x.man.File(w.rel(x.t, e.Path)); own != nil && own.Created {
+			for j, r := range rs {
+				c := *r
+				c.CreatedFile = false
+				c.Created = slices.DeleteFunc(slices.Clone(c.Created), func(s string) bool { return s == adapters.FileContainer })
+				rs[j] = &c
+			}
+		}
+		x.plan.Edits[i].Edit = adapters.Adopt(e.Edit, rs)
 	}
 }
 
