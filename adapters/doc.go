@@ -11,6 +11,11 @@
 // (TestNoAgentNamesOutsideAdapters). The JSON splicer that edits the
 // configs knows no agent and lives in adapters/jsonedit.
 //
+// It is a building block of the module, not its supported API: its
+// exported names may change in any release. Programs use the root package
+// (github.com/hookinstall/hookinstall), which applies every rule the CLI
+// applies.
+//
 // Invariants:
 //   - Pure: bytes in, bytes out. No file, process or environment access (the
 //     writer reads and writes, doctor reads and runs; overrides such as
