@@ -33,7 +33,7 @@
 //     match neither what we write now nor what the manifest recorded), are
 //     left alone unless forced.
 //   - Strict input: only RFC 8259 JSON objects (no BOM, no comments where
-//     the agent reads none (Facts.ReadsComments: JSONC, comments kept), valid
+//     the agent reads none (Agent.ReadsComments: JSONC, comments kept), valid
 //     UTF-8, nothing after the value, nesting at most 10000) are edited;
 //     duplicate keys and wrong types on our path are errors with a position.
 //   - Shared files keep their root: nothing is added to a Codex/ZeroCode root
