@@ -437,6 +437,17 @@ func TestAgentVersionAskedOnce(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".claude")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("~/.claude exists after a refused install: %v", err)
 	}
+	// status over an agent with nothing of ours installed runs no program
+	in, err = hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Status(context.Background(), "claude", hookinstall.StatusOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(calls); string(b) != "x\n" {
+		t.Fatalf("status with nothing installed ran claude --version")
+	}
 }
 
 // TestSkipNamesTheMarker: "not detected" names the path the detection rule

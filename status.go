@@ -141,7 +141,11 @@ func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Ta
 	t, _ = in.recorded(t, false)
 	// the agent version on PATH: what add would write for it is what the
 	// checks expect (and doctor says what that version does with our hooks)
-	t.Gate, _ = in.judge(ctx, t, t.Adapter.Range)
+	// (asked only where an install of ours is: status over agents with
+	// nothing installed runs no program)
+	if _, err := os.Lstat(t.HooksDir()); err == nil {
+		t.Gate, _ = in.judge(ctx, t, t.Adapter.Range)
+	}
 	if in.homeGiven {
 		t.SystemRoot = ""
 	}
