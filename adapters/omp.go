@@ -62,6 +62,9 @@ func init() {
 		Plugin: &Plugin{
 			Render: scripts.RenderOmp, Header: scripts.OmpHeader,
 			OnAPI: true,
+			// oh-my-pi runs on Bun (its cli.js starts #!/usr/bin/env bun),
+			// so Bun is on the PATH of anyone who runs it; node otherwise.
+			Runtime: "bun", RuntimeName: "oh-my-pi's Bun runtime",
 			Cases: []PluginCase{
 				{"fire.working", "agent_start", scripts.Working},
 				{"fire.attention", "tool_approval_requested", scripts.Attention},
