@@ -2,8 +2,11 @@ package adapters
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 
 	"github.com/hookinstall/hookinstall/scripts"
 )
@@ -290,7 +293,45 @@ type Format interface {
 	// empty reports whether doc, the config after a remove, holds nothing:
 	// a file the install created is then deleted.
 	empty(doc []byte) bool
+	// escapes are the letters that, after a backslash, let the config's
+	// strings spell a byte another way (see Agent.Escapes).
+	escapes() string
 }
+
+// Escapes are the letters that, after a backslash, let the strings of the
+// files t reads (its config in its Format, and the others by their kind:
+// JSON \u \/, TOML \u \U \x, JavaScript \u \x) spell a byte another way.
+// A file that holds none of them holds our namespace verbatim or not at
+// all, which the writer tests with one search.
+func (a *Agent) Escapes(t Target) string {
+	esc := a.Format.escapes()
+	add := func(s string) {
+		for _, c := range s {
+			if !strings.ContainsRune(esc, c) {
+				esc += string(c)
+			}
+		}
+	}
+	for _, f := range a.Files(t) {
+		switch filepath.Ext(f) {
+		case ".json":
+			add(jsonedit.Escapes)
+		case ".toml":
+			add(tomlEscapes)
+		case ".js", ".ts":
+			add(jsEscapes)
+		default:
+			add(jsonedit.Escapes + tomlEscapes + jsEscapes)
+		}
+	}
+	return esc
+}
+
+// tomlEscapes and jsEscapes are Escapes for TOML and JavaScript strings.
+const (
+	tomlEscapes = "uUx"
+	jsEscapes   = "ux"
+)
 
 var registry = map[string]*Agent{}
 

@@ -203,6 +203,8 @@ func (NamedSet) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 
 func (NamedSet) empty(doc []byte) bool { return jsonedit.IsEmptyObject(doc) }
 
+func (NamedSet) escapes() string { return jsonedit.Escapes }
+
 func (NamedSet) eventsKey(t Target) string { return t.NS }
 
 // antigravitySwitches checks our hook set's own switch.

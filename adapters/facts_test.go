@@ -135,3 +135,15 @@ func TestClaudeManagedSwitches(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapes: the escapes the writer's one search must look for come from
+// the kinds of file an agent reads (its config's format and its other
+// files): JSON's for a JSON config, TOML's too where it reads a config.toml.
+func TestEscapes(t *testing.T) {
+	for id, want := range map[string]string{"claude": "u/", "codex": "u/Ux", "grok": "u/Ux", "kimi": "uUx", "opencode": "ux"} {
+		tg := testTarget(t, id, "/home/u")
+		if got := tg.Adapter.Escapes(tg); got != want {
+			t.Errorf("%s: escapes %q, want %q", id, got, want)
+		}
+	}
+}

@@ -127,6 +127,8 @@ func (m HookMap) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 
 func (HookMap) empty(doc []byte) bool { return jsonedit.IsEmptyObject(doc) }
 
+func (HookMap) escapes() string { return jsonedit.Escapes }
+
 func (m HookMap) eventsKey(Target) string { return m.Key }
 
 // onlyKeys reports whether doc is an object holding no key but those of

@@ -77,6 +77,8 @@ type TOMLHooks struct{}
 
 func (TOMLHooks) empty(doc []byte) bool { return jsonedit.IsBlank(doc) }
 
+func (TOMLHooks) escapes() string { return tomlEscapes }
+
 // kimiKnownEvents are the hook events Kimi Code 2.1.0 accepts (its
 // HOOK_EVENT_TYPES, as `kimi doctor config` lists them); any other makes the
 // whole [[hooks]] list invalid.

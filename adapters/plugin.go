@@ -117,6 +117,8 @@ func (Module) read(*Agent, Target, File) ([]Finding, *EventMap) { return nil, ni
 
 func (Module) empty(doc []byte) bool { return len(doc) == 0 }
 
+func (Module) escapes() string { return jsEscapes }
+
 // aKind is Kind with its article.
 func (m Module) aKind() string {
 	if m.Kind() == "extension" {

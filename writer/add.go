@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
@@ -109,7 +110,7 @@ func (w *Writer) userParts(x *txn) error {
 		roles[e.Path] = e.Role
 	}
 	for _, b := range w.backups(x) {
-		if roles[b.path] != adapters.RoleConfig || mayHoldNS(x.files[b.path].Data, x.t.NS) {
+		if roles[b.path] != adapters.RoleConfig || mayHoldNS(x.files[b.path].Data, x.t.NS, x.t.Adapter.Escapes(x.t)) {
 			todo[b.path] = true
 		}
 	}
@@ -132,22 +133,23 @@ func (w *Writer) userParts(x *txn) error {
 
 // mayHoldNS reports whether a config may hold an entry of ours: each one
 // names the hooks dir, <NS>-hooks (or a plugin's header names NS), either
-// as it is or spelled with escapes (JSON's \u and \/, TOML's \u, \U and
-// \x); a namespace has no byte that needs another escape. False is
+// as it is or spelled with one of the escapes the agent's files know
+// (escapes: adapters.Agent.Escapes); a namespace has no byte that needs
+// another escape. False is
 // certain, and spares the first install on a large config a second parse.
-func mayHoldNS(data []byte, ns string) bool {
+func mayHoldNS(data []byte, ns, escapes string) bool {
 	if bytes.Contains(data, []byte(ns)) {
 		return true
 	}
-	// One pass over the backslashes, for \u, \U, \x and \/.
+	// One pass over the backslashes, for the escapes of the agent's
+	// files (adapters.Agent.Escapes: \u, \U, \x, \/).
 	for i := 0; ; {
 		j := bytes.IndexByte(data[i:], '\\')
 		if j < 0 || i+j+1 >= len(data) {
 			return false
 		}
 		i += j + 1
-		switch data[i] {
-		case 'u', 'U', 'x', '/':
+		if strings.IndexByte(escapes, data[i]) >= 0 {
 			return true
 		}
 	}

@@ -27,7 +27,7 @@ func TestMayHoldNSOnePass(t *testing.T) {
 		cases = append(cases, b)
 	}
 	for _, c := range cases {
-		if got, want := mayHoldNS(c, "x-ns"), slow(c, "x-ns"); got != want {
+		if got, want := mayHoldNS(c, "x-ns", "uUx/"), slow(c, "x-ns"); got != want {
 			t.Fatalf("mayHoldNS(%q) = %v, want %v", c, got, want)
 		}
 	}

@@ -60,7 +60,7 @@ func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool
 		return "", false
 	}
 	for _, f := range adapters.Reads(t) {
-		if st, err := readFile(f, adapters.MaxDocSize); err == nil && st.Exists && mayHoldNS(st.Data, t.NS) {
+		if st, err := readFile(f, adapters.MaxDocSize); err == nil && st.Exists && mayHoldNS(st.Data, t.NS, t.Adapter.Escapes(t)) {
 			return "", false
 		}
 	}
@@ -172,7 +172,7 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 // behind, pointing at the scripts remove deletes, so such a file gets the
 // surgical removal instead.
 func holdsOurs(t adapters.Target, path string, b []byte) bool {
-	if path != t.Adapter.Config(t) || !mayHoldNS(b, t.NS) {
+	if path != t.Adapter.Config(t) || !mayHoldNS(b, t.NS, t.Adapter.Escapes(t)) {
 		return false
 	}
 	ed, err := t.Adapter.Remove(t, b, nil, false)

@@ -708,3 +708,8 @@ func IsEmptyObject(doc []byte) bool {
 	root, err := ParseObject(doc)
 	return err == nil && len(members(root)) == 0
 }
+
+// Escapes are the letters that, after a backslash, let a JSON string spell
+// a byte in another way (\u0068, \/): a document without them holds a
+// string verbatim or not at all.
+const Escapes = "u/"
