@@ -14,7 +14,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 )
 
 // allCorpusFiles lists every file of both corpora (valid and malformed,
@@ -326,17 +325,19 @@ func checkOwnKey(t *testing.T, tg Target, before, after []byte) {
 // too, and a forgotten one fails here.
 func TestFuzzTargetsCoverEveryAgent(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
+	paths, err := filepath.Glob("*_test.go")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no test files: %v", err)
 	}
 	targets := map[string]bool{}
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Fuzz") {
-					targets[fd.Name.Name] = true
-				}
+	for _, p := range paths {
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Fuzz") {
+				targets[fd.Name.Name] = true
 			}
 		}
 	}
