@@ -178,9 +178,9 @@ func removeCommand(r done, flags string) string {
 }
 
 // leftHint says, when a removal failed on a file it could not use, what
-// is left and how to finish: nothing was written, so our entries are still
-// in the file and the scripts they run are still in the hooks dir (when it
-// is gone, only that the file may still hold entries).
+// is left and how to finish: nothing was written, so the file may still
+// hold our entries (it could not be read to say), and the scripts stay in
+// the hooks dir, when there is one.
 func leftHint(command string, r done, flags string) string {
 	var fe *hookinstall.FileError
 	if command != "remove" || !errors.As(r.Err, &fe) || fe.Written {
@@ -194,7 +194,7 @@ func leftHint(command string, r done, flags string) string {
 		return fmt.Sprintf("nothing was removed: %s may still hold hookinstall's entries, but hookinstall cannot read it; fix %s, then run '%s' again",
 			fe.Path, fe.Path, removeCommand(r, flags))
 	}
-	return fmt.Sprintf("nothing was removed: hookinstall's entries are still in %s and the scripts they run are still in %s (left in place, since the config points at them); fix %s, then run '%s' again",
+	return fmt.Sprintf("nothing was removed: hookinstall cannot read %s, which may still hold its entries, so the scripts in %s stay in place (the file may point at them); fix %s, then run '%s' again",
 		fe.Path, dir, fe.Path, removeCommand(r, flags))
 }
 
