@@ -14,11 +14,15 @@ import (
 // ($PI_CODING_AGENT_DIR replaces ~/.omp/agent; $OMP_PROFILE=<p> moves it
 // to ~/.omp/profiles/<p>/agent), loaded in-process by its Bun runtime. It
 // does not read Pi's ~/.pi, and Pi does not read ~/.omp: each gets its own
-// file, rendered from the same template (scripts.Omp). oh-my-pi asks before
+// file, rendered from the same template (ompExtension). oh-my-pi asks before
 // a tool only when tools.approvalMode says so; its default, "yolo",
 // approves everything, so attention then never fires. An agent_end that
 // says willContinue (a retry or continuation follows at once) reports
 // nothing.
+// ompExtension is Pi's module with oh-my-pi's approvals
+// (tool_approval_requested) and its willContinue.
+var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Continues: true}
+
 func init() {
 	register(&Agent{
 		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"},
@@ -60,7 +64,7 @@ func init() {
 		},
 		Switches: ompSwitches,
 		Plugin: &Plugin{
-			Render: scripts.RenderOmp, Header: scripts.OmpHeader,
+			Render: ompExtension.Render, Header: ompExtension.Header,
 			OnAPI: true,
 			// oh-my-pi runs on Bun (its cli.js starts #!/usr/bin/env bun),
 			// so Bun is on the PATH of anyone who runs it; node otherwise.

@@ -17,7 +17,8 @@ func init() {
 		// since a copy in both fires every event twice.
 		Format: Module{Sub: "plugins", Ext: ".js", Twins: opencodeTwins, TwinWhy: "opencode loads plugin/ and plugins/ alike"},
 		Plugin: &Plugin{
-			Render: scripts.RenderOpencode, Header: scripts.OpencodeHeader,
+			Render: func(in scripts.Install) ([]byte, error) { return scripts.RenderPlugin(in, "opencode") },
+			Header: func(ns string) string { return scripts.PluginHeader(ns, "opencode") },
 			// opencode is a Bun binary: with BUN_BE_BUN=1 it runs JavaScript.
 			Runtime: "opencode", RuntimeEnv: []string{"BUN_BE_BUN=1"}, RuntimeName: "opencode's Bun runtime",
 			Cases: opencodeCases,

@@ -12,6 +12,9 @@ import (
 // export registers handlers with pi.on. Pi asks for no permissions, so it
 // reports no attention; a prompt the user stops (Esc) ends with agent_end
 // whose last assistant message has stopReason "aborted": interrupted.
+// piExtension is Pi's module: no permission prompts, no willContinue.
+var piExtension = scripts.Extension{Product: "Pi"}
+
 func init() {
 	register(&Agent{
 		ID: "pi", Product: "Pi", Programs: []string{"pi"},
@@ -35,7 +38,7 @@ func init() {
 		// Pi runs on node and loads the module with jiti; ours is
 		// TypeScript without types, so node itself loads it.
 		Plugin: &Plugin{
-			Render: scripts.RenderPi, Header: scripts.PiHeader,
+			Render: piExtension.Render, Header: piExtension.Header,
 			OnAPI: true,
 			Cases: []PluginCase{
 				{"fire.working", "agent_start", scripts.Working},

@@ -21,9 +21,10 @@
 //     in JSON), never as raw bytes.
 //   - The bytes depend only on the Spec: re-rendering is byte-stable.
 //
-// The opencode and Kilo plugins (RenderOpencode, RenderPlugin) and the Pi
-// extension (RenderPi, TypeScript) keep the same rules in JavaScript: an ES module whose
-// only export is the plugin (or extension) function; silent without
+// The plugins of opencode's API (RenderPlugin: opencode, Kilo) and the
+// extensions of Pi's API (Extension.Render: Pi, oh-my-pi; TypeScript) keep
+// the same rules in JavaScript (the agents' products come from adapters/):
+// an ES module whose only export is the plugin (or extension) function; silent without
 // <NS>_TASK_ID; writes only to <NS>_PTY when it is a character device, opened
 // without O_CREAT; every handler catches everything, so nothing throws; the
 // bytes depend only on the Install (namespace, agent id and home).
