@@ -98,7 +98,9 @@ func hookCases(dir, node string) ([]hookCase, error) {
 		}
 		states := map[string]scripts.State{}
 		for _, e := range a.Events() {
-			states[e.Event] = e.State
+			if _, ok := states[e.Event]; !ok {
+				states[e.Event] = e.State // the event's own; an "also" case follows it
+			}
 		}
 		for _, s := range ss {
 			if !bytes.HasPrefix(s.Content, []byte("#!/bin/sh")) {
