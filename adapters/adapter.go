@@ -15,9 +15,18 @@ type OffError struct {
 	File   string
 	Key    string
 	Reason string
+	// Verdict and Hint, when set, are the words of the agent's switch
+	// finding (Finding.Off) that refused: add and doctor say it alike.
+	Verdict, Hint string
 }
 
 func (e *OffError) Error() string {
+	if e.Verdict != "" {
+		if e.Hint == "" {
+			return e.Verdict
+		}
+		return e.Verdict + "; " + e.Hint
+	}
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Reason)
 }
 

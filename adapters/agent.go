@@ -278,7 +278,29 @@ func (a *Agent) Check(t Target, cur []byte, files map[string][]byte) ([]string, 
 		}
 		notes = append(notes, more...)
 	}
+	if off := a.switchedOff(t, cur, files); off != nil {
+		return nil, off
+	}
 	return notes, nil
+}
+
+// switchedOff runs the agent's Switches over the config (cur, nil when it
+// is absent) and the files read, and returns the first finding that says
+// its hooks are switched off, as an *OffError in the finding's words.
+func (a *Agent) switchedOff(t Target, cur []byte, files map[string][]byte) *OffError {
+	if a.Switches == nil {
+		return nil
+	}
+	in := Input{T: t, Config: File{Path: a.Config(t), Data: cur, Exists: cur != nil}, Files: map[string]File{}}
+	for p, b := range files {
+		in.Files[p] = File{Path: p, Data: b, Exists: true}
+	}
+	for _, f := range a.Switches(in) {
+		if f.Off {
+			return &OffError{File: f.File, Key: strings.TrimPrefix(f.ID, "switch."), Verdict: f.Verdict, Hint: f.Hint}
+		}
+	}
+	return nil
 }
 
 // A Format is the shape of an agent's config, and how our entries sit in

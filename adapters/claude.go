@@ -55,17 +55,9 @@ func init() {
 	})
 }
 
+// claudeCheck is add's parse of the config (its switches are
+// claudeSwitches') and its note on the auto permission mode.
 func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	if managed := SystemPath(t, claudeManaged); managed != "" {
-		b, ok := files[managed]
-		root := claudeManagedRoot(b, ok)
-		if claudeOn(root, claudeKeyOff) {
-			return nil, &OffError{File: managed, Key: claudeKeyOff, Reason: "is true in the managed settings, " + claudeOffWhy + "; " + claudeAskAdmin + " (a user setting cannot override it)"}
-		}
-		if claudeOn(root, claudeKeyManagedOnly) {
-			return nil, &OffError{File: managed, Key: claudeKeyManagedOnly, Reason: "is true, " + claudeManagedOnlyWhy + "; " + claudeAskAdmin}
-		}
-	}
 	if jsonedit.IsBlank(cur) {
 		return nil, nil
 	}
@@ -76,9 +68,6 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 		return nil, err
 	}
 	var notes []string
-	if v, ok := jsonedit.First(rms, claudeKeyOff); ok && v.Val.Type == gjson.True {
-		return nil, &OffError{File: a.Config(t), Key: claudeKeyOff, Reason: "is true, " + claudeOffWhy + "; " + claudeUserFix + ", then run add again"}
-	}
 	if p, ok := jsonedit.First(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
 		notes = append(notes, claudeAuto(a.Config(t)))
 	}
@@ -118,6 +107,20 @@ func claudeAuto(path string) string {
 	return fmt.Sprintf("%s: permissions.defaultMode is \"auto\": Claude answers permission prompts itself, so PermissionRequest (attention) will not fire", path)
 }
 
+// rootKey returns a lookup of the top-level keys of in's config as an agent
+// that skips a BOM reads it: from the plan's parse of the config when there
+// is one (a large config is then not scanned again), else from jsonRoot.
+func rootKey(in Input) func(key string) gjson.Result {
+	if ms, ok := in.T.parsed.Members(in.Config.Data); ok {
+		return func(key string) gjson.Result {
+			m, _ := jsonedit.First(ms, key)
+			return m.Val
+		}
+	}
+	root := jsonRoot(in.Config)
+	return func(key string) gjson.Result { return root.Get(gjson.Escape(key)) }
+}
+
 // jsonRoot parses a JSON file as an agent that skips a BOM would; an absent
 // or invalid file gives an empty result.
 func jsonRoot(f File) gjson.Result {
@@ -134,17 +137,17 @@ func jsonRoot(f File) gjson.Result {
 func claudeSwitches(in Input) []Finding {
 	var fs []Finding
 	user := in.Config
-	userRoot := jsonRoot(user)
+	userKey := rootKey(in)
 	managedPath := SystemPath(in.T, claudeManaged)
 	managed := in.File(managedPath)
 	managedRoot := claudeManagedRoot(managed.Data, managed.Exists)
 	off := false
-	if claudeOn(userRoot, claudeKeyOff) {
-		fs = append(fs, fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix))
+	if userKey(claudeKeyOff).Type == gjson.True {
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix)))
 		off = true
 	}
 	if claudeOn(managedRoot, claudeKeyOff) {
-		fs = append(fs, fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", managed.Path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it"))
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", managed.Path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it")))
 		off = true
 	}
 	if !off {
@@ -155,11 +158,11 @@ func claudeSwitches(in Input) []Finding {
 		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+where))
 	}
 	if claudeOn(managedRoot, claudeKeyManagedOnly) {
-		fs = append(fs, fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", managed.Path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin))
+		fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", managed.Path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin)))
 	} else if managedPath != "" {
 		fs = append(fs, pass("switch.allowManagedHooksOnly", managed.Path, "allowManagedHooksOnly is not set in "+managed.Path))
 	}
-	if mode := userRoot.Get("permissions.defaultMode").String(); mode == "auto" {
+	if mode := userKey("permissions").Get("defaultMode").String(); mode == "auto" {
 		fs = append(fs, info("switch.defaultMode", user.Path, claudeAuto(user.Path)+"; working and done still do", "set it to \"default\" if you want attention reported when Claude asks"))
 	}
 	return fs

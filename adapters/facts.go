@@ -199,6 +199,16 @@ type Finding struct {
 	Hint    string
 	// Timed findings carry the time of the run that produced them (an Ask).
 	Timed bool
+	// Off: the agent's hooks are switched off, so an install would never
+	// fire. add refuses with this finding's words (an *OffError, exit 3),
+	// as doctor fails with them: each switch is stated once, in Switches.
+	Off bool
+}
+
+// switchOff is f marked Off.
+func switchOff(f Finding) Finding {
+	f.Off = true
+	return f
 }
 
 func pass(id, file, verdict string) Finding {

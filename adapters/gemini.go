@@ -106,16 +106,6 @@ func geminiNames(a *Agent, t Target) map[string]bool {
 }
 
 func geminiCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	ours := geminiNames(a, t)
-	if sys := SystemPath(t, geminiSystem); sys != "" {
-		if b, ok := files[sys]; ok {
-			if data, _ := jsonedit.StripComments(b); gjson.ValidBytes(data) {
-				if off := geminiOff(sys, true, gjson.ParseBytes(data), ours); off != nil {
-					return nil, off
-				}
-			}
-		}
-	}
 	var notes []string
 	if _, _, trusted := geminiTrusted(t.Cwd, files[geminiTrustedFolders(t)]); !trusted {
 		notes = append(notes, geminiTrustNote(a.Config(t)))
@@ -123,12 +113,8 @@ func geminiCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 	if jsonedit.IsBlank(cur) {
 		return notes, nil
 	}
-	root, err := a.parseShared(t, cur)
-	if err != nil {
+	if _, err := a.parseShared(t, cur); err != nil {
 		return nil, err
-	}
-	if off := geminiOff(a.Config(t), false, root, ours); off != nil {
-		return nil, off
 	}
 	return notes, nil
 }
@@ -185,12 +171,12 @@ func geminiSwitches(in Input) []Finding {
 	}
 	off := false
 	if o := geminiOff(in.Config.Path, false, root(in.Config), ours); o != nil {
-		fs = append(fs, fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), ""))
+		fs = append(fs, switchOff(fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), "")))
 		off = true
 	}
 	if sys := SystemPath(in.T, geminiSystem); sys != "" {
 		if o := geminiOff(sys, true, root(in.File(sys)), ours); o != nil {
-			fs = append(fs, fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), ""))
+			fs = append(fs, switchOff(fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), "")))
 			off = true
 		}
 	}

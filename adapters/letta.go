@@ -61,9 +61,6 @@ func lettaCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	if root.Get("hooks.disabled").Type == gjson.True {
-		return nil, &OffError{File: a.Config(t), Key: "hooks.disabled", Reason: "is true, " + lettaOffWhy + "; set it to false or remove it, then run add again"}
-	}
 	if n := lettaPermissionHooks(a.Config(t), root); n != "" {
 		return []string{n}, nil
 	}
@@ -86,7 +83,7 @@ func lettaSwitches(in Input) []Finding {
 	root := jsonRoot(in.Config)
 	var fs []Finding
 	if root.Get("hooks.disabled").Type == gjson.True {
-		fs = append(fs, fail("switch.disabled", in.Config.Path, fmt.Sprintf("%s: hooks.disabled is true, %s", in.Config.Path, lettaOffWhy), "set it to false or remove it"))
+		fs = append(fs, switchOff(fail("switch.disabled", in.Config.Path, fmt.Sprintf("%s: hooks.disabled is true, %s", in.Config.Path, lettaOffWhy), "set it to false or remove it")))
 	} else {
 		fs = append(fs, pass("switch.disabled", in.Config.Path, "hooks.disabled is not set in "+in.Config.Path))
 	}

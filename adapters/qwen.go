@@ -58,9 +58,6 @@ func qwenCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	if root.Get("disableAllHooks").Type == gjson.True {
-		return nil, &OffError{File: a.Config(t), Key: "disableAllHooks", Reason: "is true, so Qwen Code runs no hooks at all; set it to false or remove it, then run add again"}
-	}
 	if n := qwenApproval(a.Config(t), root); n != "" {
 		return []string{n}, nil
 	}
@@ -85,7 +82,7 @@ func qwenSwitches(in Input) []Finding {
 	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
 	var fs []Finding
 	if root.Get("disableAllHooks").Type == gjson.True {
-		fs = append(fs, fail("switch.disableAllHooks", in.Config.Path, fmt.Sprintf("%s: disableAllHooks is true, so Qwen Code runs no hooks at all", in.Config.Path), "set it to false or remove it"))
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", in.Config.Path, fmt.Sprintf("%s: disableAllHooks is true, so Qwen Code runs no hooks at all", in.Config.Path), "set it to false or remove it")))
 	} else {
 		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+in.Config.Path))
 	}

@@ -165,6 +165,16 @@ func (p *Parsed) parse(in []byte, comments bool) (string, gjson.Result, error) {
 	return doc, root, err
 }
 
+// Members returns the root members of in as the last parse of p listed
+// them (MapEdit.CheckRoot), when p holds exactly in; ok is false otherwise.
+// A check of a few root keys of a large document then costs no scan.
+func (p *Parsed) Members(in []byte) (ms []Member, ok bool) {
+	if p == nil || p.rms == nil || p.src == "" || string(in) != p.src {
+		return nil, false
+	}
+	return p.rms, true
+}
+
 // maxDepth is encoding/json's nesting limit, which validJSON keeps.
 const maxDepth = 10000
 
