@@ -174,11 +174,8 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 		}
 	}
 	if b, ok := files[req]; ok {
-		doc, err := parseTOML(b)
-		if err != nil {
+		if _, err := parseTOML(b); err != nil {
 			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", req, err))
-		} else if err := z.requirementsOff(req, doc); err != nil {
-			return nil, err
 		}
 	}
 	if b, ok := files[z.configTOML(t)]; ok {
@@ -186,10 +183,6 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", z.configTOML(t), err))
 		} else {
-			if key, off := z.featureOff(doc); off {
-				return nil, &OffError{File: z.configTOML(t), Key: "[features] " + z.aliasNote(key),
-					Reason: fmt.Sprintf("is false, so %s runs no hooks at all; set it to true or remove it, then run add again", z.product)}
-			}
 			if inline := inlineHooks(doc); inline != "" {
 				notes = append(notes, fmt.Sprintf("%s defines hooks inline ([hooks.%s]) beside %s: %s merges both and warns at start-up; prefer one of the two", z.configTOML(t), inline, cfg, z.product))
 			}
@@ -279,12 +272,12 @@ func (z codexEngine) switches(in Input) []Finding {
 			continue
 		}
 		if key, isOff := z.featureOff(doc); isOff {
-			fs = append(fs, fail("switch.features-hooks", path, fmt.Sprintf("%s: [features] %s = false, so %s runs no hooks at all", path, key, z.product), "set it to true or remove it"))
+			fs = append(fs, switchOff(fail("switch.features-hooks", path, fmt.Sprintf("%s: [features] %s = false, so %s runs no hooks at all", path, z.aliasNote(key), z.product), "set it to true or remove it")))
 			off = true
 		}
 		if path == req {
 			if v, set := TOMLBool(doc, "allow_managed_hooks_only"); set && v {
-				fs = append(fs, fail("switch.allow_managed_hooks_only", path, fmt.Sprintf("%s: allow_managed_hooks_only = true, so %s runs only managed hooks, never ours in %s", path, z.product, in.Config.Path), "ask whoever manages this machine"))
+				fs = append(fs, switchOff(fail("switch.allow_managed_hooks_only", path, fmt.Sprintf("%s: allow_managed_hooks_only = true, so %s runs only managed hooks, never ours in %s", path, z.product, in.Config.Path), "ask whoever manages this machine")))
 				off = true
 			}
 		}
