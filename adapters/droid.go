@@ -289,9 +289,9 @@ func (d droid) view(t Target, files map[string][]byte) droidView {
 	}
 }
 
-// off is the *OffError when droid's merged hooksDisabled is true:
+// off says where droid's merged hooksDisabled is true, if it is:
 // hooks.json's, where it is set, wins over settings.json's.
-func (v droidView) off() *OffError {
+func (v droidView) off() (file, key string, on bool) {
 	f := v.hooks
 	on, set := f.disabled()
 	if !set {
@@ -299,13 +299,13 @@ func (v droidView) off() *OffError {
 		on, _ = f.disabled()
 	}
 	if !on {
-		return nil
+		return "", "", false
 	}
-	key := "hooks.hooksDisabled"
+	key = "hooks.hooksDisabled"
 	if !f.settings {
 		key = "hooksDisabled"
 	}
-	return &OffError{File: f.path, Key: key, Reason: "is true, so Factory Droid runs no hooks at all; set it to false or remove it (or /hooks in droid), then run add again"}
+	return f.path, key, true
 }
 
 // place returns the file each of our events goes into: the hooks file
@@ -454,10 +454,10 @@ func (d droid) planAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 	if cur, ok := in.Files[sp]; ok && jsonedit.IsBlank(cur) {
 		return Plan{}, errors.New("is empty; Factory Droid may be rewriting it right now: run add again, and if it stays empty put {} in it or delete it")
 	}
-	v := d.view(t, in.Files)
-	if off := v.off(); off != nil {
+	if off := a.switchedOff(t, in.Files[sp], in.Files); off != nil {
 		return Plan{}, off
 	}
+	v := d.view(t, in.Files)
 	var events []string
 	for _, h := range a.Hooks {
 		events = append(events, h.Event)
@@ -554,9 +554,6 @@ func (d droid) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([
 		all[droidSettings(t)] = cur
 	}
 	v := d.view(t, all)
-	if off := v.off(); off != nil {
-		return nil, off
-	}
 	var events []string
 	for _, h := range a.Hooks {
 		events = append(events, h.Event)
@@ -582,8 +579,8 @@ func inputFiles(in Input) map[string][]byte {
 // switches checks hooksDisabled in both files.
 func (d droid) switches(in Input) []Finding {
 	v := d.view(in.T, inputFiles(in))
-	if off := v.off(); off != nil {
-		return []Finding{fail("switch.hooksDisabled", off.File, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", off.File, off.Key), "set it to false or remove it (or /hooks in droid)")}
+	if file, key, on := v.off(); on {
+		return []Finding{switchOff(fail("switch.hooksDisabled", file, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", file, key), "set it to false or remove it (or /hooks in droid)"))}
 	}
 	return []Finding{pass("switch.hooksDisabled", v.settings.path, fmt.Sprintf("hooksDisabled is not on in %s or %s", v.settings.path, v.hooks.path))}
 }
