@@ -101,13 +101,12 @@ func (w *Writer) query(ctx context.Context, q *adapters.Query) *adapters.Reply {
 	}()
 	go func() { _, _ = in.Write(q.Input) }()
 	var got []byte
-	done := false
+	done, silent := false, false
 	for !done {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				r.Err = fmt.Errorf("%s exited without answering%s", path, stderrTail(stderr.Bytes()))
-				done = true
+				silent, done = true, true // the error once Wait has its stderr
 				break
 			}
 			got = append(got, l...)
@@ -136,6 +135,10 @@ func (w *Writer) query(ctx context.Context, q *adapters.Query) *adapters.Reply {
 	}
 	_ = cmd.Wait()
 	close(exited)
+	if silent {
+		// Read only now: exec copies stderr until Wait returns.
+		r.Err = fmt.Errorf("%s exited without answering%s", path, stderrTail(stderr.Bytes()))
+	}
 	r.Out = got
 	return r
 }
