@@ -329,7 +329,7 @@ func TestZerocodeStrictRoot(t *testing.T) {
 			doc := `{"` + key + `": "x", "hooks": {}}`
 			_, err := tg.Adapter.Check(tg, []byte(doc), nil)
 			var off *OffError
-			if !errors.As(err, &off) || off.Key != `"`+key+`"` || !strings.Contains(off.Reason, "rejects the whole file") {
+			if !errors.As(err, &off) || off.Key != `"`+key+`"` || !strings.Contains(off.Error(), "rejects the WHOLE file") {
 				t.Errorf("%s %s: err %v", agent, key, err)
 			}
 		}

@@ -101,7 +101,8 @@ func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Finding, *EventMa
 	}
 	for _, m := range jsonedit.Members(root) {
 		if !a.Accepts(m.Key) {
-			return append(fs, fail("config.parse", file, fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, m.Key, a.Product, a.StrictRootList()), fmt.Sprintf("remove %q from the top level (move it elsewhere)", m.Key))), nil
+			verdict, hint := a.strictRootVerdict(file, m.Key)
+			return append(fs, fail("config.parse", file, verdict, hint)), nil
 		}
 	}
 	m := &EventMap{Where: key}
@@ -126,6 +127,13 @@ func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Finding, *EventMa
 	fs = append(fs, pass("config.parse", file, fmt.Sprintf("%s parses the way %s parses it (%s)", file, a.Product, note)))
 	m.Ours = FindOurs(events, t.Prefix())
 	return fs, m
+}
+
+// strictRootVerdict is what add (refusing) and doctor (failing) say of a
+// top-level key the agent's strict root does not accept.
+func (a *Agent) strictRootVerdict(file, key string) (verdict, hint string) {
+	return fmt.Sprintf("%s: top-level key %q: %s accepts only %s at the top level and rejects the WHOLE file otherwise, so none of its hooks run", file, key, a.Product, a.StrictRootList()),
+		fmt.Sprintf("remove %q from the top level (move it elsewhere)", key)
 }
 
 // duplicateKey returns a key that appears twice in obj, or "".

@@ -70,6 +70,12 @@ func init() {
 	})
 }
 
+// kimiBadEntry is what add (refusing) and doctor (failing) say of an
+// invalid [[hooks]] entry i (0-based) with problem p.
+func kimiBadEntry(file string, i int, p string) (verdict, hint string) {
+	return fmt.Sprintf("%s: [[hooks]] entry %d %s, so Kimi Code runs NONE of the hooks in this file, ours included, and says so only in 'kimi doctor config'", file, i+1, p), "fix or remove that entry"
+}
+
 // TOMLHooks is Kimi Code's config.toml, the user's whole config, whose
 // [[hooks]] tables ({event, matcher, command, timeout}) hold the hooks; we
 // edit it byte for byte.
@@ -260,8 +266,8 @@ func kimiCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, e
 	}
 	for i, e := range d.hooks {
 		if p := kimiProblem(e); p != "" {
-			return nil, &OffError{File: a.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1),
-				Reason: p + ", so Kimi Code runs none of the hooks in this file, ours included (it says so only in 'kimi doctor config'); fix or remove that entry, then run add again"}
+			verdict, hint := kimiBadEntry(a.Config(t), i, p)
+			return nil, &OffError{File: a.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1), Verdict: verdict, Hint: hint}
 		}
 	}
 	return nil, nil
@@ -558,7 +564,8 @@ func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 	for i, e := range d.hooks {
 		if p := kimiProblem(e); p != "" {
 			bad = true
-			fs = append(fs, fail("config.parse", file, fmt.Sprintf("%s: [[hooks]] entry %d %s, so Kimi Code runs NONE of the hooks in this file, ours included, and says so only in 'kimi doctor config'", file, i+1, p), "fix or remove that entry"))
+			verdict, hint := kimiBadEntry(file, i, p)
+			fs = append(fs, fail("config.parse", file, verdict, hint))
 		}
 	}
 	if !bad {

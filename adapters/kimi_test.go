@@ -177,13 +177,13 @@ func TestKimiBadInput(t *testing.T) {
 		{"duplicate key", "a = 1\na = 2\n", "invalid TOML", false},
 		{"hooks a string", "hooks = \"x\"\n", `"hooks" is not a list of [[hooks]] tables`, false},
 		{"inline hooks", "hooks = [{event = \"Stop\", command = \"x\"}]\n", "not all written as [[hooks]] tables", false},
-		{"extra key", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nasync = true\n", `[[hooks]] entry 1: has the key "async"`, true},
+		{"extra key", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nasync = true\n", `[[hooks]] entry 1 has the key "async"`, true},
 		{"unknown event", "[[hooks]]\nevent = \"stop\"\ncommand = \"x\"\n", `has the event "stop", which Kimi Code 2.1.0 does not know`, true},
 		{"empty command", "[[hooks]]\nevent = \"Stop\"\ncommand = \"\"\n", "has no command", true},
 		{"timeout 0", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout = 0\n", "has the timeout 0", true},
 		{"timeout 1.5", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\ntimeout = 1.5\n", "has the timeout 1.5", true},
 		{"matcher number", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\nmatcher = 1\n", "matcher that is not a string", true},
-		{"second entry bad", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n\n[[hooks]]\nevent = \"Stop\"\n", "[[hooks]] entry 2: has no command", true},
+		{"second entry bad", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n\n[[hooks]]\nevent = \"Stop\"\n", "[[hooks]] entry 2 has no command", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -153,8 +153,8 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 		}
 		for _, m := range jsonedit.Members(root) {
 			if !a.Accepts(m.Key) {
-				return nil, &OffError{File: cfg, Key: fmt.Sprintf("%q", m.Key),
-					Reason: fmt.Sprintf("is not a top-level key %s accepts (only %s), so %s rejects the whole file and runs none of its hooks, ours included; remove that key, then run add again", z.product, a.StrictRootList(), z.product)}
+				verdict, hint := a.strictRootVerdict(cfg, m.Key)
+				return nil, &OffError{File: cfg, Key: fmt.Sprintf("%q", m.Key), Verdict: verdict, Hint: hint}
 			}
 		}
 		if _, err := a.parseShared(t, cur); err != nil {
