@@ -310,7 +310,11 @@ func npmInstall(name, version string) (ran bool, took time.Duration, out string,
 		if _, _, out, err := npmInstall(np, ""); err != nil {
 			return true, 0, out, fmt.Errorf("its Node (%s@%s): %w", pins[np].pkg, pins[np].version, err)
 		}
-		env = append(os.Environ(), "PATH="+nodeDir(name)+":"+os.Getenv("PATH"))
+		// node-gyp builds native modules (letta's node-pty) against the
+		// headers that this Node's own package ships (include/node), not
+		// the system Node's, and never downloads them (no network here).
+		env = append(os.Environ(), "PATH="+nodeDir(name)+":"+os.Getenv("PATH"),
+			"npm_config_nodedir="+filepath.Join(prefixOf(np, pins[np].version), "node_modules", pins[np].pkg))
 	}
 	if err := os.MkdirAll(cacheDir(), 0o755); err != nil {
 		return true, 0, "", err
