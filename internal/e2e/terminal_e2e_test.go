@@ -172,7 +172,10 @@ func (r *run) rcFile(extra map[string]string) string {
 		env = append(env, k+"="+v)
 	}
 	var b strings.Builder
-	b.WriteString("# the user's ~/.bashrc for this case\nunset HOOKINSTALL_TASK_ID HOOKINSTALL_PTY HOOKINSTALL_TERMINAL\n")
+	// A user's interactive shell is not a CI job: with CI set (as .ci/run
+	// sets it) Gemini CLI 0.61.0 takes itself for non-interactive, prints "No
+	// input provided via stdin" and exits at once (seen in .ci/run).
+	b.WriteString("# the user's ~/.bashrc for this case\nunset HOOKINSTALL_TASK_ID HOOKINSTALL_PTY HOOKINSTALL_TERMINAL CI CONTINUOUS_INTEGRATION BUILD_NUMBER RUN_ID\n")
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		fmt.Fprintf(&b, "export %s=%s\n", k, shq(v))
