@@ -122,14 +122,7 @@ func TestEveryOrderRestores(t *testing.T) {
 	if testing.Short() {
 		t.Skip("many installs")
 	}
-	probe, err := hookinstall.New(hookinstall.Options{Home: t.TempDir(), Getenv: env()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	agents, err := probe.Agents()
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, agents := registry(t)
 	shared := 0
 	for _, a := range agents {
 		if !a.Shared {
@@ -139,7 +132,7 @@ func TestEveryOrderRestores(t *testing.T) {
 		a := a
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
-			rel, err := filepath.Rel(probe.Home(), a.Config)
+			rel, err := filepath.Rel(home, a.Config)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -319,4 +312,20 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// registry is every agent hookinstall knows, as the library lists them for a
+// scratch home (returned too), so that a test over agents takes a new one
+// without being told.
+func registry(t *testing.T) (string, []hookinstall.Agent) {
+	t.Helper()
+	probe, err := hookinstall.New(hookinstall.Options{Home: t.TempDir(), Getenv: env()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents, err := probe.Agents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return probe.Home(), agents
 }

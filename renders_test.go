@@ -20,14 +20,7 @@ import (
 // them after an intended change (review the diff).
 func TestOwnFileRenders(t *testing.T) {
 	update := os.Getenv("HOOKINSTALL_UPDATE_RENDERS") == "1"
-	probe, err := hookinstall.New(hookinstall.Options{Home: t.TempDir(), Getenv: env()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	agents, err := probe.Agents()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, agents := registry(t)
 	n := 0
 	for _, a := range agents {
 		if a.Shared {
