@@ -45,13 +45,7 @@ func init() {
 			{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
 		},
 		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "oh-my-pi loads extensions/*.ts, *.js and */index.ts alike",
-			Twins: func(t Target) []string {
-				return []string{
-					filepath.Join(t.Dir, "extensions", t.NS+".js"),
-					filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
-					filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
-				}
-			}},
+			Twins: extensionTwins},
 		check: func(_ *Agent, t Target, _ []byte, files map[string][]byte) ([]string, error) {
 			var notes []string
 			if n := ompApproval(ompConfig(t), files[ompConfig(t)]); n != "" {

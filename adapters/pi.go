@@ -28,13 +28,7 @@ func init() {
 		},
 		// Pi loads extensions/*.ts, *.js and */index.ts (or index.js).
 		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "Pi loads extensions/*.ts, *.js and */index.ts alike",
-			Twins: func(t Target) []string {
-				return []string{
-					filepath.Join(t.Dir, "extensions", t.NS+".js"),
-					filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
-					filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
-				}
-			}},
+			Twins: extensionTwins},
 		// Pi runs on node and loads the module with jiti; ours is
 		// TypeScript without types, so node itself loads it.
 		Plugin: &Plugin{
@@ -54,3 +48,13 @@ func init() {
 
 // piRange: the versions measured with our hooks (docs/agents.md "Versions").
 var piRange = &Range{Program: "pi", Oldest: "0.52.12", Newest: "0.73.1"}
+
+// extensionTwins are the other names under which Pi's extension loader (and
+// oh-my-pi's, its fork) would load an extension of ours a second time.
+func extensionTwins(t Target) []string {
+	return []string{
+		filepath.Join(t.Dir, "extensions", t.NS+".js"),
+		filepath.Join(t.Dir, "extensions", t.NS, "index.ts"),
+		filepath.Join(t.Dir, "extensions", t.NS, "index.js"),
+	}
+}
