@@ -67,16 +67,24 @@ $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin/staticcheck.tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/staticcheck.tmp/staticcheck $@ && rmdir bin/staticcheck.tmp
 
-# Every Fuzz target the packages list, for FUZZTIME each: each shared-file
-# agent's round trip (one per agent of the registry, which
-# TestFuzzTargetsCoverEveryAgent checks), seeded from testdata/corpus (and
-# ../shared/corpus when it is there), the splicer's and the decoder's.
-# (make test runs every target's seed corpus.)
+# Every Fuzz target the packages list, for FUZZTIME each: the shared-file
+# agents' round trip (FuzzSharedAddRemove: every agent of the registry
+# that shares its file with the user, with its shape's round trip), seeded
+# from testdata/corpus (and ../shared/corpus when it is there), droid's
+# hooks.json, the splicer's and the decoder's; then FuzzSharedAddRemove
+# again for each of those agents alone (HOOKINSTALL_FUZZ_AGENT), as
+# TestFuzzTargetsCoverEveryAgent lists them. (make test runs every
+# target's seed corpus.)
 fuzz:
 	for pkg in ./adapters ./adapters/jsonedit .; do \
 		for target in $$($(GO) test $$pkg -list '^Fuzz' | grep '^Fuzz'); do \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) || exit 1; \
 		done; \
+	done
+	agents=$$($(GO) test -count=1 ./adapters -run '^TestFuzzTargetsCoverEveryAgent$$' -v | sed -n 's/^.*fuzz agent: //p'); \
+	[ -n "$$agents" ] || exit 1; \
+	for agent in $$agents; do \
+		HOOKINSTALL_FUZZ_AGENT=$$agent $(GO) test ./adapters -run '^$$' -fuzz '^FuzzSharedAddRemove$$' -fuzztime $(FUZZTIME) || exit 1; \
 	done
 
 # Long runs of the load and SIGKILL tests (not part of make test).

@@ -24,7 +24,9 @@ func FuzzDroidHooksFile(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	seedCorpus(f)
+	for _, x := range jsonSeeds(f) {
+		f.Add(x)
+	}
 	tg := testTarget(f, "droid", "/home/u")
 	a, d := tg.Adapter, droid{}
 	sp, hp := a.Config(tg), d.hooksJSON(tg)

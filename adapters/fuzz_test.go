@@ -11,9 +11,6 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
-	"go/ast"
-	"go/parser"
-	"go/token"
 )
 
 // allCorpusFiles lists every file of both corpora (valid and malformed,
@@ -23,14 +20,97 @@ func allCorpusFiles(t testing.TB) []string {
 	return corpusGlob(t, filepath.Join("*", "*.json"))
 }
 
-// seedCorpus adds every corpus file, plus a few shapes the corpus lacks.
-func seedCorpus(f *testing.F) {
-	for _, file := range allCorpusFiles(f) {
+// FuzzSharedAddRemove checks every agent of the registry that edits a file
+// it shares with the user, each with the round trip of its shape
+// (roundTripOf): for every input x without entries of ours that the agent
+// would run, Remove(Add(x)) == x byte for byte, also with a second
+// namespace installed after it and either removed first; Add is
+// idempotent (with and without the manifest's record); the output is
+// what the agent parses; every value of the user's is unchanged; Add
+// never gains the file an event the agent does not install (Letta takes a
+// PermissionRequest hook that exits 0 as the user's approval). On any
+// input, nothing panics and invalid input is refused.
+//
+// The first argument picks the agent (modulo their number), so the fuzzer
+// moves between them; HOOKINSTALL_FUZZ_AGENT=<agent> fuzzes that one only
+// (make fuzz runs it once per agent). Seeds: every corpus file for the
+// JSON shapes (testdata/corpus, and ../shared/corpus when it is there),
+// kimi's samples for TOML, and each agent's crash configs
+// (adapters/testdata/agents/<agent>.json).
+func FuzzSharedAddRemove(f *testing.F) {
+	tgs := fuzzTargets(f, os.Getenv("HOOKINSTALL_FUZZ_AGENT"))
+	for i, tg := range tgs {
+		for _, x := range fuzzSeeds(f, tg) {
+			f.Add(uint8(i), x)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint8, x []byte) {
+		tg := tgs[int(i)%len(tgs)]
+		check, ok := roundTripOf(tg)
+		if !ok {
+			t.Fatalf("%s: no round trip for its format %T", tg.ID, tg.Adapter.Format)
+		}
+		check(t, tg, x)
+		checkNoForeignEvents(t, tg, x)
+	})
+}
+
+// fuzzTargets are the shared-file agents of the registry (only, when set,
+// the one named).
+func fuzzTargets(t testing.TB, only string) []Target {
+	var tgs []Target
+	for _, a := range All() {
+		if a.Own || only != "" && a.ID != only {
+			continue
+		}
+		tgs = append(tgs, testTarget(t, a.ID, "/home/u"))
+	}
+	if len(tgs) == 0 {
+		t.Fatalf("HOOKINSTALL_FUZZ_AGENT=%s: no agent of that name shares its file with the user", only)
+	}
+	return tgs
+}
+
+// roundTripOf is the round-trip check for tg's shape, false for a shape
+// that has none yet (a new shape needs one: TestFuzzTargetsCoverEveryAgent).
+func roundTripOf(tg Target) (func(*testing.T, Target, []byte), bool) {
+	switch tg.Adapter.Format.(type) {
+	case HookMap, NamedSet:
+		return checkSharedRoundTrip, true
+	case TOMLHooks:
+		return checkTOMLRoundTrip, true
+	}
+	return nil, false
+}
+
+// fuzzSeeds are the seeds for tg's shape, and its crash configs.
+func fuzzSeeds(t testing.TB, tg Target) [][]byte {
+	var out [][]byte
+	if _, toml := tg.Adapter.Format.(TOMLHooks); toml {
+		for _, b := range kimiSamples(t) {
+			out = append(out, b)
+		}
+		for _, s := range []string{"a = 1", "[t]\n", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"", "x = '''\n[[hooks]]\n'''\n", "\r\n", "#", "hooks = [\n# c ]\n]\nx = 1", "s = \"\"\"\nhooks = []\n\"\"\"\nhooks = []\n"} {
+			out = append(out, []byte(s))
+		}
+	} else {
+		out = jsonSeeds(t)
+	}
+	if c := agentFacts(t, tg.Adapter.Name()).Crash; c != nil {
+		out = append(out, []byte(c.Existing), []byte(c.Linked))
+	}
+	return out
+}
+
+// jsonSeeds are every corpus file, plus a few shapes the corpus lacks.
+func jsonSeeds(t testing.TB) [][]byte {
+	var out [][]byte
+	for _, file := range allCorpusFiles(t) {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			f.Fatal(err)
+			t.Fatal(err)
 		}
-		f.Add(b)
+		out = append(out, b)
 	}
 	for _, s := range []string{
 		`{}`, "{\n}\n", `{"hooks":{}}`, `{"hooks":{"Stop":[]}}`, "{\r\n\t\"hooks\": {\r\n\t}\r\n}",
@@ -39,66 +119,65 @@ func seedCorpus(f *testing.F) {
 		"{\n  // a comment\n  \"hooks\": {}\n}\n", `{"hooksConfig":{"enabled":false}}`, `{"disableAllHooks":true}`,
 		`{"hooksConfig":{"disabled":["hookinstall-after-agent"]}}`, `{"$version":4,"tools":{"approvalMode":"default"}}`,
 	} {
-		f.Add([]byte(s))
+		out = append(out, []byte(s))
 	}
+	return out
 }
 
-// FuzzClaudeAddRemove checks the shared-file splicer on claude's
-// settings.json: for every strict JSON object x without entries of ours,
-// Remove(Add(x)) == x byte for byte; Add is idempotent (with and without the
-// manifest's record); the output is valid JSON; every value of the user's is
-// unchanged. On any input, nothing panics and invalid input is refused.
-func FuzzClaudeAddRemove(f *testing.F) { fuzzShared(f, "claude") }
-
-// FuzzZerocodeAddRemove is the same for ZeroCode's ~/.zerotwo/hooks.json.
-func FuzzZerocodeAddRemove(f *testing.F) { fuzzShared(f, "zerocode") }
-
-// FuzzCodexAddRemove is the same for Codex's ~/.codex/hooks.json.
-func FuzzCodexAddRemove(f *testing.F) { fuzzShared(f, "codex") }
-
-// FuzzAntigravityAddRemove is the same for Antigravity's
-// ~/.gemini/config/hooks.json, where we own one top-level key.
-func FuzzAntigravityAddRemove(f *testing.F) { fuzzShared(f, "antigravity") }
-
-// FuzzGeminiAddRemove is the same for Gemini CLI's ~/.gemini/settings.json
-// (named handlers, millisecond timeouts).
-func FuzzGeminiAddRemove(f *testing.F) { fuzzShared(f, "gemini") }
-
-// FuzzQwenAddRemove is the same for Qwen Code's ~/.qwen/settings.json.
-func FuzzQwenAddRemove(f *testing.F) { fuzzShared(f, "qwen") }
-
-// FuzzLettaAddRemove is the same for Letta Code's ~/.letta/settings.json,
-// and Add never gains the file a PermissionRequest (Letta takes one that
-// exits 0 as the user's approval).
-func FuzzLettaAddRemove(f *testing.F) {
-	seedCorpus(f)
-	tg := testTarget(f, "letta", "/home/u")
-	f.Fuzz(func(t *testing.T, x []byte) {
-		checkSharedRoundTrip(t, tg, x)
-		if ed, err := tg.Adapter.Add(tg, x, nil, false); err == nil {
-			if n, m := bytes.Count(x, []byte("PermissionRequest")), bytes.Count(ed.Doc, []byte("PermissionRequest")); m != n {
-				t.Fatalf("Add took PermissionRequest from %d to %d occurrences:\n%s", n, m, ed.Doc)
+// checkNoForeignEvents: Add never gains the file an event the agent does
+// not install (an event of another agent's, quoted as a key or value is).
+func checkNoForeignEvents(t *testing.T, tg Target, x []byte) {
+	ed, err := tg.Adapter.Add(tg, x, nil, false)
+	if err != nil {
+		return
+	}
+	ours := map[string]bool{}
+	for _, e := range tg.Adapter.Events() {
+		ours[e.Event] = true
+	}
+	for _, a := range All() {
+		for _, e := range a.Events() {
+			if ours[e.Event] {
+				continue
+			}
+			q := []byte(`"` + e.Event + `"`)
+			if n, m := bytes.Count(x, q), bytes.Count(ed.Doc, q); m != n {
+				t.Fatalf("%s: Add took %s from %d to %d occurrences:\n%s", tg.ID, q, n, m, ed.Doc)
 			}
 		}
-	})
-}
-
-// FuzzDroidAddRemove is the same for Factory Droid's ~/.factory/settings.json.
-// Gemini CLI, Qwen Code and droid read JSONC: for them x may hold comments,
-// which must come out of Add and of Remove exactly as they went in.
-func FuzzDroidAddRemove(f *testing.F) { fuzzShared(f, "droid") }
-
-func fuzzShared(f *testing.F, agent string) {
-	seedCorpus(f)
-	tg := testTarget(f, agent, "/home/u")
-	if tg.Adapter.OwnFile() {
-		f.Fatalf("%s writes its own file, not a shared one", agent)
 	}
-	f.Fuzz(func(t *testing.T, x []byte) {
-		checkSharedRoundTrip(t, tg, x)
-	})
 }
 
+// checkTOMLRoundTrip: for every config.toml add accepts (Kimi's shape),
+// the result is what the agent reads plus our entries, a second add is
+// byte-identical, and remove gives the input back byte for byte, also with
+// a second namespace installed after it and either removed first.
+func checkTOMLRoundTrip(t *testing.T, tg Target, orig []byte) {
+	if bytes.Contains(orig, []byte(tg.Prefix())) {
+		return
+	}
+	if _, err := tg.Adapter.Check(tg, orig, nil); err != nil {
+		return
+	}
+	ed, err := tg.Adapter.Add(tg, orig, nil, false)
+	if err != nil {
+		return // refused, with a reason; nothing written
+	}
+	kimiOurs(t, tg, orig, ed.Doc)
+	rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
+	again, err := tg.Adapter.Add(tg, ed.Doc, rec, false)
+	if err != nil || !bytes.Equal(again.Doc, ed.Doc) {
+		t.Fatalf("second add changed the file (%v)", err)
+	}
+	rm, err := tg.Adapter.Remove(tg, ed.Doc, rec, false)
+	if err != nil || !bytes.Equal(rm.Doc, orig) {
+		t.Fatalf("remove did not restore %q: %v\n%q", orig, err, rm.Doc)
+	}
+	checkNamespacesRoundTrip(t, tg, orig, ed)
+}
+
+// checkSharedRoundTrip is the round trip of the JSON shapes (HookMap,
+// NamedSet).
 func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	a := tg.Adapter
 	orig := bytes.Clone(x)
@@ -162,7 +241,7 @@ func checkSharedRoundTrip(t *testing.T, tg Target, x []byte) {
 	if !strip.Delete && !bytes.Equal(strip.Doc, x) {
 		return
 	}
-	if tg.Adapter.Name() == "antigravity" {
+	if _, named := tg.Adapter.Format.(NamedSet); named {
 		checkOwnKey(t, tg, x, ed.Doc)
 	} else {
 		checkUserValues(t, tg, plain(x), plain(ed.Doc))
@@ -318,40 +397,29 @@ func checkOwnKey(t *testing.T, tg Target, before, after []byte) {
 	}
 }
 
-// TestFuzzTargetsCoverEveryAgent: every agent that edits a file it shares
-// with the user (from the registry) has its round-trip fuzz target,
-// Fuzz<Agent>AddRemove, in this package's tests; make fuzz runs every
-// Fuzz target the packages list, so a new agent's target is fuzzed there
-// too, and a forgotten one fails here.
+// TestFuzzTargetsCoverEveryAgent: FuzzSharedAddRemove takes every agent
+// of the registry that shares its config with the user, and has a round
+// trip and seeds for each (an agent of a new shape fails here until its
+// shape has a round trip in roundTripOf). It lists them for make fuzz,
+// which fuzzes each one alone as well (HOOKINSTALL_FUZZ_AGENT).
 func TestFuzzTargetsCoverEveryAgent(t *testing.T) {
-	fset := token.NewFileSet()
-	paths, err := filepath.Glob("*_test.go")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no test files: %v", err)
-	}
-	targets := map[string]bool{}
-	for _, p := range paths {
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Fuzz") {
-				targets[fd.Name.Name] = true
-			}
-		}
-	}
+	tgs := fuzzTargets(t, "")
 	n := 0
 	for _, a := range All() {
-		if a.Own {
-			continue
-		}
-		n++
-		if name := "Fuzz" + strings.ToUpper(a.ID[:1]) + a.ID[1:] + "AddRemove"; !targets[name] {
-			t.Errorf("%s shares its config with the user but has no fuzz target %s (see fuzzShared)", a.ID, name)
+		if !a.Own {
+			n++
 		}
 	}
-	if n < 8 {
-		t.Fatalf("only %d shared-file agents in the registry", n)
+	if len(tgs) != n || n < 9 {
+		t.Fatalf("FuzzSharedAddRemove takes %d agents; the registry has %d that share their file with the user", len(tgs), n)
+	}
+	for _, tg := range tgs {
+		if _, ok := roundTripOf(tg); !ok {
+			t.Errorf("%s shares its config with the user, but FuzzSharedAddRemove has no round trip for its format %T (see roundTripOf)", tg.ID, tg.Adapter.Format)
+		}
+		if len(fuzzSeeds(t, tg)) < 10 {
+			t.Errorf("%s: only %d fuzz seeds", tg.ID, len(fuzzSeeds(t, tg)))
+		}
+		t.Logf("fuzz agent: %s", tg.ID)
 	}
 }

@@ -246,46 +246,6 @@ func TestKimiPlan(t *testing.T) {
 	}
 }
 
-// FuzzKimiAddRemove: for every config.toml add accepts, the result is what
-// Kimi reads plus our four entries (all valid), a second add is
-// byte-identical, and remove gives the input back byte for byte, also with
-// a second namespace installed after it and either removed first; nothing
-// panics on any input.
-func FuzzKimiAddRemove(f *testing.F) {
-	for _, b := range kimiSamples(f) {
-		f.Add(b)
-	}
-	for _, s := range []string{"a = 1", "[t]\n", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"", "x = '''\n[[hooks]]\n'''\n", "\r\n", "#", "hooks = [\n# c ]\n]\nx = 1", "s = \"\"\"\nhooks = []\n\"\"\"\nhooks = []\n"} {
-		f.Add([]byte(s))
-	}
-	tg := testTarget(f, "kimi", "/home/u")
-	f.Fuzz(func(t *testing.T, orig []byte) {
-		if bytes.Contains(orig, []byte(tg.Prefix())) {
-			return
-		}
-		if _, err := tg.Adapter.Check(tg, orig, nil); err != nil {
-			return
-		}
-		ed, err := tg.Adapter.Add(tg, orig, nil, false)
-		if err != nil {
-			return // refused, with a reason; nothing written
-		}
-		kimiOurs(t, tg, orig, ed.Doc)
-		rec := &Record{Entries: ed.Entries, Created: ed.Created, Emptied: ed.Emptied}
-		again, err := tg.Adapter.Add(tg, ed.Doc, rec, false)
-		if err != nil || !bytes.Equal(again.Doc, ed.Doc) {
-			t.Fatalf("second add changed the file (%v)", err)
-		}
-		rm, err := tg.Adapter.Remove(tg, ed.Doc, rec, false)
-		if err != nil || !bytes.Equal(rm.Doc, orig) {
-			t.Fatalf("remove did not restore %q: %v\n%q", orig, err, rm.Doc)
-		}
-		// and with a second namespace installed after it, removed in
-		// either order
-		checkNamespacesRoundTrip(t, tg, orig, ed)
-	})
-}
-
 // TestKimiEmptyHooks: an empty inline hooks array (Kimi's legacy default
 // config holds `hooks = []`) is taken over, since [[hooks]] tables cannot
 // follow it, and remove puts its bytes back where they were, also after the

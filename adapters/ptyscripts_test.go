@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hookinstall/hookinstall/internal/agenttest"
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 	"github.com/hookinstall/hookinstall/scripts"
 )
@@ -63,75 +64,25 @@ type hookCase struct {
 	env                   []string      // extra environment
 }
 
-var ptyHookCases = []hookCase{
-	{"grok", "UserPromptSubmit", `{"hookEventName":"user_prompt_submit","sessionId":"s1","prompt":"<user_query>hi</user_query>"}`, scripts.Working, nil},
-	{"grok", "Notification", `{"hookEventName":"notification","notificationType":"permission_prompt","message":"Grok needs your permission","permissionMode":"default","level":"info"}`, scripts.Attention, nil},
-	{"grok", "Notification", "{\n  \"hookEventName\" : \"notification\",\n\t\"notificationType\"\t:\r\n  \"permission_prompt\" ,\n  \"message\": \"x\"\n}\n", scripts.Attention, nil},
-	{"grok", "Notification", `{"notificationType":"permission_prompt"}`, scripts.Attention, []string{"GROK_HOOK_EVENT=notification", "GROK_HOOK_NAME=global/hooks:notification[0].hooks[0]"}},
-	{"grok", "Notification", `{"hookEventName":"notification","notificationType":"idle_prompt","message":"Grok is waiting for your input"}`, "", nil},
-	{"grok", "Notification", `{"hookEventName":"notification","notificationType":"auth_success","message":"permission_prompt"}`, "", nil},
-	{"grok", "Notification", `{"hookEventName":"notification","message":"notificationType: permission_prompt"}`, "", nil},
-	{"grok", "Notification", `{"message":"\"notificationType\":\"permission_prompt\"","notificationType":"idle_prompt"}`, "", nil},
-	{"grok", "Notification", `{"hookEventName":"notification","notificationType":""}`, "", nil},
-	{"grok", "Notification", ``, "", nil},
-	{"grok", "Stop", `{"hookEventName":"stop","reason":"end_turn"}`, scripts.Done, nil},
-	{"grok", "StopCancelled", `{"hookEventName":"stop_cancelled","reason":"user_interrupt"}`, scripts.Interrupted, nil},
-	{"antigravity", "PreInvocation", `{"conversationId":"c1","executionNum":0}`, scripts.Working, nil},
-	{"antigravity", "Stop", `{"conversationId":"c1","executionNum":0,"fullyIdle":true,"terminationReason":"NO_TOOL_CALL","error":""}`, scripts.Done, nil},
-	{"zerocode", "UserPromptSubmit", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi","turn_id":"t"}`, scripts.Working, nil},
-	{"zerocode", "PermissionRequest", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x"}}`, scripts.Attention, nil},
-	{"zerocode", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"}`, scripts.Done, nil},
-	{"codex", "UserPromptSubmit", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi","turn_id":"t"}`, scripts.Working, nil},
-	{"codex", "PermissionRequest", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x","description":"why"}}`, scripts.Attention, nil},
-	{"codex", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done"}`, scripts.Done, nil},
-	{"codex", "Interrupt", `{"session_id":"01a22de3-d308-7c21-a6f9-3191b58407a3","turn_id":"01a22de4-15e9-7451-b293-d13cc03d17e4","transcript_path":"/tmp/h/.codex/sessions/2026/11/30/rollout.jsonl","cwd":"/tmp/w","hook_event_name":"Interrupt","model":"fake-model","permission_mode":"default"}`, scripts.Interrupted, nil},
-	{"copilot", "userPromptSubmitted", `{"sessionId":"74a4756b-605e-4287-b0e7-b64b96cbff75","timestamp":1796067298500,"cwd":"/tmp/w","prompt":"please create the marker file"}`, scripts.Working, nil},
-	{"copilot", "notification", `{"sessionId":"74a4756b-605e-4287-b0e7-b64b96cbff75","timestamp":1796067298989,"cwd":"/tmp/w","message":"Run command: touch probe-marker.txt","title":"Permission needed","hook_event_name":"Notification","notification_type":"permission_prompt"}`, scripts.Attention, nil},
-	{"copilot", "notification", "{\n  \"notification_type\" : \"permission_prompt\",\n  \"title\": \"Permission needed\"\n}\n", scripts.Attention, nil},
-	{"copilot", "notification", `{"hook_event_name":"Notification","notification_type":"agent_completed","message":"permission_prompt"}`, "", nil},
-	{"copilot", "notification", `{"hook_event_name":"Notification","notificationType":"permission_prompt"}`, "", nil},
-	{"copilot", "notification", `{"message":"\"notification_type\":\"permission_prompt\"","notification_type":"elicitation"}`, "", nil},
-	{"copilot", "notification", ``, "", nil},
-	{"copilot", "agentStop", `{"sessionId":"s","timestamp":1796067299000,"cwd":"/tmp/w","transcriptPath":"/tmp/h/.copilot/session-state/s/events.jsonl","stopReason":"end_turn","stop_hook_active":false}`, scripts.Done, nil},
-	{"letta", "UserPromptSubmit", `{"event_type":"UserPromptSubmit","working_directory":"/tmp/om/probe/lwork","prompt":"please create the marker file","is_command":false,"agent_id":"agent-local-6b227726-7f78-439c-8c77-230d73ee444a","conversation_id":"default"}`, scripts.Working, nil},
-	{"letta", "Notification", `{"event_type":"Notification","working_directory":"/tmp/om/probe/lwork","message":"Approval needed","level":"info"}`, scripts.Attention, nil},
-	{"letta", "Notification", `{"event_type":"Notification","working_directory":"/tmp/om/probe/lwork","message":"Turn completed, awaiting your input","level":"info"}`, "", nil},
-	{"letta", "Notification", `{"event_type":"Notification","message":"Approval needed later","level":"info"}`, "", nil},
-	{"letta", "Notification", `{"event_type":"Notification","level":"Approval needed","message":"Awaiting your input"}`, "", nil},
-	{"letta", "Stop", `{"event_type":"Stop","working_directory":"/tmp/om/probe/lwork","stop_reason":"end_turn","message_count":6,"tool_call_count":1,"assistant_message":"All done: fake model finished the turn.","user_message":"please create the marker file"}`, scripts.Done, nil},
-	{"kimi", "UserPromptSubmit", `{"hook_event_name":"UserPromptSubmit","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","prompt":[{"type":"text","text":"please create the marker file"}],"is_steer":false}`, scripts.Working, nil},
-	{"kimi", "PermissionRequest", `{"hook_event_name":"PermissionRequest","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","id":"approval_70915230-f242-4042-8829-dc6b38f490b1","agent_id":"main","turn_id":0,"tool_call_id":"call_fake_18","tool_name":"Bash","action":"Running: touch kimi-marker.txt","display":{"kind":"command","command":"touch kimi-marker.txt","cwd":"/tmp/agc/km/work","description":"Create hook test marker file","language":"bash"},"tool_input":{"command":"touch kimi-marker.txt","description":"Create hook test marker file"}}`, scripts.Attention, nil},
-	{"kimi", "Stop", `{"hook_event_name":"Stop","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","stop_hook_active":false}`, scripts.Done, nil},
-	{"kimi", "Interrupt", `{"hook_event_name":"Interrupt","session_id":"session_3237f229-4dc3-41d0-9214-094430d929a0","cwd":"/tmp/agc/km/work","client_type":"kimi_code_cli","session_title":"please create the marker file","turn_id":1,"reason":"cancelled"}`, scripts.Interrupted, nil},
-	{"gemini", "BeforeAgent", `{"session_id":"s","hook_event_name":"BeforeAgent","prompt":"please create the marker file"}`, scripts.Working, nil},
-	{"gemini", "Notification", `{"session_id":"s","hook_event_name":"Notification","notification_type":"ToolPermission","message":"Tool Confirm Shell Command requires execution","details":{"type":"exec","title":"Confirm Shell Command","command":"touch x","rootCommand":"touch"}}`, scripts.Attention, nil},
-	{"gemini", "Notification", `{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"ToolPermission"}`, "", nil},
-	{"gemini", "AfterAgent", `{"hook_event_name":"AfterAgent","prompt":"p","prompt_response":"All done","stop_hook_active":false}`, scripts.Done, nil},
-	{"qwen", "UserPromptSubmit", `{"hook_event_name":"UserPromptSubmit","permission_mode":"default","prompt":""}`, scripts.Working, nil},
-	{"qwen", "Notification", `{"hook_event_name":"Notification","message":"Qwen Code needs your permission to use run_shell_command","notification_type":"permission_prompt","title":"Permission needed"}`, scripts.Attention, nil},
-	{"qwen", "Notification", `{"hook_event_name":"Notification","message":"Qwen Code is waiting for your input","notification_type":"idle_prompt","title":"Waiting for input"}`, "", nil},
-	{"qwen", "Notification", `{"hook_event_name":"Notification","message":"Successfully authenticated with openai","notification_type":"auth_success"}`, "", nil},
-	{"qwen", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done","background_tasks":[]}`, scripts.Done, nil},
-	{"qwen", "PostToolUseFailure", `{"session_id":"e0a321f9-9c8d-4d88-8cff-a2e89ed8f454","transcript_path":"/tmp/agents-a/probe/home-qwen/.qwen/projects/-tmp-agents-a-probe-work-qwen/chats/e0a321f9-9c8d-4d88-8cff-a2e89ed8f454.jsonl","cwd":"/tmp/agents-a/probe/work-qwen","hook_event_name":"PostToolUseFailure","timestamp":"2026-11-30T20:14:27.354Z","permission_mode":"default","tool_use_id":"toolu_1796069662222_33ck38g2k","tool_call_id":"call_fake_2","tool_name":"run_shell_command","tool_input":{"command":"touch probe-marker.txt && sleep 60","description":"Create hook test marker file"},"error":"The tool had already completed; its output was discarded. User intentionally cancelled. Stop and await further instructions; do not retry.","is_interrupt":true,"duration_ms":4995}`, scripts.Interrupted, nil},
-	{"qwen", "PostToolUseFailure", `{"is_interrupt":true}`, scripts.Interrupted, nil},
-	{"qwen", "PostToolUseFailure", "{\n  \"is_interrupt\" :\ttrue\n}", scripts.Interrupted, nil},
-	{"qwen", "PostToolUseFailure", `{"hook_event_name":"PostToolUseFailure","error":"exit 1","is_interrupt":false,"duration_ms":5}`, "", nil},
-	{"qwen", "PostToolUseFailure", `{"is_interrupt":"true"}`, "", nil},
-	{"qwen", "PostToolUseFailure", `{"is_interrupt":trueish}`, "", nil},
-	{"qwen", "PostToolUseFailure", `{"error":"\"is_interrupt\": true","is_interrupt":false}`, "", nil},
-	{"qwen", "PostToolUseFailure", `{"hook_event_name":"PostToolUseFailure","error":"exit 1"}`, "", nil},
-	{"qwen", "PostToolUseFailure", ``, "", nil},
-	{"droid", "UserPromptSubmit", `{"hook_event_name":"UserPromptSubmit","prompt":"SAYHI please","has_images":false}`, scripts.Working, nil},
-	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Factory CLI needs permission to execute 1 tool(s)","notification_type":"permission_prompt"}`, scripts.Attention, nil},
-	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Agent stopped by user and is waiting for input","notification_type":"idle_prompt"}`, scripts.Interrupted, nil},
-	{"droid", "Notification", "{\n  \"notification_type\" : \"idle_prompt\"\n}", scripts.Interrupted, nil},
-	{"droid", "Notification", `{"hook_event_name":"Notification","message":"Factory CLI is asking the user 1 question(s)","notification_type":"elicitation_dialog"}`, scripts.Attention, nil},
-	{"droid", "Notification", `{"hook_event_name":"Notification","message":"x","notification_type":"auth_success"}`, "", nil},
-	{"droid", "Notification", `{"message":"\"notification_type\":\"idle_prompt\"","notification_type":"permission_prompt"}`, scripts.Attention, nil},
-	{"droid", "Notification", `{"notification_type":"idle_prompt_x"}`, "", nil},
-	{"droid", "Notification", `{"notification_type":""}`, "", nil},
-	{"droid", "Notification", ``, "", nil},
-	{"droid", "Stop", `{"hook_event_name":"Stop","stop_hook_active":false,"tool_execution_count":0,"elapsed_time":0}`, scripts.Done, nil},
+// ptyHookCases are the "pty" cases of every agent's
+// adapters/testdata/agents/<agent>.json (TestAgentTestdata checks that
+// each agent whose scripts write to the pty has one for every event).
+func ptyHookCases(t *testing.T) []hookCase {
+	t.Helper()
+	var cs []hookCase
+	for _, name := range Names() {
+		for _, c := range agentFacts(t, name).PTY {
+			want := scripts.State(c.Want)
+			if c.Want == agenttest.Silent {
+				want = ""
+			}
+			cs = append(cs, hookCase{name, c.Event, c.Payload, want, c.Env})
+		}
+	}
+	if len(cs) < 60 {
+		t.Fatalf("only %d pty cases in %s", len(cs), agenttest.Dir())
+	}
+	return cs
 }
 
 // TestPTYScriptsWriteExactOSC runs every script of every agent that writes to
@@ -140,7 +91,7 @@ var ptyHookCases = []hookCase{
 func TestPTYScriptsWriteExactOSC(t *testing.T) {
 	needDash(t)
 	p := ptytest.Open(t)
-	for _, c := range ptyHookCases {
+	for _, c := range ptyHookCases(t) {
 		paths := installScripts(t, c.agent)
 		script, ok := paths[c.event]
 		if !ok {
@@ -154,22 +105,6 @@ func TestPTYScriptsWriteExactOSC(t *testing.T) {
 		}
 		if got := p.Drain(t); !bytes.Equal(got, want) {
 			t.Errorf("%s %s with payload %q: pty got %q, want %q", c.agent, c.event, c.payload, got, want)
-		}
-	}
-}
-
-// TestPTYScriptsEveryEventCovered pins which events each pty agent installs,
-// so a new event cannot go untested above.
-func TestPTYScriptsEveryEventCovered(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range ptyHookCases {
-		seen[c.agent+"/"+c.event] = true
-	}
-	for _, agent := range []string{"grok", "antigravity", "zerocode", "codex", "kimi", "letta"} {
-		for ev := range installScripts(t, agent) {
-			if !seen[agent+"/"+ev] {
-				t.Errorf("%s %s: no case in ptyHookCases", agent, ev)
-			}
 		}
 	}
 }
@@ -200,7 +135,7 @@ func TestPTYScriptsSilent(t *testing.T) {
 		"pty a directory":    {"HOOKINSTALL_TASK_ID=t", "HOOKINSTALL_PTY=" + subdir},
 	}
 	for name, env := range envs {
-		for _, c := range ptyHookCases {
+		for _, c := range ptyHookCases(t) {
 			if c.want == "" {
 				continue
 			}

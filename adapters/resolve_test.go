@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/agenttest"
 )
 
 // checkUnder asserts that every file t writes is strictly under the home,
@@ -76,43 +78,34 @@ func TestResolveGlobalOnlyEveryTarget(t *testing.T) {
 
 // TestResolveOverrides: the agents' own variables move their dirs within the
 // home, and are refused when they point outside it (a repository, the
-// current directory) or are relative.
+// current directory) or are relative. Each agent's variables and where
+// they move it are in its adapters/testdata/agents/<agent>.json ("env").
 func TestResolveOverrides(t *testing.T) {
 	home := "/home/u"
-	cases := []struct {
-		agent, v, val, dir, config string
-	}{
-		{"claude", "CLAUDE_CONFIG_DIR", "/home/u/cfg/claude", "/home/u/cfg/claude", "/home/u/cfg/claude/settings.json"},
-		{"grok", "GROK_HOME", "/home/u/g", "/home/u/g", "/home/u/g/hooks/hookinstall.json"},
-		{"codex", "CODEX_HOME", "/home/u/c", "/home/u/c", "/home/u/c/hooks.json"},
-		{"opencode", "OPENCODE_CONFIG_DIR", "/home/u/oc", "/home/u/oc", "/home/u/oc/plugins/hookinstall.js"},
-		{"opencode", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/opencode", "/home/u/xdg/opencode/plugins/hookinstall.js"},
-		{"copilot", "COPILOT_HOME", "/home/u/cp", "/home/u/cp", "/home/u/cp/hooks/hookinstall.json"},
-		{"kilo", "KILO_CONFIG_DIR", "/home/u/k", "/home/u/k", "/home/u/k/plugins/hookinstall.js"},
-		{"kilo", "XDG_CONFIG_HOME", "/home/u/xdg", "/home/u/xdg/kilo", "/home/u/xdg/kilo/plugins/hookinstall.js"},
-		{"pi", "PI_CODING_AGENT_DIR", "/home/u/p", "/home/u/p", "/home/u/p/extensions/hookinstall.ts"},
-		// GEMINI_CLI_HOME replaces the home, QWEN_HOME the folder (measured)
-		{"gemini", "GEMINI_CLI_HOME", "/home/u/gh", "/home/u/gh/.gemini", "/home/u/gh/.gemini/settings.json"},
-		{"qwen", "QWEN_HOME", "/home/u/q", "/home/u/q", "/home/u/q/settings.json"},
-		// FACTORY_HOME_OVERRIDE replaces the home (read in droid 0.225.2)
-		{"droid", "FACTORY_HOME_OVERRIDE", "/home/u/f", "/home/u/f/.factory", "/home/u/f/.factory/settings.json"},
-	}
-	for _, c := range cases {
-		env := map[string]string{c.v: c.val}
-		tg, err := Resolve(c.agent, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }})
-		if err != nil {
-			t.Fatalf("%s %s: %v", c.agent, c.v, err)
-		}
-		if tg.Dir != c.dir || tg.Adapter.Config(tg) != c.config {
-			t.Errorf("%s %s=%s: dir %s config %s", c.agent, c.v, c.val, tg.Dir, tg.Adapter.Config(tg))
-		}
-		checkUnder(t, tg)
-		for _, bad := range []string{"/work/repo", "/home/other", "relative/dir", "/home/u/../x"} {
-			env[c.v] = bad
-			if tg, err := Resolve(c.agent, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }}); err == nil {
-				t.Errorf("%s %s=%s: resolved to %s, want an error", c.agent, c.v, bad, tg.Dir)
+	n := 0
+	for _, name := range Names() {
+		facts := agentFacts(t, name)
+		for _, c := range facts.Env {
+			n++
+			env := map[string]string{c.Var: c.Value}
+			tg, err := Resolve(name, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, c.Var, err)
+			}
+			if tg.Dir != c.Dir || tg.Adapter.Config(tg) != c.Config {
+				t.Errorf("%s %s=%s: dir %s config %s, want %s and %s (%s)", name, c.Var, c.Value, tg.Dir, tg.Adapter.Config(tg), c.Dir, c.Config, agenttest.Path(name))
+			}
+			checkUnder(t, tg)
+			for _, bad := range []string{"/work/repo", "/home/other", "relative/dir", "/home/u/../x"} {
+				env[c.Var] = bad
+				if tg, err := Resolve(name, Options{NS: "hookinstall", Home: home, Getenv: func(k string) string { return env[k] }}); err == nil {
+					t.Errorf("%s %s=%s: resolved to %s, want an error", name, c.Var, bad, tg.Dir)
+				}
 			}
 		}
+	}
+	if n < 12 {
+		t.Fatalf("only %d variables in adapters/testdata/agents", n)
 	}
 	// OPENCODE_CONFIG_DIR wins over XDG_CONFIG_HOME.
 	env := map[string]string{"OPENCODE_CONFIG_DIR": "/home/u/a", "XDG_CONFIG_HOME": "/home/u/b"}
@@ -127,29 +120,11 @@ func TestResolveOverrides(t *testing.T) {
 	}
 }
 
-// TestResolvePaths pins each agent's files, plain and as a clone.
+// TestResolvePaths pins each agent's files, plain and as a clone, from its
+// adapters/testdata/agents/<agent>.json ("config", "clone").
 func TestResolvePaths(t *testing.T) {
-	want := map[string][2]string{
-		"claude":      {"/h/.claude/settings.json", "/h/.claude-2/settings.json"},
-		"grok":        {"/h/.grok/hooks/hookinstall.json", "/h/.grok-2/hooks/hookinstall.json"},
-		"antigravity": {"/h/.gemini/config/hooks.json", "/h/.antigravity-2/config/hooks.json"},
-		"opencode":    {"/h/.config/opencode/plugins/hookinstall.js", "/h/.config/opencode-2/plugins/hookinstall.js"},
-		"zerocode":    {"/h/.zerotwo/hooks.json", "/h/.zerocode-2/hooks.json"},
-		"codex":       {"/h/.codex/hooks.json", "/h/.codex-2/hooks.json"},
-		"copilot":     {"/h/.copilot/hooks/hookinstall.json", "/h/.copilot-2/hooks/hookinstall.json"},
-		"kilo":        {"/h/.config/kilo/plugins/hookinstall.js", "/h/.config/kilo-2/plugins/hookinstall.js"},
-		"pi":          {"/h/.pi/agent/extensions/hookinstall.ts", "/h/.pi/pi-2/extensions/hookinstall.ts"},
-		"kimi":        {"/h/.kimi-code/config.toml", "/h/.kimi-2/config.toml"},
-		"gemini":      {"/h/.gemini/settings.json", "/h/.gemini-2/settings.json"},
-		"qwen":        {"/h/.qwen/settings.json", "/h/.qwen-2/settings.json"},
-		"droid":       {"/h/.factory/settings.json", "/h/.droid-2/settings.json"},
-		"omp":         {"/h/.omp/agent/extensions/hookinstall.ts", "/h/.omp/omp-2/extensions/hookinstall.ts"},
-		"letta":       {"/h/.letta/settings.json", "/h/.letta-2/settings.json"},
-	}
-	if len(want) != len(Names()) {
-		t.Fatalf("agents %v", Names())
-	}
-	for name, w := range want {
+	for _, name := range Names() {
+		facts := agentFacts(t, name)
 		tg, err := Resolve(name, Options{NS: "hookinstall", Home: "/h"})
 		if err != nil {
 			t.Fatal(err)
@@ -158,8 +133,9 @@ func TestResolvePaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := [2]string{tg.Adapter.Config(tg), clone.Adapter.Config(clone)}; got != w {
-			t.Errorf("%s: %v, want %v", name, got, w)
+		got, want := [2]string{tg.Adapter.Config(tg), clone.Adapter.Config(clone)}, [2]string{facts.Config, facts.Clone}
+		if got != want {
+			t.Errorf("%s: config and clone's config %v, want %v (%s)", name, got, want, agenttest.Path(name))
 		}
 	}
 }

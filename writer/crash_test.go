@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agenttest"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
 	"github.com/hookinstall/hookinstall/manifest"
 )
@@ -49,31 +50,26 @@ type crashCase struct {
 	setup func(t *testing.T, home string, tg adapters.Target)
 }
 
-// crashDocs are, per shared-file agent, a user's config with an entry of
-// theirs, and a small one to reach through a symlink.
-var crashDocs = map[string][2]string{
-	"claude": {"{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n        ]\n    }\n}\n",
-		"{\"model\":\"opus\"}"},
-	"zerocode": {"{\n  \"description\": \"mine\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
-		"{\"description\":\"x\"}"},
-	"codex": {"{\r\n\t\"hooks\": {\r\n\t\t\"PermissionRequest\": []\r\n\t}\r\n}\r\n", "{\"hooks\":{}}"},
-	"antigravity": {"{\n  \"mine\": {\"enabled\": true, \"Stop\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n}\n",
-		"{\"mine\":{\"enabled\":false}}"},
-	"gemini": {"{\n    \"general\": {\"vimMode\": true},\n    \"hooks\": {\n        \"AfterAgent\": [{\"hooks\": [{\"name\": \"mine\", \"type\": \"command\", \"command\": \"say done\"}]}]\n    }\n}\n",
-		"{\"general\":{}}"},
-	"qwen": {"{\n\t\"$version\": 4,\n\t\"hooks\": {\n\t\t\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n\t}\n}\n",
-		"{\"$version\":4}"},
-	"droid": {"{\n  \"model\": \"sonnet\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
-		"{\"model\":\"sonnet\"}"},
-	"letta": {"{\n  \"tokenStreaming\": true,\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]\n  }\n}\n",
-		"{\"tokenStreaming\":true}"},
-	"kimi": {"# my Kimi Code config\ndefault_model = \"k2\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\n",
-		"default_model = \"k2\"\n"},
+// crashDocs are, for a shared-file agent, a user's config with an entry of
+// theirs, and a small one to reach through a symlink: the "crash" of its
+// adapters/testdata/agents/<agent>.json (adapters' TestAgentTestdata checks
+// that every shared-file agent has them).
+func crashDocs(t *testing.T, agent string) (existing, linked string, ok bool) {
+	t.Helper()
+	f, err := agenttest.Load(agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Crash == nil {
+		return "", "", false
+	}
+	return f.Crash.Existing, f.Crash.Linked, true
 }
 
 var crashCases = []crashCase{
 	{"existing", func(t *testing.T, home string, tg adapters.Target) {
-		writeFile(t, tg.Adapter.Config(tg), crashDocs[tg.Adapter.Name()][0])
+		doc, _, _ := crashDocs(t, tg.Adapter.Name())
+		writeFile(t, tg.Adapter.Config(tg), doc)
 	}},
 	{"no-file", func(t *testing.T, home string, tg adapters.Target) {
 		if err := os.MkdirAll(tg.Dir, 0o755); err != nil {
@@ -83,7 +79,8 @@ var crashCases = []crashCase{
 	{"no-dir", func(t *testing.T, home string, tg adapters.Target) {}},
 	{"symlinked", func(t *testing.T, home string, tg adapters.Target) {
 		real := filepath.Join(home, "dotfiles", "agent.json")
-		writeFile(t, real, crashDocs[tg.Adapter.Name()][1])
+		_, doc, _ := crashDocs(t, tg.Adapter.Name())
+		writeFile(t, real, doc)
 		if err := os.MkdirAll(filepath.Dir(tg.Adapter.Config(tg)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -193,9 +190,9 @@ func TestCrashSafety(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, shared := crashDocs[base]
+		_, _, shared := crashDocs(t, base)
 		if !tg.Adapter.OwnFile() && !shared {
-			t.Errorf("%s edits a file it shares with the user but has no crashDocs entry: add one", base)
+			t.Errorf("%s edits a file it shares with the user but its %s has no \"crash\" configs", base, agenttest.Path(base))
 			continue
 		}
 		for _, c := range crashCases {
