@@ -63,12 +63,12 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 	}
 	// The root's members from the shape check, not root.Get: on a large
 	// file a key that is absent costs a scan of the whole document.
-	_, _, rms, _, _, err := a.hookMap().edit(a, t, nil, false).CheckRoot(cur)
+	get, err := a.hookMap().edit(a, t, nil, false).CheckKeys(cur)
 	if err != nil {
 		return nil, err
 	}
 	var notes []string
-	if p, ok := jsonedit.First(rms, "permissions"); ok && p.Val.Get("defaultMode").Str == "auto" {
+	if get("permissions").Get("defaultMode").Str == "auto" {
 		notes = append(notes, claudeAuto(a.Config(t)))
 	}
 	return notes, nil
@@ -111,11 +111,8 @@ func claudeAuto(path string) string {
 // that skips a BOM reads it: from the plan's parse of the config when there
 // is one (a large config is then not scanned again), else from jsonRoot.
 func rootKey(in Input) func(key string) gjson.Result {
-	if ms, ok := in.T.parsed.Members(in.Config.Data); ok {
-		return func(key string) gjson.Result {
-			m, _ := jsonedit.First(ms, key)
-			return m.Val
-		}
+	if get, ok := in.T.parsed.Lookup(in.Config.Data); ok {
+		return get
 	}
 	root := jsonRoot(in.Config)
 	return func(key string) gjson.Result { return root.Get(gjson.Escape(key)) }

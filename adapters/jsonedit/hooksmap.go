@@ -234,9 +234,9 @@ type MapEdit struct {
 	cur *cursor
 	// parsed is the plan's shared parse (Target.parsed), or nil.
 	Parsed *Parsed
-	// noOnePass makes add take the general path only (tests compare the
-	// two).
-	noOnePass bool
+	// noOnePass makes add take the general path only, noFast add's one
+	// pass on the document as a string (tests compare them).
+	noOnePass, noFast bool
 }
 
 // A cursor is what one add or remove keeps between its edits: the event map
@@ -417,6 +417,9 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 		for _, w := range m.Want {
 			ed.Created = append(ed.Created, m.path(w.Event))
 		}
+		return ed, nil
+	}
+	if m.addFast(in, &ed) {
 		return ed, nil
 	}
 	// The edits below work on doc, a string: each makes a new one, and in

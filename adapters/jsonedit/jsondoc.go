@@ -135,6 +135,12 @@ type Parsed struct {
 	root     gjson.Result
 	comments bool
 	rms      []member // root's members, once listed (CheckRoot)
+	// The scan of the plan's bytes that the usual add edits in place
+	// (scan.go, addFast): the bytes as given (not a copy) and their
+	// index, nil when they are not one strict JSON object.
+	fin     []byte
+	ix      *scanIndex
+	scanned bool
 }
 
 // Parse is parseObject(string(in)), through p when p holds the same bytes
@@ -178,46 +184,11 @@ func (p *Parsed) Members(in []byte) (ms []Member, ok bool) {
 // maxDepth is encoding/json's nesting limit, which validJSON keeps.
 const maxDepth = 10000
 
-// validJSON is json.Valid, about three times faster on large documents:
-// gjson's validator, which FuzzValidAgrees holds to the same verdicts, behind
-// an iterative depth check (gjson's validator recurses, so a file of a
-// million '[' must not reach it; encoding/json refuses depth over 10000).
+// validJSON is json.Valid, several times faster on large documents: scan,
+// which FuzzValidAgrees holds to the same verdicts, depth limit included.
 func validJSON[D Text](doc D) bool {
-	if tooDeep(doc) {
-		return false
-	}
-	switch d := any(doc).(type) {
-	case string:
-		return gjson.Valid(d)
-	case []byte:
-		return gjson.ValidBytes(d)
-	}
-	return gjson.Valid(string(doc))
-}
-
-// tooDeep reports whether doc nests arrays and objects deeper than maxDepth
-// (strings skipped), without parsing it.
-func tooDeep[D Text](doc D) bool {
-	depth := 0
-	for i := 0; i < len(doc); i++ {
-		switch doc[i] {
-		case '"':
-			for i++; i < len(doc); i++ {
-				if doc[i] == '\\' {
-					i++
-				} else if doc[i] == '"' {
-					break
-				}
-			}
-		case '[', '{':
-			if depth++; depth > maxDepth {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
+	_, ok := scan(doc, false)
+	return ok
 }
 
 // rootOf locates the root value of doc, which must already be known to be
@@ -346,9 +317,23 @@ func DefaultFormat() Format {
 func DetectFormat(doc []byte, root gjson.Result) Format { return detectFormat(string(doc), root) }
 
 func detectFormat(doc string, root gjson.Result) Format {
+	var first [][3]int
+	for _, m := range firstMembers(root, 2) {
+		first = append(first, [3]int{m.KeyStart, m.Val.Index, m.end()})
+	}
+	return formatOf(doc, first)
+}
+
+// formatOf is detectFormat given the root's first members (at most two),
+// each as the offsets of its key, its value and its value's end.
+func formatOf[D Text](doc D, ms [][3]int) Format {
 	f := DefaultFormat()
-	body := strings.TrimRight(doc, " \t\r\n")
-	if i := strings.IndexByte(body, '\n'); i < 0 {
+	bodyEnd := len(doc)
+	for bodyEnd > 0 && (doc[bodyEnd-1] == ' ' || doc[bodyEnd-1] == '\t' || doc[bodyEnd-1] == '\r' || doc[bodyEnd-1] == '\n') {
+		bodyEnd--
+	}
+	body := doc[:bodyEnd]
+	if i := bytesIndexByte(body, '\n'); i < 0 {
 		f.Compact = true
 	} else if i > 0 && body[i-1] == '\r' {
 		f.Newline = "\r\n"
@@ -356,7 +341,7 @@ func detectFormat(doc string, root gjson.Result) Format {
 	minSpaces := 0
 	for rest, more := body, true; more; {
 		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		if i := bytesIndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
 		} else {
 			more = false
@@ -380,21 +365,26 @@ func detectFormat(doc string, root gjson.Result) Format {
 	if minSpaces > 0 {
 		f.Unit = strings.Repeat(" ", minSpaces)
 	}
-	ms := firstMembers(root, 2)
+	formatMembers(&f, doc, ms)
+	return f
+}
+
+// formatMembers is the part of formatOf that the root's first members
+// decide: the spacing after a colon and after a comma.
+func formatMembers[D Text](f *Format, doc D, ms [][3]int) {
 	if f.Compact && len(ms) == 0 {
 		// Nothing to copy: a one-line "{}" is taken to be minified.
 		f.ColonSpace, f.CommaSpace = false, false
 	}
 	if len(ms) > 0 {
-		between := doc[ms[0].KeyStart:ms[0].Val.Index]
+		between := string(doc[ms[0][0]:ms[0][1]])
 		f.ColonSpace = strings.ContainsAny(between[strings.LastIndexByte(between, '"'):], " \t")
 		f.CommaSpace = f.ColonSpace
 		if len(ms) > 1 {
-			gap := doc[ms[0].end():ms[1].KeyStart]
+			gap := string(doc[ms[0][2]:ms[1][0]])
 			f.CommaSpace = strings.ContainsAny(gap, " \t\n")
 		}
 	}
-	return f
 }
 
 // An Obj is a JSON object whose keys keep their order when rendered.
@@ -516,13 +506,13 @@ func SameJSON(raw string, v any) bool {
 
 // leadOf returns the white space that starts the line holding offset p, and
 // whether p is the first non-blank byte on that line.
-func leadOf(doc string, p int) (string, bool) {
-	ls := strings.LastIndexByte(doc[:p], '\n') + 1
-	pre := doc[ls:p]
-	if rest := strings.TrimLeft(pre, " \t"); rest != "" {
-		return pre[:len(pre)-len(rest)], false
+func leadOf[D Text](doc D, p int) (string, bool) {
+	ls := lastIndexByte(doc[:p], '\n') + 1
+	k := ls
+	for k < p && (doc[k] == ' ' || doc[k] == '\t') {
+		k++
 	}
-	return pre, true
+	return string(doc[ls:k]), k == p
 }
 
 func Splice[D Text](doc D, from, to int, text string) D {
@@ -533,9 +523,10 @@ func Splice[D Text](doc D, from, to int, text string) D {
 	return D(out)
 }
 
-// multiLine reports whether a container's children sit on their own lines.
-func multiLine(doc string, c gjson.Result, firstChild int) bool {
-	return strings.IndexByte(doc[c.Index:firstChild], '\n') >= 0
+// multiLine reports whether a container's children sit on their own lines:
+// a line break between the container's first byte and its first child's.
+func multiLine[D Text](doc D, cStart, firstChild int) bool {
+	return bytesIndexByte(doc[cStart:firstChild], '\n') >= 0
 }
 
 // appendChild adds one member (key != nil) or element to the end of container
@@ -560,6 +551,13 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 			lastEnd, firstStart, lastStart = end(es[n-1]), es[0].Index, es[n-1].Index
 		}
 	}
+	return appendAt(doc, c.Index, end(c), n, firstStart, lastStart, lastEnd, key, v, f)
+}
+
+// appendAt is appendEdit for the container doc[cStart:cEnd] with n
+// children, the first starting at firstStart, the last at lastStart and
+// ending at lastEnd (a member starts at its key).
+func appendAt[D Text](doc D, cStart, cEnd, n, firstStart, lastStart, lastEnd int, key *string, v any, f Format) edit {
 	colon := ": "
 	if n == 0 {
 		if f.Compact {
@@ -570,17 +568,17 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 			if key != nil {
 				text = quote(*key) + colon + text
 			}
-			return edit{c.Index + 1, end(c) - 1, text}
+			return edit{cStart + 1, cEnd - 1, text}
 		}
-		clead, _ := leadOf(doc, c.Index)
+		clead, _ := leadOf(doc, cStart)
 		lead := clead + f.Unit
 		text := Render(v, f, lead, false)
 		if key != nil {
 			text = quote(*key) + colon + text
 		}
-		return edit{c.Index + 1, end(c) - 1, f.Newline + lead + text + f.Newline + clead}
+		return edit{cStart + 1, cEnd - 1, f.Newline + lead + text + f.Newline + clead}
 	}
-	if f.Compact || !multiLine(doc, c, firstStart) {
+	if f.Compact || !multiLine(doc, cStart, firstStart) {
 		if key != nil && !f.ColonSpace {
 			colon = ":"
 		}
@@ -596,7 +594,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 	}
 	lead, own := leadOf(doc, lastStart)
 	if !own {
-		clead, _ := leadOf(doc, c.Index)
+		clead, _ := leadOf(doc, cStart)
 		lead = clead + f.Unit
 	}
 	text := Render(v, f, lead, false)

@@ -37,6 +37,9 @@ func TestValidJSONDepth(t *testing.T) {
 	if !validJSON(ok) || !json.Valid(ok) {
 		t.Fatal("depth 10000 refused")
 	}
+	if over := []byte(strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)); validJSON(over) || json.Valid(over) {
+		t.Fatal("depth 10001 accepted")
+	}
 	deep := []byte(`{"a":` + strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + `}`)
 	if validJSON(deep) {
 		t.Fatal("depth 2^20 accepted")
