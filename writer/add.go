@@ -82,6 +82,11 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err := w.checkPlan(x); err != nil {
 		return nil, err
 	}
+	for _, e := range x.plan.Edits {
+		if !e.Delete && changes(e, x.files[e.Path]) {
+			x.sumSoon(e.Doc) // for the manifest
+		}
+	}
 	w.adopt(x)
 	if err := x.checkHooksDir(); err != nil {
 		return nil, w.fail(t, "", err)

@@ -25,8 +25,8 @@ type txn struct {
 	man      *manifest.Manifest
 	manRaw   []byte
 	plan     adapters.Plan
-	notes    []string          // the writer's own (a manifest it ignored)
-	sums     map[sumKey]string // manifest.Sum of buffers already hashed
+	notes    []string        // the writer's own (a manifest it ignored)
+	sums     map[sumKey]*sum // manifest.Sum of buffers hashed, or being hashed (sumSoon)
 	// restore is, for each file a remove offers its backup back, the
 	// backup: replace moves it into place instead of writing its bytes.
 	restore map[string]restored
@@ -58,19 +58,52 @@ type sumKey struct {
 	n int
 }
 
+// A sum is manifest.Sum of one buffer: done once s is set.
+type sum struct {
+	done chan struct{}
+	s    string
+}
+
+// soonFrom is the size from which sumSoon hashes on another core: below
+// it, starting a goroutine costs more than it saves.
+const soonFrom = 256 << 10
+
 // sum is manifest.Sum, remembered per buffer: on a large config, hashing it
-// (and the planned edit) again at each step costs more than the edit.
+// (and the planned edit) again at each step costs more than the edit. A
+// hash that sumSoon started is waited for.
 func (x *txn) sum(b []byte) string {
 	if len(b) == 0 {
 		return manifest.Sum(b)
 	}
 	k := sumKey{&b[0], len(b)}
 	if s, ok := x.sums[k]; ok {
-		return s
+		<-s.done
+		return s.s
 	}
-	s := manifest.Sum(b)
+	s := &sum{done: make(chan struct{}), s: manifest.Sum(b)}
+	close(s.done)
 	x.sums[k] = s
-	return s
+	return s.s
+}
+
+// sumSoon starts hashing b, a large buffer that the transaction will hash
+// (the config as read: its hash goes in the manifest or says whether remove
+// restores; an add's edit), on another core, while this one validates and
+// edits. The buffers are never changed once read or planned.
+func (x *txn) sumSoon(b []byte) {
+	if len(b) < soonFrom {
+		return
+	}
+	k := sumKey{&b[0], len(b)}
+	if _, ok := x.sums[k]; ok {
+		return
+	}
+	s := &sum{done: make(chan struct{})}
+	x.sums[k] = s
+	go func() {
+		s.s = manifest.Sum(b)
+		close(s.done)
+	}()
 }
 
 // changes reports whether edit e changes the file st.
@@ -83,13 +116,16 @@ func changes(e adapters.FileEdit, st fileState) bool {
 
 // load reads every file t's plans read, and its manifest.
 func (w *Writer) load(t adapters.Target) (*txn, error) {
-	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]string{}, pre: map[string]preImage{}, restore: map[string]restored{}}
-	for _, f := range x.reads {
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]*sum{}, pre: map[string]preImage{}, restore: map[string]restored{}}
+	for i, f := range x.reads {
 		st, err := readFile(f, adapters.MaxDocSize)
 		if err != nil {
 			return nil, w.fail(t, f, err)
 		}
 		x.files[f] = st
+		if i == 0 && st.Exists {
+			x.sumSoon(st.Data) // the config's
+		}
 	}
 	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
 		x.realDir = real

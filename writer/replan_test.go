@@ -56,10 +56,10 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 // Hashes of the files read and of the planned edits are computed once per
 // transaction.
 func TestTxnSumRemembers(t *testing.T) {
-	x := &txn{sums: map[sumKey]string{}}
+	x := &txn{sums: map[sumKey]*sum{}}
 	cfg, doc := []byte("{}"), []byte(`{"a":1}`)
 	a, b := x.sum(cfg), x.sum(doc)
-	if a == b || len(x.sums) != 2 || x.sums[sumKey{&cfg[0], len(cfg)}] != a {
+	if a == b || len(x.sums) != 2 || x.sums[sumKey{&cfg[0], len(cfg)}].s != a {
 		t.Fatalf("sums not remembered: %q %q %+v", a, b, x.sums)
 	}
 	if other := x.sum([]byte("{}")); other != a {
