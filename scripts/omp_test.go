@@ -2,12 +2,8 @@ package scripts
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
 
 // ompDriver loads the extension the way oh-my-pi 18.2.3 does (Pi's API: the
@@ -47,44 +43,8 @@ const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approv
 // a real pty: working, attention, done, (nothing for willContinue), working,
 // interrupted, exactly.
 func TestOmpExtensionWritesExactOSC(t *testing.T) {
-	node := needNode(t)
-	p := ptytest.Open(t)
-	for _, ns := range []string{"hookinstall", "my-host"} {
-		b, err := RenderOmp(Install{NS: ns, Agent: "omp"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		ext := filepath.Join(dir, ns+".ts")
-		for name, content := range map[string][]byte{ns + ".ts": b, "driver.mjs": []byte(ompDriver)} {
-			if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
-		if out := runDriver(t, node, dir, ext, env, false); out != ompWantOut {
-			t.Errorf("%s: driver printed %q, want %q", ns, out, ompWantOut)
-		}
-		var want []byte
-		for _, s := range []State{Working, Attention, Done, Working, Interrupted} {
-			want = append(want, OSC(ns, s)...)
-		}
-		if got := p.Drain(t); !bytes.Equal(got, want) {
-			t.Errorf("%s: pty got %q, want %q", ns, got, want)
-		}
-		// odd input: whole sequences only, nothing thrown
-		if out := runDriver(t, node, dir, ext, env, true); out != ompWantOut {
-			t.Errorf("%s: driver with odd input printed %q", ns, out)
-		}
-		got := p.Drain(t)
-		rest := bytes.TrimPrefix(got, want)
-		for _, s := range States() {
-			rest = bytes.ReplaceAll(rest, OSC(ns, s), nil)
-		}
-		if !bytes.HasPrefix(got, want) || len(rest) != 0 {
-			t.Errorf("%s: with odd input, pty got %q", ns, got)
-		}
-	}
+	driveExtension(t, func(ns string) ([]byte, error) { return RenderOmp(Install{NS: ns, Agent: "omp"}) },
+		ompDriver, ompWantOut, []State{Working, Attention, Done, Working, Interrupted})
 }
 
 // TestOmpExtensionIsPisWithData: oh-my-pi's extension is Pi's template with

@@ -42,14 +42,20 @@ console.log("ok");
 `
 
 func writePi(t *testing.T, ns string) (dir, ext string) {
+	return writeExtension(t, ns, func(ns string) ([]byte, error) { return RenderPi(Install{NS: ns, Agent: "pi"}) }, piDriver)
+}
+
+// writeExtension writes an extension rendered for ns, and the driver that
+// loads it, into a fresh folder.
+func writeExtension(t *testing.T, ns string, render func(ns string) ([]byte, error), driver string) (dir, ext string) {
 	t.Helper()
-	b, err := RenderPi(Install{NS: ns, Agent: "pi"})
+	b, err := render(ns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir = t.TempDir()
 	ext = filepath.Join(dir, ns+".ts")
-	for name, content := range map[string][]byte{ns + ".ts": b, "driver.mjs": []byte(piDriver)} {
+	for name, content := range map[string][]byte{ns + ".ts": b, "driver.mjs": []byte(driver)} {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -57,28 +63,28 @@ func writePi(t *testing.T, ns string) (dir, ext string) {
 	return dir, ext
 }
 
-const piWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"agent_end\"]\nok\n"
-
-// TestPiExtensionWritesExactOSC drives the extension in node against a real
-// pty: working, done, working, interrupted, exactly; malformed events throw
-// nothing and write only whole sequences.
-func TestPiExtensionWritesExactOSC(t *testing.T) {
+// driveExtension drives an extension (rendered in two namespaces) in node
+// against a real pty: the driver must print wantOut and the pty get exactly
+// the states' sequences, in order; with the driver's malformed events as
+// well, nothing is thrown and only whole sequences follow them.
+func driveExtension(t *testing.T, render func(ns string) ([]byte, error), driver, wantOut string, states []State) {
+	t.Helper()
 	node := needNode(t)
 	p := ptytest.Open(t)
 	for _, ns := range []string{"hookinstall", "my-host"} {
-		dir, ext := writePi(t, ns)
+		dir, ext := writeExtension(t, ns, render, driver)
 		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
-		if out := runDriver(t, node, dir, ext, env, false); out != piWantOut {
-			t.Errorf("%s: driver printed %q, want %q", ns, out, piWantOut)
+		if out := runDriver(t, node, dir, ext, env, false); out != wantOut {
+			t.Errorf("%s: driver printed %q, want %q", ns, out, wantOut)
 		}
 		var want []byte
-		for _, s := range []State{Working, Done, Working, Interrupted} {
+		for _, s := range states {
 			want = append(want, OSC(ns, s)...)
 		}
 		if got := p.Drain(t); !bytes.Equal(got, want) {
 			t.Errorf("%s: pty got %q, want %q", ns, got, want)
 		}
-		if out := runDriver(t, node, dir, ext, env, true); out != piWantOut {
+		if out := runDriver(t, node, dir, ext, env, true); out != wantOut {
 			t.Errorf("%s: driver with odd input printed %q", ns, out)
 		}
 		got := p.Drain(t)
@@ -90,6 +96,16 @@ func TestPiExtensionWritesExactOSC(t *testing.T) {
 			t.Errorf("%s: with odd input, pty got %q", ns, got)
 		}
 	}
+}
+
+const piWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"agent_end\"]\nok\n"
+
+// TestPiExtensionWritesExactOSC drives the extension in node against a real
+// pty: working, done, working, interrupted, exactly; malformed events throw
+// nothing and write only whole sequences.
+func TestPiExtensionWritesExactOSC(t *testing.T) {
+	driveExtension(t, func(ns string) ([]byte, error) { return RenderPi(Install{NS: ns, Agent: "pi"}) },
+		piDriver, piWantOut, []State{Working, Done, Working, Interrupted})
 }
 
 // TestPiExtensionSilent: without the task env, or with a pty path that is
