@@ -670,6 +670,9 @@ func (m MapEdit) Remove(in []byte) (Edit, error) {
 		ed.Doc = in
 		return ed, nil
 	}
+	if m.removeFast(in, &ed) {
+		return ed, nil
+	}
 	doc, _, _, _, ok, err := m.CheckRoot(in)
 	if err != nil || !ok {
 		ed.Doc = in

@@ -14,17 +14,18 @@ import (
 // holds it to that, on every input), depth limit included, without
 // recursing (a file of a million '[' costs no stack).
 //
-// With index set it also returns where things are, so that the usual add
-// can edit the caller's bytes without a copy of them and without listing
-// a container twice (addFast): the children of every container at depth 1
-// to 3 (the root, its values, and their values: a config's event map and
-// its event arrays): how many, the first and the last, and every one for
-// depth 1 and 2, within a budget of children proportional to the
-// document's size (a container past it is left out).
-func scan[D Text](doc D, index bool) (*scanIndex, bool) {
+// With levels > 0 it also returns where things are, so that the usual add
+// and remove can edit the caller's bytes without a copy of them and without
+// listing a container twice (addFast, removeFast): the children of every
+// container at depth 1 to levels (3 for a config: the root, its values, and
+// their values, such as its event map and event arrays): how many, the
+// first and the last, and every one for depth 1 and 2, within a budget of
+// children proportional to the document's size (a container past it is
+// left out).
+func scan[D Text](doc D, levels int) (*scanIndex, bool) {
 	var ix *scanIndex
 	budget := 0
-	if index {
+	if levels > 0 {
 		ix = &scanIndex{nodes: map[int]*scanNode{}, firstNL: -1}
 		budget = len(doc)/32 + 4096
 		line(ix, doc, 0)
@@ -59,7 +60,7 @@ func scan[D Text](doc D, index bool) (*scanIndex, bool) {
 					return nil, false
 				}
 				f := frame{start: i, obj: c == '{', keyStart: -1}
-				if ix != nil && len(st) < 3 {
+				if ix != nil && len(st) < levels {
 					f.node = &scanNode{start: i, obj: f.obj, all: len(st) < 2}
 					ix.nodes[i] = f.node
 				}
@@ -478,7 +479,7 @@ func (p *Parsed) index(in []byte) *scanIndex {
 	}
 	var ix *scanIndex
 	if len(in) <= MaxDocSize && !bytes.HasPrefix(in, []byte("\xef\xbb\xbf")) && utf8.Valid(in) {
-		if x, ok := scan(in, true); ok {
+		if x, ok := scan(in, 3); ok {
 			if root := x.node(skipWS(in, 0)); root != nil && root.obj {
 				x.root = root
 				ix = x
@@ -598,7 +599,7 @@ func (m MapEdit) addFast(in []byte, ed *Edit) bool {
 	if !ok || hk == nil || in[hk.start] != '{' || in[hk.end-1] != '}' {
 		return false
 	}
-	if mayHoldEsc(in[hk.start:hk.end], m.Prefix, ix.esc) {
+	if mayHoldEsc(in[hk.start:hk.end], []byte(m.Prefix), ix.esc) {
 		return false // Add's onlyOurs and addAppends need a look inside
 	}
 	var first [][3]int
@@ -680,12 +681,161 @@ func appendNode(doc []byte, nd *scanNode, key *string, v any, f Format) edit {
 
 // mayHoldEsc is mayHold, told whether the document raw lies in holds any
 // `\u` or `\/` at all (scanIndex.esc): without one, a search for the prefix
-// is enough.
-func mayHoldEsc(raw []byte, prefix string, esc bool) bool {
-	for i := 0; i < len(prefix); i++ {
-		if c := prefix[i]; c < 0x20 || c == '"' || c == '\\' {
+// is enough. prefix is the prefix as bytes (made once by the caller: one
+// conversion per call of thousands would be garbage).
+func mayHoldEsc(raw, prefix []byte, esc bool) bool {
+	for _, c := range prefix {
+		if c < 0x20 || c == '"' || c == '\\' {
 			return true
 		}
 	}
-	return bytes.Contains(raw, []byte(prefix)) || esc && (bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)))
+	return bytes.Contains(raw, prefix) || esc && (bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)))
+}
+
+// removeFast is Remove's one pass (removeFrom, removeOnePass) on the
+// caller's bytes in themselves, from their scan index, as addFast is add's:
+// the usual removal (each event loses one entry of ours as written and
+// keeps others) with no string copy of the document. An event array that
+// may hold our prefix is listed by a scan of its own span, and only its
+// elements that may hold it are parsed (each from its own copy). false
+// leaves the case to the general path, which gives the same result
+// (TestRemoveFastSameResult).
+func (m MapEdit) removeFast(in []byte, ed *Edit) bool {
+	if m.Comments || m.noOnePass || m.noFast {
+		return false
+	}
+	ix := m.Parsed.index(in)
+	if ix == nil {
+		return false
+	}
+	hk, ok := m.checkFast(in, ix)
+	if !ok {
+		return false
+	}
+	if hk == nil {
+		ed.Doc = in // no event map: nothing of ours
+		return true
+	}
+	if in[hk.start] != '{' || in[hk.end-1] != '}' {
+		return false
+	}
+	prefix := []byte(m.Prefix)
+	keys := make([]string, len(hk.kids))
+	count := map[string]int{}
+	for i, k := range hk.kids {
+		keys[i] = key(in, k)
+		count[keys[i]]++
+	}
+	type fastCut struct {
+		event string
+		els   []scanKid
+		first int
+	}
+	var cuts []fastCut
+	var notes []string
+	var lefts []left
+	for i, k := range hk.kids {
+		event := keys[i]
+		if in[k.start] != '[' {
+			continue
+		}
+		if count[event] > 1 {
+			return false // the general path's error
+		}
+		if !mayHoldEsc(in[k.start:k.end], prefix, ix.esc) {
+			continue
+		}
+		els := elementsOf(in, int(k.start), int(k.end))
+		if els == nil {
+			return false
+		}
+		c := fastCut{event: event, first: -1, els: els}
+		dels := 0
+		nLefts := len(lefts)
+		for j, e := range els {
+			kind := Foreign
+			var v gjson.Result
+			if mayHoldEsc(in[e.start:e.end], prefix, ix.esc) {
+				v = value(in, e)
+				kind = Classify(v, m.Prefix)
+			}
+			switch {
+			case m.deletable(event, v, kind):
+				dels++
+				if c.first < 0 {
+					c.first = j
+				}
+			case kind == OursMixed && m.Force:
+				return false // handlers cut out of a group: the general path
+			}
+			if n := leftNote(event, j, kind); n != "" {
+				notes = append(notes, n)
+				if j != c.first {
+					lefts = append(lefts, left{event, j, kind, -1})
+				}
+			}
+		}
+		if dels == 0 {
+			continue
+		}
+		if dels != 1 || len(els) < 2 {
+			return false // more than one deletion, or the array emptied
+		}
+		for j := nLefts; j < len(lefts); j++ {
+			lefts[j].cut = len(cuts)
+		}
+		cuts = append(cuts, c)
+	}
+	if len(cuts) == 0 {
+		ed.Notes = append(ed.Notes, notes...)
+		ed.Kept = ed.Kept || len(notes) > 0
+		ed.Doc = in
+		return true
+	}
+	n := len(in)
+	edits := make([]edit, len(cuts))
+	for j, c := range cuts {
+		if i := c.first; i > 0 {
+			edits[j] = edit{int(c.els[i-1].end), int(c.els[i].end), ""}
+		} else {
+			edits[j] = edit{int(c.els[0].start), int(c.els[1].start), ""}
+		}
+		n += edits[j].delta()
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, e := range edits { // in the order of the events: in doc order
+		out = append(out, in[at:e.from]...)
+		out = append(out, e.text...)
+		at = e.to
+	}
+	ed.Doc = append(out, in[at:]...)
+	for _, l := range lefts {
+		i := l.i
+		if l.cut >= 0 && i > cuts[l.cut].first {
+			i-- // the entry before it went
+		}
+		ed.Notes = append(ed.Notes, leftNote(l.event, i, l.k))
+		ed.Kept = true
+	}
+	return true
+}
+
+// elementsOf lists the elements of the array doc[a:b], a value of a
+// document that scan accepted, by a scan of that span alone; nil when the
+// list is past the scan's budget.
+func elementsOf(doc []byte, a, b int) []scanKid {
+	ix, ok := scan(doc[a:b], 1)
+	if !ok {
+		return nil
+	}
+	root := ix.node(0)
+	if root == nil || root.obj {
+		return nil
+	}
+	for i := range root.kids {
+		k := &root.kids[i]
+		k.start, k.end = k.start+int32(a), k.end+int32(a)
+	}
+	return root.kids
 }

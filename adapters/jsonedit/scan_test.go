@@ -131,7 +131,7 @@ func FuzzAddFastSameResult(f *testing.F) {
 // general path.
 func TestScanBudget(t *testing.T) {
 	doc := []byte(`{"hooks":{` + strings.Repeat(`"E":[],`, 20000) + `"Stop":[1]}}`)
-	ix, ok := scan(doc, true)
+	ix, ok := scan(doc, 3)
 	if !ok {
 		t.Fatal("valid document refused")
 	}
@@ -177,4 +177,98 @@ func TestScanFormat(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d documents compared", n)
 	}
+}
+
+// sameRemove fails t unless Remove of doc through removeFast gives what the
+// general path gives: bytes, notes, kept, error.
+func sameRemove(t testing.TB, doc []byte, prev *Record, force bool) bool {
+	t.Helper()
+	m := claudeMap(prev)
+	m.Force = force
+	m.Parsed = &Parsed{}
+	if _, err := m.CheckKeys(doc); err != nil {
+		return false
+	}
+	got, err := m.Remove(doc)
+	m.noFast = true
+	m.Parsed = &Parsed{}
+	want, err2 := m.Remove(doc)
+	if fmt.Sprint(err) != fmt.Sprint(err2) {
+		t.Fatalf("errors differ on %q: %v, %v", doc, err, err2)
+	}
+	if !bytes.Equal(got.Doc, want.Doc) || !reflect.DeepEqual(got.Notes, want.Notes) || got.Kept != want.Kept || got.Delete != want.Delete {
+		t.Fatalf("removeFast differs on %q (force %v):\n%q %q %v\n%q %q %v", doc, force, got.Doc, got.Notes, got.Kept, want.Doc, want.Notes, want.Kept)
+	}
+	m.noFast = false
+	return err == nil && !bytes.Equal(got.Doc, doc) && m.removeFast(doc, &Edit{})
+}
+
+// removeDocs are documents for Remove: each document add accepts, after
+// add, and entries of ours edited by hand, repeated, mixed with the user's
+// or escaped, around the one a removal takes out.
+func removeDocs(t testing.TB) [][]byte {
+	stop := P + "stop.sh"
+	canon := ours("Stop")
+	edited := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":9}]}`
+	mixed := `{"hooks":[{"type":"command","command":"` + stop + `","timeout":5},{"type":"command","command":"echo"}]}`
+	user := `{"hooks":[{"type":"command","command":"echo"}]}`
+	docs := [][]byte{
+		[]byte(`{"hooks":{"Stop":[` + edited + `,` + user + `,` + canon + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + canon + `,` + user + `,` + edited + `],"Other":[` + edited + `]}}`),
+		[]byte("{\n  \"hooks\": {\n    \"Stop\": [\n      " + user + ",\n      " + canon + "\n    ]\n  }\n}\n"),
+		[]byte(`{"hooks":{"Stop":[` + canon + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + canon + `,` + canon + `,` + user + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + mixed + `,` + canon + `,` + user + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + user + `,` + strings.ReplaceAll(canon, "/", `\/`) + `]}}`),
+		[]byte(`{"hooks":{"Stop":[` + user + `,` + canon + `],"Stop":[]}}`),
+		[]byte(`{"hooks":{"Other":[` + user + `,` + canon + `],"Other":{}}}`),
+		[]byte(`{"hooks":{"Stop":[` + user + `]}}`),
+		[]byte(`{"x":1}`),
+	}
+	for _, d := range fastDocs(t) {
+		if ed, err := claudeMap(nil).Add(d); err == nil && !IsBlank(d) {
+			docs = append(docs, ed.Doc, append(bytes.Clone(ed.Doc), '\n'))
+		}
+	}
+	return docs
+}
+
+// removeFast gives, on every document above, what the general path
+// gives, with and without a manifest record and --force, and takes the
+// usual removals (the 1 MB file after add among them).
+func TestRemoveFastSameResult(t *testing.T) {
+	rec := &Record{Entries: map[string][]string{"Stop": {Compact(claudeMap(nil).Want[2].Entry)}}}
+	fast := 0
+	docs := removeDocs(t)
+	for _, doc := range docs {
+		for _, prev := range []*Record{nil, rec} {
+			for _, force := range []bool{false, true} {
+				if sameRemove(t, doc, prev, force) {
+					fast++
+				}
+			}
+		}
+	}
+	if fast < 20 {
+		t.Fatalf("removeFast ran on only %d of %d cases", fast, 4*len(docs))
+	}
+	ed, err := claudeMap(nil).Add(bench.Settings(1 << 20))
+	if err != nil || !claudeMap(nil).removeFast(ed.Doc, &Edit{}) {
+		t.Fatalf("removeFast did not take the generated settings.json after add (%v)", err)
+	}
+}
+
+// FuzzRemoveFastSameResult: on any input, removeFast and the general path
+// agree.
+func FuzzRemoveFastSameResult(f *testing.F) {
+	for _, d := range removeDocs(f) {
+		if len(d) < 64<<10 {
+			f.Add(d, false)
+		}
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, force bool) {
+		rec := &Record{Entries: map[string][]string{"Stop": {Compact(claudeMap(nil).Want[2].Entry)}}}
+		sameRemove(t, doc, nil, force)
+		sameRemove(t, doc, rec, force)
+	})
 }
