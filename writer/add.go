@@ -115,7 +115,7 @@ func (w *Writer) userParts(x *txn) error {
 		roles[e.Path] = e.Role
 	}
 	for _, b := range w.backups(x) {
-		if roles[b.path] != adapters.RoleConfig || mayHoldNS(x.files[b.path].Data, x.t.NS, x.t.Adapter.Escapes(x.t)) {
+		if roles[b.path] != adapters.RoleConfig || x.holdsNS(b.path) {
 			todo[b.path] = true
 		}
 	}

@@ -25,8 +25,9 @@ type txn struct {
 	man      *manifest.Manifest
 	manRaw   []byte
 	plan     adapters.Plan
-	notes    []string        // the writer's own (a manifest it ignored)
-	sums     map[sumKey]*sum // manifest.Sum of buffers hashed, or being hashed (sumSoon)
+	notes    []string                  // the writer's own (a manifest it ignored)
+	sums     map[sumKey]*later[string] // manifest.Sum of buffers hashed, or being hashed (sumSoon)
+	configNS *later[bool]              // holdsNS of a large config, searched on another core
 	// restore is, for each file a remove offers its backup back, the
 	// backup: replace moves it into place instead of writing its bytes.
 	restore map[string]restored
@@ -58,14 +59,36 @@ type sumKey struct {
 	n int
 }
 
-// A sum is manifest.Sum of one buffer: done once s is set.
-type sum struct {
+// A later is a value computed on another core (soon).
+type later[T any] struct {
 	done chan struct{}
-	s    string
+	v    T
 }
 
-// soonFrom is the size from which sumSoon hashes on another core: below
-// it, starting a goroutine costs more than it saves.
+// soon starts f on another goroutine; get waits for its value.
+func soon[T any](f func() T) *later[T] {
+	l := &later[T]{done: make(chan struct{})}
+	go func() {
+		l.v = f()
+		close(l.done)
+	}()
+	return l
+}
+
+func (l *later[T]) get() T {
+	<-l.done
+	return l.v
+}
+
+// now is a later whose value is already known.
+func now[T any](v T) *later[T] {
+	l := &later[T]{done: make(chan struct{}), v: v}
+	close(l.done)
+	return l
+}
+
+// soonFrom is the size from which a buffer is hashed or searched on
+// another core: below it, starting a goroutine costs more than it saves.
 const soonFrom = 256 << 10
 
 // sum is manifest.Sum, remembered per buffer: on a large config, hashing it
@@ -77,13 +100,11 @@ func (x *txn) sum(b []byte) string {
 	}
 	k := sumKey{&b[0], len(b)}
 	if s, ok := x.sums[k]; ok {
-		<-s.done
-		return s.s
+		return s.get()
 	}
-	s := &sum{done: make(chan struct{}), s: manifest.Sum(b)}
-	close(s.done)
-	x.sums[k] = s
-	return s.s
+	s := manifest.Sum(b)
+	x.sums[k] = now(s)
+	return s
 }
 
 // sumSoon starts hashing b, a large buffer that the transaction will hash
@@ -98,12 +119,17 @@ func (x *txn) sumSoon(b []byte) {
 	if _, ok := x.sums[k]; ok {
 		return
 	}
-	s := &sum{done: make(chan struct{})}
-	x.sums[k] = s
-	go func() {
-		s.s = manifest.Sum(b)
-		close(s.done)
-	}()
+	x.sums[k] = soon(func() string { return manifest.Sum(b) })
+}
+
+// holdsNS is mayHoldNS of the file path as read (userParts asks it of the
+// config on a first install), from the search that load started on
+// another core for a large config.
+func (x *txn) holdsNS(path string) bool {
+	if l := x.configNS; l != nil && path == x.reads[0] {
+		return l.get()
+	}
+	return mayHoldNS(x.files[path].Data, x.t.NS, x.t.Adapter.Escapes(x.t))
 }
 
 // changes reports whether edit e changes the file st.
@@ -116,15 +142,17 @@ func changes(e adapters.FileEdit, st fileState) bool {
 
 // load reads every file t's plans read, and its manifest.
 func (w *Writer) load(t adapters.Target) (*txn, error) {
-	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]*sum{}, pre: map[string]preImage{}, restore: map[string]restored{}}
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]*later[string]{}, pre: map[string]preImage{}, restore: map[string]restored{}}
 	for i, f := range x.reads {
 		st, err := readFile(f, adapters.MaxDocSize)
 		if err != nil {
 			return nil, w.fail(t, f, err)
 		}
 		x.files[f] = st
-		if i == 0 && st.Exists {
+		if i == 0 && st.Exists && len(st.Data) >= soonFrom {
 			x.sumSoon(st.Data) // the config's
+			data, ns, esc := st.Data, t.NS, t.Adapter.Escapes(t)
+			x.configNS = soon(func() bool { return mayHoldNS(data, ns, esc) })
 		}
 	}
 	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {

@@ -272,3 +272,15 @@ func FuzzRemoveFastSameResult(f *testing.F) {
 		sameRemove(t, doc, rec, force)
 	})
 }
+
+// BenchmarkScan measures the scan (validation and index) of the generated
+// 10 MB settings.json, the bulk of a large add's work.
+func BenchmarkScan(b *testing.B) {
+	doc := bench.Settings(10 << 20)
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if _, ok := scan(doc, 3); !ok {
+			b.Fatal("refused")
+		}
+	}
+}
