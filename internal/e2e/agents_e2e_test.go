@@ -353,8 +353,17 @@ export const E2ERecorder = async (ctx) => {
 `
 
 func opencodeFixture(r *run) {
-	r.writeFile(".config/opencode/opencode.json", fmt.Sprintf(`{
-  "$schema": "https://opencode.ai/config.json",
+	opencodeConfig(r, ".config/opencode/opencode.json", "https://opencode.ai/config.json", ".config/opencode/plugins/e2e-recorder.js")
+	r.env = []string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
+		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
+}
+
+// opencodeConfig writes the config of opencode or a fork of it (Kilo): the
+// fake model as its only provider, bash and edits asked, and the recorder
+// plugin.
+func opencodeConfig(r *run, config, schema, plugin string) {
+	r.writeFile(config, fmt.Sprintf(`{
+  "$schema": %s,
   "model": "fake/fake-model",
   "small_model": "fake/fake-model",
   "autoupdate": false,
@@ -371,10 +380,8 @@ func opencodeFixture(r *run) {
     }
   }
 }
-`, js(r.srv.URL+"/v1")), 0o644)
-	r.writeFile(".config/opencode/plugins/e2e-recorder.js", fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
-	r.env = []string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
-		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
+`, js(schema), js(r.srv.URL+"/v1")), 0o644)
+	r.writeFile(plugin, fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
 }
 
 func opencodeDrive(r *run) {

@@ -78,15 +78,10 @@ func copilotDrive(r *run) {
 	r.snap("env")
 	r.keys("Escape")
 	time.Sleep(time.Second)
-	r.prompt(thePrompt)
-	if !r.need(`Do you want to run this command`, 60*time.Second, "permission", "no permission prompt ('Do you want to run this command')", "C-c", "C-c") {
+	// "1. Yes"
+	if !r.approvedTurn(`Do you want to run this command`, 60*time.Second, "C-c", "C-c") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Do you want to run this command`, "Enter") // "1. Yes"
-	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
-	r.snap("done")
 	r.quit("C-c", "C-c")
 }
 

@@ -68,15 +68,10 @@ func droidDrive(r *run) {
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Command to approve`, 90*time.Second, "permission", "no permission prompt ('Command to approve')", "Escape", "C-c", "C-c") {
+	// "Yes, allow" is preselected
+	if !r.approvedTurn(`Command to approve`, 90*time.Second, "Escape", "C-c", "C-c") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Command to approve`, "Enter") // "Yes, allow" is preselected
-	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
-	r.snap("done")
 	// the second turn: text that keeps streaming, stopped with Esc
 	time.Sleep(2 * time.Second)
 	r.prompt("say something " + fakemodel.StallWord)

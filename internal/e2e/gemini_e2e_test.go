@@ -56,15 +56,10 @@ func geminiDrive(r *run) {
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Allow execution of`, 90*time.Second, "permission", "no permission prompt ('Allow execution of')", "C-c", "C-c") {
+	// "1. Allow once" is preselected
+	if !r.approvedTurn(`Allow execution of`, 90*time.Second, "C-c", "C-c") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Allow execution of`, "Enter") // "1. Allow once" is preselected
-	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
-	r.snap("done")
 	r.quit("C-c", "C-c")
 }
 

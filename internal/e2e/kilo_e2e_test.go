@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
@@ -11,26 +10,7 @@ import (
 // kiloFixture is opencode's fixture under Kilo's name: the same provider block
 // in ~/.config/kilo/kilo.json and the recorder plugin in plugins/.
 func kiloFixture(r *run) {
-	r.writeFile(".config/kilo/kilo.json", fmt.Sprintf(`{
-  "$schema": "https://kilo.ai/config.json",
-  "model": "fake/fake-model",
-  "small_model": "fake/fake-model",
-  "autoupdate": false,
-  "share": "disabled",
-  "permission": { "bash": "ask", "edit": "ask" },
-  "provider": {
-    "fake": {
-      "npm": "@ai-sdk/openai-compatible",
-      "name": "Fake local model",
-      "options": { "baseURL": %s, "apiKey": "fake-key-123" },
-      "models": {
-        "fake-model": { "name": "Fake Model", "tool_call": true, "limit": { "context": 128000, "output": 4096 } }
-      }
-    }
-  }
-}
-`, js(r.srv.URL+"/v1")), 0o644)
-	r.writeFile(".config/kilo/plugins/e2e-recorder.js", fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
+	opencodeConfig(r, ".config/kilo/kilo.json", "https://kilo.ai/config.json", ".config/kilo/plugins/e2e-recorder.js")
 	r.env = []string{"KILO_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_SHARE=1",
 		"KILO_DISABLE_LSP_DOWNLOAD=1", "KILO_DISABLE_CODEBASE_INDEXING=1", "KILO_TELEMETRY_LEVEL=off"}
 }

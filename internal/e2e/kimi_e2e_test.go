@@ -66,15 +66,10 @@ func kimiDrive(r *run) {
 	}
 	time.Sleep(time.Second)
 	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Run this command\?`, 60*time.Second, "permission", "no approval dialog ('Run this command?')", "C-c", "C-c") {
+	// ▶ 1. Approve once
+	if !r.approvedTurn(`Run this command\?`, 60*time.Second, "C-c", "C-c") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Run this command\?`, "Enter") // ▶ 1. Approve once
-	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
-	r.snap("done")
 
 	// the second turn: approved, then Escape while the command runs
 	n := len(OfNS(r.osc(), ns))

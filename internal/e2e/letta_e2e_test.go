@@ -72,15 +72,10 @@ func lettaDrive(r *run) {
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Run this command\?`, 90*time.Second, "permission", "no approval dialog ('Run this command?')", "C-c", "C-c") {
+	// ❯ 1. Yes
+	if !r.approvedTurn(`Run this command\?`, 90*time.Second, "C-c", "C-c") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Run this command\?`, "Enter") // ❯ 1. Yes
-	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
-	r.snap("done")
 
 	n := len(OfNS(r.osc(), ns))
 	_, _ = r.tm("send-keys", "-t", r.sess, "-l", thePrompt+" again")

@@ -46,15 +46,10 @@ func qwenDrive(r *run) {
 	}
 	time.Sleep(2 * time.Second)
 	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Allow execution of`, 90*time.Second, "permission", "no permission prompt ('Allow execution of')", "C-u", "/quit", "Enter") {
+	// "1. Yes, allow once" is preselected
+	if !r.approvedTurn(`Allow execution of`, 90*time.Second, "C-u", "/quit", "Enter") {
 		return
 	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Allow execution of`, "Enter") // "1. Yes, allow once" is preselected
-	r.waitTurnEnd(true, 90*time.Second, 15*time.Second)
-	r.snap("done")
 	r.quit("C-u", "/quit", "Enter")
 }
 

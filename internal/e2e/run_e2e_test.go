@@ -365,6 +365,23 @@ func doneAfterAttention(s []OSC) bool {
 	return false
 }
 
+// approvedTurn is the first turn of most agents' drives: the prompt, the
+// agent's permission dialog (dialogRe) within wait, attention on the pty,
+// the dialog's preselected choice taken with Enter, and the turn's end
+// within wait. False (after sending quit) when the dialog never came.
+func (r *run) approvedTurn(dialogRe string, wait time.Duration, quit ...string) bool {
+	r.prompt(thePrompt)
+	if !r.need(dialogRe, wait, "permission", "no permission prompt ('"+dialogRe+"')", quit...) {
+		return false
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(dialogRe, "Enter")
+	r.waitTurnEnd(true, wait, wait/6)
+	r.snap("done")
+	return true
+}
+
 // waitTurnEnd waits for the done OSC after the attention; once the fake server has
 // sent the final text, it waits at most grace more (so a broken done hook fails fast).
 // With hooks=false (untrusted codex) it waits for the final text and then for the
