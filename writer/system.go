@@ -153,7 +153,16 @@ func (r *recorder) record(path string, o op, action string, old, new []byte) {
 	}
 	c := Change{Path: path, Kind: o.kind, Action: action}
 	if r.diffs && o.prev != nil {
-		c.Diff = string(diff.Diff(path, old, path, new))
+		// The side that does not exist is /dev/null, as diff -N and git
+		// write it: a file created, or a file deleted.
+		from, to := path, path
+		switch action {
+		case "create":
+			from = os.DevNull
+		case "delete":
+			to = os.DevNull
+		}
+		c.Diff = string(diff.Diff(from, old, to, new))
 	}
 	r.changes = append(r.changes, c)
 }
