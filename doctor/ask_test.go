@@ -23,7 +23,7 @@ func TestAskIsBounded(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\nsleep 60 &\nexec sleep 60\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

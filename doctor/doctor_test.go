@@ -44,7 +44,7 @@ func TestPayloads(t *testing.T) {
 
 func target(t *testing.T, agent, home string) adapters.Target {
 	t.Helper()
-	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home, SystemRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +154,17 @@ func TestSnake(t *testing.T) {
 	}
 }
 
-// installAll installs every agent into home and returns the targets.
+// installAll installs every agent into home and returns the targets. Their
+// machine-wide files (/etc/...) are looked up in an empty folder, so the
+// machine's own (a managed-settings.json that switches hooks off) cannot
+// change what the tests see.
 func installAll(tb testing.TB, home string) []adapters.Target {
 	tb.Helper()
 	w := writer.New(writer.Options{})
+	sys := tb.TempDir()
 	var ts []adapters.Target
 	for _, a := range adapters.All() {
-		tg, err := adapters.Resolve(a.Name(), adapters.Options{NS: "hookinstall", Home: home})
+		tg, err := adapters.Resolve(a.Name(), adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sys})
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func benchWriterDocs() []struct {
 func benchSetup(b *testing.B, doc []byte) (adapters.Target, *writer.Writer, string) {
 	b.Helper()
 	home := filepath.Join(b.TempDir(), "home")
-	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -186,7 +186,7 @@ func TestCrashSafety(t *testing.T) {
 	agents := append(adapters.Names(), "codex+trust")
 	for _, agent := range agents {
 		base := strings.TrimSuffix(agent, "+trust")
-		tg, err := adapters.Resolve(base, adapters.Options{NS: "hookinstall", Home: "/home"})
+		tg, err := adapters.Resolve(base, adapters.Options{NS: "hookinstall", Home: "/home", SystemRoot: sysRoot})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 	}
 	base := t.TempDir()
 	home := filepath.Join(base, "home")
-	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve(agent, adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

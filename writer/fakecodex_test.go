@@ -8,13 +8,25 @@ import (
 	"github.com/hookinstall/hookinstall/internal/fakecodex"
 )
 
+// sysRoot is where the tests' targets look for the agents' machine-wide
+// files (/etc/...): an empty folder, so that this machine's own (a
+// managed-settings.json that switches hooks off) cannot change what the
+// tests see.
+var sysRoot string
+
 // TestMain runs the fake codex of internal/fakecodex when this test binary
 // is started as "codex" (installFakeCodex links it so).
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "codex" {
 		os.Exit(fakecodex.Main(os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	var err error
+	if sysRoot, err = os.MkdirTemp("", "hookinstall-system-root-"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(sysRoot)
+	os.Exit(code)
 }
 
 // installFakeCodex puts the fake into a fresh bin dir and returns the dir.

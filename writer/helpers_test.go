@@ -18,7 +18,7 @@ func newHome(t testing.TB) (string, adapters.Target) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

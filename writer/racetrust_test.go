@@ -18,7 +18,7 @@ func TestRacedTrustFileReplansEverything(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	toml := filepath.Join(home, ".codex", "config.toml")
 	writeFile(t, toml, "model = \"o3\"\n")
-	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

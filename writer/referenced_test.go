@@ -17,7 +17,7 @@ import (
 // that finishes the job.
 func TestRemoveKeepsScriptsTheConfigStillRuns(t *testing.T) {
 	home, plain := newHome(t)
-	dock, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, AsHome: "/root"})
+	dock, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot, AsHome: "/root"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // was made from holds the same bytes.
 func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
-	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestAgentRewriteBeforeRename(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
 			path := filepath.Join(home, c.file)
 			writeFile(t, path, c.before)
-			tg, err := adapters.Resolve(c.agent, adapters.Options{NS: "hookinstall", Home: home})
+			tg, err := adapters.Resolve(c.agent, adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -75,7 +75,7 @@ func TestConfigTempRemovedOnFailure(t *testing.T) {
 // temp name, and a leftover one is swept too.
 func TestStrayTrustTempIsSwept(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
-	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

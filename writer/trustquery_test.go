@@ -21,7 +21,7 @@ func codexHome(t *testing.T) (string, adapters.Target) {
 	writeFile(t, filepath.Join(home, ".codex", "config.toml"), "# mine\nmodel = \"o3\"\n")
 	writeFile(t, filepath.Join(home, ".codex", "hooks.json"),
 		"{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}]\n  }\n}\n")
-	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestTrustNeedsTheExactCodexVersion(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
 			writeFile(t, filepath.Join(home, ".codex", "config.toml"), "model = \"o3\"\n")
 			writeFile(t, filepath.Join(home, ".codex", "hooks.json"), "{\n  \"hooks\": {}\n}\n")
-			tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+			tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestTrustNeedsTheExactCodexVersion(t *testing.T) {
 	t.Run("the exact version", func(t *testing.T) {
 		codex("echo codex-cli " + adapters.CodexTrustVersion)
 		home := filepath.Join(t.TempDir(), "home")
-		tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home})
+		tg, err := adapters.Resolve("codex", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func TestAddAfterStaleWriteBackRemovesExactly(t *testing.T) {
 // and remove deletes it rather than restoring it.
 func TestAddAfterStaleWriteBackOwnFile(t *testing.T) {
 	home, _ := newHome(t)
-	tg, err := adapters.Resolve("opencode", adapters.Options{NS: "hookinstall", Home: home})
+	tg, err := adapters.Resolve("opencode", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

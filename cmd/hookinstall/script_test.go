@@ -29,6 +29,20 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "codex" { // linked by the fakecodex command
 		os.Exit(fakecodex.Main(os.Args[1:]))
 	}
+	// The agents' machine-wide files (/etc/claude-code, /etc/codex, ...)
+	// are looked up in an empty folder, in this process and in every
+	// hookinstall it starts, so that this machine's own (a
+	// managed-settings.json that switches hooks off) cannot change what the
+	// tests see. A testscript sets its own (Setup).
+	if os.Getenv("TEST_SYSTEM_ROOT") == "" {
+		sys, err := os.MkdirTemp("", "hookinstall-system-root-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Setenv("TEST_SYSTEM_ROOT", sys)
+	}
+	testonly.SystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testonly.Now = fixedNow
