@@ -200,8 +200,8 @@ func TestAgentsStatic(t *testing.T) {
 	}
 }
 
-// BenchmarkDoctorAllAgents measures one doctor run over all six agents
-// (five by default plus codex) installed in one home, live fires included:
+// BenchmarkDoctorAllAgents measures one doctor run over every agent of the
+// registry installed in one home, live fires included:
 // every script against its own pty, and the opencode plugin in a
 // JavaScript runtime when one is on PATH. Agents' binaries are not asked.
 func BenchmarkDoctorAllAgents(b *testing.B) {
