@@ -71,7 +71,10 @@ type InstallOptions struct {
 type RemoveOptions struct {
 	DryRun bool // compute the changes, with a diff of each file; write nothing
 	Force  bool // also remove our entries that were edited by hand
-	Base   string
+	// Base names the agent that agent, a clone, was made from. With ""
+	// Remove finds it in the clone's manifest; give it when that manifest
+	// is gone. RemoveAll takes none.
+	Base string
 }
 
 // Install installs agent's hooks: its scripts, our entries in its config,
