@@ -1,6 +1,9 @@
 package adapters
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // A container of the user's that was empty before the install, written with
 // white space inside ("hooks": {\n  }), is given back byte for byte by a
@@ -16,6 +19,7 @@ func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
 		}
 		n++
 		agent := a.ID
+		emptied := false
 		for _, orig := range []string{
 			"{\n  \"hooks\": {\n  }\n}\n",
 			"{\n  \"hooks\": {\n\n  },\n  \"a\": 1\n}\n",
@@ -52,11 +56,16 @@ func TestRemoveGivesEmptyContainersBackByteForByte(t *testing.T) {
 			if string(rm.Doc) != want {
 				t.Errorf("%s: %q: removed\n%q\nwant\n%q", agent, orig, rm.Doc, want)
 			}
-			// And with the same edit, an add again keeps the record.
-			again, err := tg.Adapter.Add(tg, ed.Doc, rec, false)
-			if err != nil || len(again.Emptied) != len(ed.Emptied) {
-				t.Errorf("%s: %q: re-add lost the record: %v %v", agent, orig, again.Emptied, err)
+			// And with the same edit, an add again keeps the record:
+			// every emptied container with its exact white space.
+			again, err := tg.Adapter.Add(tg, edited, rec, false)
+			if err != nil || !reflect.DeepEqual(again.Emptied, ed.Emptied) {
+				t.Errorf("%s: %q: re-add of the edited file lost the record: %q, want %q (%v)", agent, orig, again.Emptied, ed.Emptied, err)
 			}
+			emptied = emptied || len(ed.Emptied) > 0
+		}
+		if !emptied {
+			t.Errorf("%s: no add recorded an emptied container, so the re-add check above checked nothing", agent)
 		}
 	}
 	if n < 9 {
