@@ -54,20 +54,38 @@ func TestValidNamespace(t *testing.T) {
 	}
 }
 
-// TestGolden pins every template's output; run with -update to rewrite.
-func TestGolden(t *testing.T) {
+// goldenSpecs are the scripts whose bytes are pinned: Claude's three (the
+// stdout transport) and one pty script per payload rule, with the PTY
+// transport and another agent's guard where one applies; ruleSpecs (the
+// fast path's test) add the rules' other keys and values.
+func goldenSpecs() map[string]Spec {
+	specs := map[string]Spec{}
 	for _, s := range claudeSpecs {
+		specs[s.Agent+"-"+FileName(s.Event)] = s
+	}
+	for _, s := range ruleSpecs {
+		s.NS, s.Transport, s.Product = "hookinstall", PTY, "Agent"
+		specs["pty-"+s.Agent+"-"+FileName(s.Event)] = s
+	}
+	specs["pty-always-stop.sh"] = Spec{NS: "my-host", Agent: "codex", Product: "Codex", Event: "Stop", State: Done, Transport: PTY}
+	return specs
+}
+
+// TestGolden pins every template's output, byte for byte, in
+// testdata/<name>; UPDATE_GOLDEN=1 rewrites them after an intended change
+// (review the diff).
+func TestGolden(t *testing.T) {
+	specs := goldenSpecs()
+	for name, s := range specs {
 		got, err := Render(s)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		again, _ := Render(s)
-		if !bytes.Equal(got, again) {
-			t.Fatal("Render is not byte-stable")
-		}
-		golden := filepath.Join("testdata", s.Agent+"-"+FileName(s.Event))
+		golden := filepath.Join("testdata", name)
 		if os.Getenv("UPDATE_GOLDEN") != "" {
-			os.WriteFile(golden, got, 0o644)
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
@@ -79,8 +97,18 @@ func TestGolden(t *testing.T) {
 		if bytes.ContainsAny(got, "\x1b\x07\r") {
 			t.Errorf("%s has raw escape, bell or CR bytes", golden)
 		}
-		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# hookinstall hook for claude")) || !bytes.Contains(got, []byte("safe to delete")) {
+		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# "+s.NS+" hook for "+s.Agent)) || !bytes.Contains(got, []byte("safe to delete")) {
 			t.Errorf("%s: header missing", golden)
+		}
+	}
+	// no golden left over from a spec that is gone
+	files, err := filepath.Glob(filepath.Join("testdata", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, ok := specs[filepath.Base(f)]; !ok {
+			t.Errorf("%s is no spec's golden: delete it", f)
 		}
 	}
 }
