@@ -50,6 +50,12 @@ func TestAgentTestdata(t *testing.T) {
 		case !shared && f.Crash != nil:
 			t.Errorf("%s: \"crash\" for an agent that owns its file (the crash matrix starts it with no file)", path)
 		}
+		switch module := a.Plugin != nil; {
+		case !module && f.BOM == "":
+			t.Errorf("%s: no \"bom\": the error add gives for a config of %s's that starts with a UTF-8 byte order mark", path, a.ID)
+		case module && f.BOM != "":
+			t.Errorf("%s: \"bom\" for an agent whose file is a module of ours", path)
+		}
 		tg := testTarget(t, a.ID, "/home/u")
 		ss, err := a.Scripts(tg)
 		if err != nil {

@@ -32,6 +32,11 @@ type Facts struct {
 	// as a user has it (with an entry of theirs), and a small one reached
 	// through a symlink (writer's TestCrashSafety).
 	Crash *Crash `json:"crash,omitempty"`
+	// BOM: for an agent whose config is not a plugin module, the error
+	// add gives for a config that starts with a UTF-8 byte order mark,
+	// word for word: whether the agent reads such a file is a measured
+	// fact of the agent (TestBOMOneMessage).
+	BOM string `json:"bom,omitempty"`
 	// PTY: for an agent whose scripts write to the host's pty, payloads
 	// and the state each must write, at least one per event
 	// (TestPTYScriptsWriteExactOSC).
