@@ -76,7 +76,8 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.plan, err = t.Adapter.PlanRemove(t, w.input(x, adapters.Probe{}, false, w.restores(x)))
+	exact := w.restores(x)
+	x.plan, err = t.Adapter.PlanRemove(t, w.input(x, adapters.Probe{}, false, exact))
 	if err != nil {
 		return nil, w.fail(t, t.Adapter.Config(t), err)
 	}
@@ -84,6 +85,7 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 		return nil, err
 	}
 	keepReferenced(x)
+	x.plan.Notes = append(x.plan.Notes, w.changedSince(x, exact)...)
 	return x, nil
 }
 
@@ -176,6 +178,22 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 		}
 	}
 	return m
+}
+
+// changedSince notes each file of the install that changed after it (so
+// exact has no restore of it) and that the plan edits and does not keep
+// (keepReferenced): only our entries come out, and the user learns why the
+// file is not the one from before add.
+func (w *Writer) changedSince(x *txn, exact map[string]adapters.Edit) []string {
+	var notes []string
+	for _, e := range x.plan.Edits {
+		st := x.files[e.Path]
+		if _, ok := exact[e.Path]; ok || e.Delete || e.Kept || !st.Exists || x.man == nil || x.man.File(w.rel(x.t, e.Path)) == nil {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s changed after add, so remove takes only our entries out of it and does not put its backup back: the rest stays as it is", e.Path))
+	}
+	return notes
 }
 
 // holdsOurs reports whether b, the backup of file path, holds entries of
