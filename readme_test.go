@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters"
 )
 
 // TestREADMEExamples: every Go snippet in the README is cut from the
@@ -48,6 +50,33 @@ func TestREADMEExamples(t *testing.T) {
 				break
 			}
 			j++
+		}
+	}
+}
+
+// TestDocsRowsEveryAgent: the docs rows of the README's "To add an agent"
+// exist for every agent of the registry: its row in the README's Agents
+// table, its section in docs/agents.md, and its recorded payloads named in
+// adapters/payloads/README.md (where each was recorded).
+func TestDocsRowsEveryAgent(t *testing.T) {
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	readme, agentsDoc, payloads := read("README.md"), read("docs/agents.md"), read("adapters/payloads/README.md")
+	table, _, _ := strings.Cut(readme[strings.Index(readme, "\n## Agents\n")+1:], "\n\n- ")
+	for _, a := range adapters.All() {
+		if !strings.Contains(table, "\n| `"+a.ID+"`") {
+			t.Errorf("README.md: no row for %s in the Agents table (\"| `%s` ...\")", a.ID, a.ID)
+		}
+		if !strings.Contains(agentsDoc, "\n## "+a.ID+"\n") {
+			t.Errorf("docs/agents.md: no section \"## %s\" (what its binary was measured to do)", a.ID)
+		}
+		if a.Payloads != "" && !strings.Contains(payloads, "`"+a.Payloads+".") {
+			t.Errorf("adapters/payloads/README.md: no row for %s's payloads (`%s.<event>.json`: where each was recorded)", a.ID, a.Payloads)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -24,8 +25,9 @@ func agentFacts(t testing.TB, agent string) *agenttest.Facts {
 // iterate the registry need from it: its paths (TestResolvePaths), for an
 // agent that shares its file with the user the crash matrix's configs
 // (writer's TestCrashSafety), and for an agent whose scripts write to the
-// pty a payload for each event it installs (TestPTYScriptsWriteExactOSC).
-// A new agent without them fails here, by name.
+// pty a payload for each event it installs (TestPTYScriptsWriteExactOSC);
+// and its testscript, testdata/script/add_<agent>.txtar (or
+// add_<agent>_*.txtar). A new agent without them fails here, by name.
 func TestAgentTestdata(t *testing.T) {
 	have, err := agenttest.Agents()
 	if err != nil {
@@ -41,6 +43,11 @@ func TestAgentTestdata(t *testing.T) {
 			continue
 		}
 		path := agenttest.Path(a.ID)
+		scriptsOf, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "add_"+a.ID+".txtar"))
+		more, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "add_"+a.ID+"_*.txtar"))
+		if len(scriptsOf)+len(more) == 0 {
+			t.Errorf("%s has no testscript testdata/script/add_%s.txtar (add, remove, bad input, its switches, byte for byte)", a.ID, a.ID)
+		}
 		if f.Config == "" || f.Clone == "" {
 			t.Errorf("%s: no \"config\" or \"clone\": where %s's hooks go with the home at /h, plain and as the clone %s-2", path, a.ID, a.ID)
 		}

@@ -16,8 +16,9 @@ import (
 	"github.com/hookinstall/hookinstall/writer"
 )
 
-// TestPayloads: every event of every agent has a recorded payload, so the
-// live fire never skips (adapters checks that each is one line of JSON).
+// TestPayloads: every event of every agent has a recorded payload, and so
+// has every Variant, so the live fire never skips nor fires an empty
+// payload (adapters checks that each is one line of JSON).
 func TestPayloads(t *testing.T) {
 	for _, a := range adapters.All() {
 		tg := target(t, a.Name(), t.TempDir())
@@ -35,8 +36,14 @@ func TestPayloads(t *testing.T) {
 		}
 		r := &run{t: tg}
 		for _, s := range ss {
-			if cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, scripts.Working); cs == nil {
+			cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, scripts.Working)
+			if cs == nil {
 				t.Errorf("%s: no payload for %s", a.Name(), name)
+			}
+			for _, c := range cs {
+				if payload(c.Payload) == nil {
+					t.Errorf("%s: no payload %s for %s (its Variants name it)", a.Name(), c.Payload, c.ID)
+				}
 			}
 		}
 	}

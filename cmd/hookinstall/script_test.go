@@ -138,6 +138,9 @@ func scriptParams(dir string) testscript.Params {
 			"replace":        cmdReplace,
 			"trusthooks":     cmdTrusthooks,
 			"fakecodex":      cmdFakecodex,
+			"execagents":     cmdExecagents,
+			"healthyhome":    cmdHealthyhome,
+			"lines":          cmdLines,
 		},
 	}
 }

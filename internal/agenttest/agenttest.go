@@ -41,6 +41,10 @@ type Facts struct {
 	// and the state each must write, at least one per event
 	// (TestPTYScriptsWriteExactOSC).
 	PTY []PTYCase `json:"pty,omitempty"`
+	// Healthy: files, by path under the home, that a user's home holds
+	// for doctor to pass every check of the agent's (doctor_all_healthy
+	// writes them with its healthyhome command); $HOME in them is the home.
+	Healthy map[string]string `json:"healthy,omitempty"`
 }
 
 // An Env is one variable that moves the agent's folder.
