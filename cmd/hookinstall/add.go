@@ -71,6 +71,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Base: sel.base}
 	var results []done
 	var skipped []skip
+	var missing []string // named agents not found on this machine
 	if sel.all {
 		rs, err := in.InstallAll(ctx, opts)
 		if rs == nil && err != nil {
@@ -90,8 +91,13 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		}
 	} else {
 		for _, a := range sel.agents {
+			// asked before the install, which creates the agent's folder
+			ag, err := in.Agent(a, sel.base)
 			r, _ := in.Install(ctx, a, opts)
 			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base})
+			if err == nil && !ag.Detected && r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
+				missing = append(missing, notFound(ag))
+			}
 		}
 	}
 	if len(results) == 0 && !o.JSON {
@@ -102,7 +108,16 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, nextSteps(in, o.Getenv, results, in.HomeFlags()))
+	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, append(missing, nextSteps(in, o.Getenv, results, in.HomeFlags())...))
+}
+
+// notFound tells that a named agent was installed for although it was not
+// found on this machine, and what it was looked for as.
+func notFound(a hookinstall.Agent) string {
+	if why, ok := strings.CutPrefix(a.Skip, "not detected: "); ok {
+		return fmt.Sprintf("%s was not found on this machine (%s): its hooks run once it is installed.", a.Product, why)
+	}
+	return fmt.Sprintf("%s was not found on this machine: its hooks run once it is installed.", a.Product)
 }
 
 // nextSteps is what add tells the user once something was installed: how
