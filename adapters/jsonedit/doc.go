@@ -32,7 +32,14 @@
 //   - Immutable input: the caller's bytes are never changed. The edits
 //     work on a string copy, so gjson results (which point into it) stay
 //     valid across edits; where one pass suffices (add appends, remove
-//     deletes one entry per event) the result is built in one copy.
+//     deletes one entry per event) the result is built in one copy. The
+//     usual add and remove (addFast, removeFast) make no string copy: one
+//     scan of the caller's bytes (scan.go) validates them and records
+//     offsets, the edit is built from those bytes and offsets, and only
+//     small values are parsed, each from a copy of its own. Nothing views
+//     the caller's bytes as a string; a plan's Parsed knows its bytes
+//     again by identity (the same slice), which no one changes while the
+//     plan is made.
 //   - Comments (MapEdit.Comments, for agents that read JSONC): // and /* */
 //     comments are allowed, and nothing else is relaxed (trailing commas
 //     and a /* never closed are errors). No edit deletes, moves or cuts a

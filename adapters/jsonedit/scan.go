@@ -455,17 +455,6 @@ func lastIndexByte[D Text](d D, c byte) int {
 	return -1
 }
 
-// contains is strings.Contains or bytes.Contains, as D is.
-func contains[D Text](d D, sub string) bool {
-	switch s := any(d).(type) {
-	case string:
-		return strings.Contains(s, sub)
-	case []byte:
-		return bytes.Contains(s, []byte(sub))
-	}
-	return strings.Contains(string(d), sub)
-}
-
 // index returns the scan index of in, when in is one strict JSON object
 // (no BOM, valid UTF-8, not too large), or nil: the general parse then says
 // what is wrong. Through p, Check and Add of one plan scan the plan's bytes
