@@ -288,8 +288,9 @@ func (in *Installer) Agents() ([]Agent, error) {
 }
 
 // Agent describes one agent. base names the agent a new clone is made
-// from; with base "", name is one of AgentNames or a clone installed
-// before, found by its manifest.
+// from; with base "", name is one of AgentNames, a clone installed before
+// (found by its manifest), or another spelling AgentName knows ("Claude",
+// "agy").
 func (in *Installer) Agent(name, base string) (Agent, error) {
 	t, err := in.target(name, base)
 	if err != nil {
@@ -394,6 +395,10 @@ func (in *Installer) target(name, base string) (adapters.Target, error) {
 		}
 		b, err := in.cloneBase(name)
 		if err != nil {
+			// the CLI's spellings too: any case, or the agent's program
+			if n, ok := AgentName(name); ok {
+				return adapters.Resolve(n, o)
+			}
 			return adapters.Target{}, err
 		}
 		base = b

@@ -507,3 +507,32 @@ func TestDoctorTook(t *testing.T) {
 		t.Skip("no fire check passed here (no pty?)")
 	}
 }
+
+// TestInstallTakesTheCLIsSpellings: the library takes an agent's name in any
+// case, or its program's name, as the CLI does (AgentName); the Result names
+// the agent, and Remove takes the same spelling. A name that is none of
+// these is still ErrUnknownAgent.
+func TestInstallTakesTheCLIsSpellings(t *testing.T) {
+	for spelling, agent := range map[string]string{"Claude": "claude", "CODEX": "codex", "agy": "antigravity"} {
+		home := t.TempDir()
+		in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := in.Install(context.Background(), spelling, hookinstall.InstallOptions{})
+		if err != nil || r.Agent != agent || r.Outcome != hookinstall.OutcomeInstalled {
+			t.Errorf("Install(%q) = agent %q, %q, %v; want %q installed", spelling, r.Agent, r.Outcome, err, agent)
+		}
+		r, err = in.Remove(context.Background(), spelling, hookinstall.RemoveOptions{})
+		if err != nil || r.Agent != agent || r.Outcome != hookinstall.OutcomeRemoved {
+			t.Errorf("Remove(%q) = agent %q, %q, %v; want %q removed", spelling, r.Agent, r.Outcome, err, agent)
+		}
+	}
+	in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Install(context.Background(), "claudex", hookinstall.InstallOptions{}); !errors.Is(err, hookinstall.ErrUnknownAgent) {
+		t.Errorf("Install(claudex): %v, want ErrUnknownAgent", err)
+	}
+}
