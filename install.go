@@ -201,10 +201,7 @@ func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOpti
 	if err := ctxErr(ctx); err != nil {
 		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
 	}
-	t, err := in.recorded(t, true)
-	if err != nil {
-		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
-	}
+	// the writer takes the home the install recorded (writer.Recorded)
 	return result(in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
 }
 

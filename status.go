@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/doctor"
+	"github.com/hookinstall/hookinstall/writer"
 )
 
 // A Status is the one-word verdict on whether an agent's hooks will run.
@@ -136,9 +137,9 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 // checked is t as doctor and status check it. The system-wide files the
 // agent reads (adapters.Agent.Reads, under SystemPath) concern the machine's own
 // user only: with an explicit Home they are not read. An install made for a
-// Docker target is checked as made (see recorded).
+// Docker target is checked as made (writer.Recorded).
 func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Target {
-	t, _ = in.recorded(t, false)
+	t, _ = writer.Recorded(t) // a named AsHome that is not the recorded one is checked as named
 	// the agent version on PATH: what add would write for it is what the
 	// checks expect (and doctor says what that version does with our hooks)
 	// (asked only where an install of ours is: status over agents with

@@ -39,6 +39,10 @@ type Target struct {
 	AsHome  string // the home as the agent sees it (Docker), written into files
 	Dir     string // the agent's config dir, on disk
 	DirFrom string // the variable that chose Dir ("CODEX_HOME"), or ""
+	// AsHomeNamed says the caller named AsHome (Options.AsHome). When it
+	// did not, AsHome is Home, and remove, status and doctor take the home
+	// the install recorded instead (writer.Recorded decides, for all three).
+	AsHomeNamed bool
 	// SystemRoot is where the agent's machine-wide files (/etc/...) are
 	// read: "/" on the machine itself, a scratch folder in tests, "" for
 	// none (a Docker target's system files are the container's).
@@ -154,7 +158,7 @@ func Resolve(id string, opts Options) (Target, error) {
 	if !filepath.IsAbs(opts.Home) {
 		return Target{}, fmt.Errorf("home %q is not an absolute path", opts.Home)
 	}
-	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, NameHome: opts.NameHome, Cwd: opts.Cwd}
+	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, AsHomeNamed: opts.AsHome != "", NameHome: opts.NameHome, Cwd: opts.Cwd}
 	if t.AsHome == "" {
 		t.AsHome = t.Home
 	}

@@ -3,7 +3,6 @@ package writer
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,10 +10,12 @@ import (
 )
 
 // A remove never deletes a script that the config still points at: an
-// install made for a Docker target (entries name /root) removed with a
-// target that names the home on disk finds none of its entries; it must
-// keep them and the scripts, say so (partly-removed), and name the command
-// that finishes the job.
+// install made for a Docker target (entries name /root), planned with a
+// target that names the home on disk (the manifest read under the lock
+// records /root, though Recorded saw another, or none, before it), finds
+// none of its entries; the plan keeps them and the scripts and names the
+// command that finishes the job. Remove itself takes the recorded home
+// (Recorded), so with the same target it removes the install whole.
 func TestRemoveKeepsScriptsTheConfigStillRuns(t *testing.T) {
 	home, plain := newHome(t)
 	dock, err := adapters.Resolve("claude", adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sysRoot, AsHome: "/root"})
@@ -31,26 +32,25 @@ func TestRemoveKeepsScriptsTheConfigStillRuns(t *testing.T) {
 	edited := strings.Replace(string(b), "{\n  \"hooks\"", "{\n  \"model\": \"opus\",\n  \"hooks\"", 1)
 	writeFile(t, cfg, edited)
 
-	r := newWriter(nil).Remove(context.Background(), plain)
-	mustOK(t, r)
-	if r.Status != "partly-removed" {
-		t.Errorf("status %q, want partly-removed", r.Status)
+	x, err := newWriter(nil).planRemove(plain)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, _ := readOrAbsent(t, cfg); got != edited {
-		t.Errorf("config changed:\n%s", got)
+	if !x.plan.Kept() {
+		t.Errorf("the plan keeps nothing; want the config's entries, which name /root, kept")
 	}
-	for _, name := range []string{"stop.sh", "permission-request.sh", "user-prompt-submit.sh"} {
-		if _, err := os.Stat(filepath.Join(dock.HooksDir(), name)); err != nil {
-			t.Errorf("script the config still runs was deleted: %v", err)
+	for _, e := range x.plan.Edits {
+		if e.Path == cfg && (e.Delete || string(e.Doc) != edited) {
+			t.Errorf("the plan changes the config:\n%s", e.Doc)
 		}
 	}
 	want := cfg + " still runs our scripts as /root/.claude/hookinstall-hooks/...: they stay; finish with 'hookinstall remove claude --home " + home + " --as-home /root'"
-	if len(r.Notes) != 1 || r.Notes[0] != want {
-		t.Errorf("notes %q, want [%q]", r.Notes, want)
+	if len(x.plan.Notes) < 1 || x.plan.Notes[0] != want {
+		t.Errorf("notes %q, want [%q]", x.plan.Notes, want)
 	}
 
-	// The command the note names finishes it: the user's edit stays.
-	mustOK(t, newWriter(nil).Remove(context.Background(), dock))
+	// Remove takes the recorded home: the user's edit stays.
+	mustOK(t, newWriter(nil).Remove(context.Background(), plain))
 	if got, _ := readOrAbsent(t, cfg); got != "{\n  \"model\": \"opus\"\n}\n" {
 		t.Errorf("after the finishing remove, config is:\n%s", got)
 	}

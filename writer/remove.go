@@ -21,6 +21,10 @@ import (
 // lock, which waiting for honours ctx.
 func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	t, err := Recorded(t)
+	if err != nil {
+		return r.failed(err)
+	}
 	plan := func() (*txn, error) { return w.planRemove(t) }
 	idle := func(x *txn) bool {
 		_, err := os.Lstat(x.hooksDir)
@@ -90,11 +94,13 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 }
 
 // keepReferenced is the safety net of a removal: a remove never deletes a
-// script that a config still points at. When the config, as the plan
-// leaves it, still holds entries of ours under another spelling of the
-// home than t's (the container's home the manifest records for a Docker
-// target, or the home on disk), the plan keeps them and so the scripts
-// (partly-removed), and a note names the command that finishes the job.
+// script that a config still points at. Which home t names is Recorded's
+// decision, made before the lock; when the config, as the plan leaves it,
+// still holds entries of ours under another spelling of the home than t's
+// (the home on disk, or the container's home that the manifest read under
+// the lock records, should it differ from what Recorded read), the plan
+// keeps them and so the scripts (partly-removed), and a note names the
+// command that finishes the job.
 func keepReferenced(x *txn) {
 	t := x.t
 	if t.Adapter.OwnFile() || x.plan.Kept() {
