@@ -30,17 +30,14 @@ func TestMain(m *testing.M) {
 		os.Exit(fakecodex.Main(os.Args[1:]))
 	}
 	// The agents' machine-wide files (/etc/claude-code, /etc/codex, ...)
-	// are looked up in an empty folder, in this process and in every
-	// hookinstall it starts, so that this machine's own (a
+	// are looked up under a folder that does not exist, in this process
+	// and in every hookinstall it starts (each starts here too, some with
+	// an environment of their own), so that this machine's own (a
 	// managed-settings.json that switches hooks off) cannot change what the
-	// tests see. A testscript sets its own (Setup).
+	// tests see. A testscript sets its own (Setup). A fixed name, not a
+	// temporary folder: a killed or exec'd child could not remove one.
 	if os.Getenv("TEST_SYSTEM_ROOT") == "" {
-		sys, err := os.MkdirTemp("", "hookinstall-system-root-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Setenv("TEST_SYSTEM_ROOT", sys)
+		os.Setenv("TEST_SYSTEM_ROOT", filepath.Join(os.TempDir(), "hookinstall-tests-no-system-root"))
 	}
 	testonly.SystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
 	testscript.Main(m, map[string]func(){
