@@ -1,25 +1,20 @@
 package hookinstall_test
 
 import (
-	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hookinstall/hookinstall/internal/testonly"
 )
 
 // TestMain points the agents' machine-wide files (/etc/claude-code,
-// /etc/codex, /etc/gemini-cli) at an empty folder, so that this machine's
-// own (a managed-settings.json that switches hooks off) cannot change what
-// the tests see.
+// /etc/codex, /etc/gemini-cli) at a folder that does not exist, so that
+// this machine's own (a managed-settings.json that switches hooks off)
+// cannot change what the tests see. A fixed name, not a temporary folder:
+// the fuzzing engine's workers start here too, and are stopped before they
+// could remove one.
 func TestMain(m *testing.M) {
-	sys, err := os.MkdirTemp("", "hookinstall-system-root-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testonly.SystemRoot = sys
-	code := m.Run()
-	os.RemoveAll(sys)
-	os.Exit(code)
+	testonly.SystemRoot = filepath.Join(os.TempDir(), "hookinstall-tests-no-system-root")
+	os.Exit(m.Run())
 }

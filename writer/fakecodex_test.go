@@ -9,10 +9,11 @@ import (
 )
 
 // sysRoot is where the tests' targets look for the agents' machine-wide
-// files (/etc/...): an empty folder, so that this machine's own (a
-// managed-settings.json that switches hooks off) cannot change what the
-// tests see.
-var sysRoot string
+// files (/etc/...): a folder that does not exist, so that this machine's
+// own (a managed-settings.json that switches hooks off) cannot change what
+// the tests see. A fixed name, not a temporary folder: a test process
+// that is killed could not remove one.
+var sysRoot = filepath.Join(os.TempDir(), "hookinstall-tests-no-system-root")
 
 // TestMain runs the fake codex of internal/fakecodex when this test binary
 // is started as "codex" (installFakeCodex links it so).
@@ -20,13 +21,7 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "codex" {
 		os.Exit(fakecodex.Main(os.Args[1:]))
 	}
-	var err error
-	if sysRoot, err = os.MkdirTemp("", "hookinstall-system-root-"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(sysRoot)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // installFakeCodex puts the fake into a fresh bin dir and returns the dir.
