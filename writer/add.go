@@ -228,10 +228,22 @@ func (w *Writer) applyAdd(x *txn, sys system, dirs []string) error {
 			return written(lockPath, err)
 		}
 	}
+	path := filepath.Join(x.hooksDir, manifest.FileName)
+	o := op{kind: "manifest", perm: 0o644, static: true}
+	if dry(sys) && x.man == nil {
+		// A first install writes the manifest whatever it holds, and the
+		// record of a new file carries no diff: the dry pass lists the
+		// write without building it, so it does not wait for the hashes
+		// of a large config and its edit (sumSoon), which the run then
+		// makes side by side with taking the lock and the re-read.
+		if err := sys.WriteFile(path, nil, o); err != nil {
+			return written(path, err)
+		}
+		return w.replace(x, sys)
+	}
 	m := w.manifestFor(x, append(append([]string(nil), dirs...), made...))
 	if !sameInstall(x.man, m) {
-		path := filepath.Join(x.hooksDir, manifest.FileName)
-		if err := sys.WriteFile(path, m.Marshal(), op{kind: "manifest", perm: 0o644, static: true}); err != nil {
+		if err := sys.WriteFile(path, m.Marshal(), o); err != nil {
 			return written(path, err)
 		}
 	}
