@@ -58,7 +58,7 @@ func rulePayloads(t *testing.T, s Spec, random int) (recordedPayloads, made []st
 	k, values := ruleKey(s)
 	q := `"` + k + `"`
 	for _, v := range values {
-		for _, form := range []string{
+		ps = append(ps, []string{
 			`{` + q + `:` + v + `}`,
 			`{"a":1,` + q + `:` + v + `,"b":2}`,
 			`{` + q + ` : ` + v + `}`,
@@ -77,9 +77,7 @@ func rulePayloads(t *testing.T, s Spec, random int) (recordedPayloads, made []st
 			`{` + q,
 			`{"a":"` + strings.Repeat("x", 3000) + `",` + q + `:` + v + `}`,
 			"{\n  " + q + ": " + v + "\n}\n",
-		} {
-			ps = append(ps, form)
-		}
+		}...)
 	}
 	tokens := []string{q, k, `"`, `:`, ` `, "\t", "\n", `,`, `{`, `}`, `[`, `]`, `\"`, `\`, "true", "false", "x"}
 	for _, v := range values {
