@@ -38,7 +38,12 @@ func stateOf(body string) State {
 // ESC ] 777 ; notify ; NS ; BODY BEL. With tmux set, the same sequence
 // wrapped in tmux's passthrough, as an agent running inside tmux sends it:
 // ESC P tmux; ESC ESC ] 777 ; notify ; NS ; BODY BEL ESC \.
+// For an s that is not one of the four states (see States) it returns nil:
+// no hook writes such a sequence, and an empty body would claim one.
 func OSC(ns string, s State, tmux bool) []byte {
+	if s.Body() == "" {
+		return nil
+	}
 	b := scripts.OSC(ns, scripts.State(s))
 	if !tmux {
 		return b

@@ -25,6 +25,18 @@ func TestOSCBytes(t *testing.T) {
 	}
 }
 
+// TestOSCUnknownState: a value that is not one of the four states gives nil,
+// not a sequence with an empty body that no hook writes (review H6).
+func TestOSCUnknownState(t *testing.T) {
+	for _, s := range []State{"", "bogus", "Done", "agent is done"} {
+		for _, tmux := range []bool{false, true} {
+			if got := OSC("myhost", s, tmux); got != nil {
+				t.Errorf("OSC(myhost, %q, tmux=%v) = %q, want nil", s, tmux, got)
+			}
+		}
+	}
+}
+
 // feed decodes b in chunks of size n (the whole of b when n <= 0).
 func feed(b []byte, n int) []Notification {
 	var d Decoder
