@@ -28,10 +28,14 @@ const (
 
 // An AgentStatus is one agent's status, with the reasons for it.
 type AgentStatus struct {
-	Agent   string
-	Status  Status
-	Config  string   // the agent's config file, on disk
-	Reasons []string // why it is not StatusInstalled, one line each
+	Agent  string
+	Status Status
+	Config string // the agent's config file, on disk
+	// Reasons say why it is not StatusInstalled, one line each. For
+	// StatusNotInstalled they name a file add would refuse as it stands
+	// (a config that is not valid, a folder where it should be, ...), in
+	// the words of add's error: "FILE: FAULT".
+	Reasons []string
 }
 
 // StatusOptions change how Status works.
@@ -49,8 +53,17 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	if err != nil {
 		return nil, err
 	}
-	a := in.doctor(false, false, 0).AgentContext(ctx, in.checked(ctx, t))
-	return &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}, nil
+	t = in.checked(ctx, t)
+	a := in.doctor(false, false, 0).AgentContext(ctx, t)
+	s := &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}
+	if s.Status == StatusNotInstalled {
+		// a config add would refuse: say so, in add's words
+		var we *writer.Error
+		if errors.As(in.writer(writer.Options{}).Refusal(t), &we) {
+			s.Reasons = append(s.Reasons, we.File+": "+we.Err.Error())
+		}
+	}
+	return s, nil
 }
 
 // A CheckResult is the outcome of one of doctor's checks.

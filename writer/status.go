@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"errors"
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -36,3 +37,18 @@ func (w *Writer) Installed(t adapters.Target) bool {
 // is a symlink, not a directory, writable by group or others, or owned by
 // another user: anyone who can write there can run code in the agent.
 func CheckPrivateDir(dir string) error { return checkPrivateDir(dir) }
+
+// Refusal returns the error an add of t (without trust) would stop at for
+// a fault of one of the files it reads (a config that is not valid JSON, a
+// folder where the file should be, ...), as a *Error naming the file, or
+// nil when add would get past them. It reads t's files, runs no program
+// and writes nothing: status says with it why a detected agent with
+// nothing of ours installed cannot have it installed as things stand.
+func (w *Writer) Refusal(t adapters.Target) error {
+	_, err := w.planAdd(t, adapters.Probe{}, nil)
+	var we *Error
+	if errors.As(err, &we) && we.File != "" && !we.Written && !Off(err) {
+		return err
+	}
+	return nil
+}
