@@ -253,6 +253,12 @@ type Event struct {
 	Name  string // the agent's own event name: "PermissionRequest"
 	State State
 	Note  string // the condition, where the state depends on the payload
+	// Script is the file name, in the Agent's HooksDir, of the script
+	// Install writes for this event ("permission-request.sh"), as the
+	// writer names it; "" for an agent whose hooks are a plugin or
+	// extension module of ours (its Config), which has no script per
+	// event. Events that share a hook share its script.
+	Script string
 }
 
 // States lists the states the agent reports, each once, in States order.
@@ -282,7 +288,11 @@ func (in *Installer) Agents() ([]Agent, error) {
 		if err != nil {
 			return nil, err
 		}
-		as = append(as, in.describe(t))
+		a, err := in.describe(t)
+		if err != nil {
+			return nil, err
+		}
+		as = append(as, a)
 	}
 	return as, nil
 }
@@ -296,10 +306,10 @@ func (in *Installer) Agent(name, base string) (Agent, error) {
 	if err != nil {
 		return Agent{}, err
 	}
-	return in.describe(t), nil
+	return in.describe(t)
 }
 
-func (in *Installer) describe(t adapters.Target) Agent {
+func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
@@ -309,11 +319,20 @@ func (in *Installer) describe(t adapters.Target) Agent {
 	} else {
 		a.Skip = skipReason(t, a.Detected)
 	}
+	// each event's script, as the writer gets them: the adapter's scripts
+	ss, err := t.Adapter.Scripts(t)
+	if err != nil {
+		return Agent{}, err
+	}
+	script := map[string]string{}
+	for _, s := range ss {
+		script[s.Event] = s.Name
+	}
 	for _, e := range t.Adapter.Events() {
-		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note})
+		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note, Script: script[e.Event]})
 	}
 	a.Versions = versionRange(t.Adapter.Range)
-	return a
+	return a, nil
 }
 
 // skipReason says why InstallAll skips t, or "" when it installs it: the

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -534,5 +535,64 @@ func TestInstallTakesTheCLIsSpellings(t *testing.T) {
 	}
 	if _, err := in.Install(context.Background(), "claudex", hookinstall.InstallOptions{}); !errors.Is(err, hookinstall.ErrUnknownAgent) {
 		t.Errorf("Install(claudex): %v, want ErrUnknownAgent", err)
+	}
+}
+
+// TestEventScriptIsWhatInstallWrites: for every agent of the registry, the
+// scripts its Events name are exactly the scripts an Install creates in its
+// HooksDir, each there, and no event of a plugin or extension agent names
+// one (review H1).
+func TestEventScriptIsWhatInstallWrites(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range hookinstall.AgentNames() {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := in.Agent(name, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := in.Install(ctx, name, hookinstall.InstallOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var created []string
+			for _, c := range r.Changes {
+				if c.Kind != "script" {
+					continue
+				}
+				if c.Action != "create" || filepath.Dir(c.Path) != a.HooksDir {
+					t.Errorf("script change %+v: want a file created in %s", c, a.HooksDir)
+				}
+				created = append(created, filepath.Base(c.Path))
+			}
+			named := map[string]bool{}
+			for _, e := range a.Events {
+				if e.Script == "" {
+					continue
+				}
+				named[e.Script] = true
+				if _, err := os.Stat(filepath.Join(a.HooksDir, e.Script)); err != nil {
+					t.Errorf("event %s: script %s: %v", e.Name, e.Script, err)
+				}
+			}
+			var names []string
+			for n := range named {
+				names = append(names, n)
+			}
+			sort.Strings(created)
+			sort.Strings(names)
+			if !reflect.DeepEqual(names, created) {
+				t.Errorf("Events name the scripts %q; Install created %q", names, created)
+			}
+			for _, e := range a.Events {
+				if e.Script == "" && len(created) > 0 {
+					t.Errorf("event %s names no script, but Install wrote scripts %q", e.Name, created)
+				}
+			}
+		})
 	}
 }

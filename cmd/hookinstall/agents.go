@@ -66,9 +66,10 @@ type jsonOlder struct {
 }
 
 type jsonEvent struct {
-	Event string `json:"event"`
-	State string `json:"state"`
-	Note  string `json:"note,omitempty"`
+	Event  string `json:"event"`
+	State  string `json:"state"`
+	Note   string `json:"note,omitempty"`
+	Script string `json:"script,omitempty"`
 }
 
 func runAgents(o *agentsOptions) error {
@@ -94,7 +95,7 @@ func runAgents(o *agentsOptions) error {
 			i.States = append(i.States, string(st))
 		}
 		for _, e := range a.Events {
-			i.Events = append(i.Events, jsonEvent{Event: e.Name, State: string(e.State), Note: e.Note})
+			i.Events = append(i.Events, jsonEvent{Event: e.Name, State: string(e.State), Note: e.Note, Script: e.Script})
 		}
 		if v := a.Versions; v != nil {
 			i.Versions = &jsonVersions{Program: v.Program, Oldest: v.Oldest, Newest: v.Newest, Floor: v.Floor, Older: []jsonOlder{}}
