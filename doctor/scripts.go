@@ -36,7 +36,7 @@ func gates(t adapters.Target) []struct{ Line, What string } {
 		{`[ -n "${` + scripts.TaskVar(ns) + `:-}" ] || exit 0`, "the task gate (silent outside the host: no " + scripts.TaskVar(ns) + ")"},
 	}
 	for _, q := range t.Adapter.Quiet {
-		gs = append(gs, struct{ Line, What string }{`[ -z "${` + q.Var + `:-}" ] || exit 0`, "the " + q.Who + " guard (" + q.Why + ": silent when " + q.Var + " is set)"})
+		gs = append(gs, struct{ Line, What string }{scripts.QuietGuard(q.Var), "the " + q.Who + " guard (" + q.Why + ": silent when " + q.Var + " is set)"})
 	}
 	return append(gs, struct{ Line, What string }{`[ -c "$tty" ] || exit 0`, "the pty gate (writes only to a character device, never creates a file)"})
 }

@@ -57,6 +57,10 @@ func TaskVar(ns string) string { return EnvPrefix(ns) + "_TASK_ID" }
 // PTYVar is the variable that names the host's pty slave.
 func PTYVar(ns string) string { return EnvPrefix(ns) + "_PTY" }
 
+// QuietGuard is the shell line of a script that exits silently while v is
+// set (Spec.Quiet), as Render writes it and doctor looks for it.
+func QuietGuard(v string) string { return `[ -z "${` + v + `:-}" ] || exit 0` }
+
 // OSC returns the exact bytes the host receives for state s:
 // ESC ] 777 ; notify ; NS ; BODY BEL.
 func OSC(ns string, s State) []byte {
