@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
@@ -47,5 +48,35 @@ func TestRemoveChecksLargeBackup(t *testing.T) {
 		if got, _ := readOrAbsent(t, cfg); got != orig {
 			t.Fatalf("corrupt backup %v: remove left %.80q...", corrupt, got)
 		}
+	}
+}
+
+// remove's report asks whether our entries are left in the config as the
+// remove's plan wrote it (leftOurs), not in a second read of the file: the
+// plan's bytes when it changed the file, the file as read when not, nothing
+// when it deleted it.
+func TestLeftOurs(t *testing.T) {
+	_, tg := newHome(t)
+	cfg := tg.Adapter.Config(tg)
+	user := "{\n  \"model\": \"opus\"\n}\n"
+	writeFile(t, cfg, user)
+	w := newWriter(nil)
+	mustOK(t, w.Add(context.Background(), tg))
+	added := []byte(fileBytes(t, cfg))
+	x := &txn{t: tg, files: map[string]fileState{cfg: {Data: added, Exists: true}}}
+	if !leftOurs(x) {
+		t.Fatal("a config the plan did not change, holding our entries: nothing left of ours")
+	}
+	x.plan.Edits = []adapters.FileEdit{{Path: cfg, Edit: adapters.Edit{Doc: []byte(user)}}}
+	if leftOurs(x) {
+		t.Fatal("the plan took our entries out: something left of ours")
+	}
+	x.plan.Edits[0].Doc = added
+	if !leftOurs(x) {
+		t.Fatal("the plan wrote our entries: nothing left of ours")
+	}
+	x.plan.Edits[0].Edit = adapters.Edit{Delete: true}
+	if leftOurs(x) {
+		t.Fatal("the plan deleted the config: something left of ours")
 	}
 }

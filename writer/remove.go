@@ -42,7 +42,7 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 		r.Status = "not-installed"
 	case w.o.DryRun:
 		r.Status = "would-remove"
-	case x.plan.Kept() || len(r.Notes) > 0 && w.hasOurs(t):
+	case x.plan.Kept() || len(r.Notes) > 0 && leftOurs(x):
 		r.Status = "partly-removed"
 	default:
 		r.Status = "removed"
@@ -257,8 +257,33 @@ func (w *Writer) hasOurs(t adapters.Target) bool {
 	if err != nil || !st.Exists {
 		return false
 	}
-	ed, err := t.Adapter.Remove(t, st.Data, nil, true)
-	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, st.Data))
+	return holdsAnyOurs(t, st.Data)
+}
+
+// leftOurs is hasOurs of the config as the remove x left it: the bytes its
+// plan wrote there, or the file as read when the plan did not change it.
+// A large config is not read again (remove's report asks after every
+// removal that says something, as one of a file edited since add does).
+func leftOurs(x *txn) bool {
+	cfg := x.t.Adapter.Config(x.t)
+	data, exists := x.files[cfg].Data, x.files[cfg].Exists
+	for _, e := range x.plan.Edits {
+		if e.Path == cfg {
+			data, exists = e.Doc, !e.Delete
+		}
+	}
+	return exists && holdsAnyOurs(x.t, data)
+}
+
+// holdsAnyOurs reports whether the config data holds an entry of ours: one
+// a removal under --force would take out. A config that cannot name our
+// hooks dir (mayHoldNS) holds none, and is not parsed.
+func holdsAnyOurs(t adapters.Target, data []byte) bool {
+	if !mayHoldNS(data, t.NS, t.Adapter.Escapes(t)) {
+		return false
+	}
+	ed, err := t.Adapter.Remove(t, data, nil, true)
+	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, data))
 }
 
 // applyRemove writes one planned removal through sys: each file (re-read
