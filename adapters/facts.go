@@ -1,9 +1,11 @@
 package adapters
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
@@ -21,6 +23,33 @@ func Payload(name string) []byte {
 		return nil
 	}
 	return b
+}
+
+// Payloads returns every recorded payload of the agent that Agent.Payloads
+// names (prefix), keyed by its file's name without "prefix." and ".json":
+// the event ("Stop"), or event.variant ("Stop.background"). The bytes are
+// copies; nil when there is none.
+func Payloads(prefix string) map[string][]byte {
+	ents, err := payloadFS.ReadDir("payloads")
+	if err != nil {
+		return nil
+	}
+	var m map[string][]byte
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix+".")
+		if !ok || !strings.HasSuffix(rest, ".json") {
+			continue
+		}
+		b, err := payloadFS.ReadFile("payloads/" + e.Name())
+		if err != nil {
+			continue
+		}
+		if m == nil {
+			m = map[string][]byte{}
+		}
+		m[strings.TrimSuffix(rest, ".json")] = bytes.Clone(b)
+	}
+	return m
 }
 
 // A Plugin is an agent that loads a plugin module of ours in-process.
