@@ -68,8 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return ee.code
 	}
 	code := exitFail
-	var ue usageError
-	if errors.As(err, &ue) || isFlagError(err) {
+	if isUsage(err) {
 		code = exitUsage
 	}
 	var h hinted
@@ -133,11 +132,12 @@ func commandPath(root *cobra.Command, args []string) string {
 	return c.CommandPath()
 }
 
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "unknown flag") || strings.HasPrefix(s, "unknown shorthand") ||
-		strings.HasPrefix(s, "unknown command") || strings.Contains(s, "flag needs an argument") ||
-		strings.HasPrefix(s, "invalid argument") || strings.Contains(s, "accepts ") || strings.Contains(s, "requires at least")
+// isUsage reports a command-line mistake (exit 2): a usageError, which
+// cobra's flag and argument errors are made into (SetFlagErrorFunc,
+// typeArgErrors).
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
 }
 
 func newRootCmd(g *globalOptions) *cobra.Command {
@@ -183,7 +183,31 @@ user's files back byte for byte.`,
 	for _, c := range extraCommands {
 		root.AddCommand(c(g))
 	}
+	// cobra's completion command now rather than inside Execute, so that
+	// its argument checks are typed as well
+	root.InitDefaultCompletionCmd()
+	typeArgErrors(root)
 	return root
+}
+
+// typeArgErrors makes the argument check of c and of every command under
+// it (cobra's NoArgs, MinimumNArgs, ...: an unknown command, a wrong
+// count) return a usageError, with cobra's message unchanged. Flag errors
+// are typed by the root's SetFlagErrorFunc, which every command inherits.
+// (cobra's hidden __complete command, which it adds inside Execute, is
+// out of reach; shells always give it arguments.)
+func typeArgErrors(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		typeArgErrors(sub)
+	}
 }
 
 // installer builds the library's Installer from the flags. Every default
