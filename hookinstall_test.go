@@ -588,6 +588,21 @@ func TestEventScriptIsWhatInstallWrites(t *testing.T) {
 			if !reflect.DeepEqual(names, created) {
 				t.Errorf("Events name the scripts %q; Install created %q", names, created)
 			}
+			// and on disk: the hooks dir holds the named scripts, besides
+			// the manifest, the lock and the backups' folder
+			ents, err := os.ReadDir(a.HooksDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var onDisk []string
+			for _, e := range ents {
+				if n := e.Name(); n != "manifest.json" && n != "lock" && !(n == "backup" && e.IsDir()) {
+					onDisk = append(onDisk, n)
+				}
+			}
+			if !reflect.DeepEqual(onDisk, names) && len(onDisk)+len(names) > 0 {
+				t.Errorf("Events name the scripts %q; %s holds %q", names, a.HooksDir, onDisk)
+			}
 			for _, e := range a.Events {
 				if e.Script == "" && len(created) > 0 {
 					t.Errorf("event %s names no script, but Install wrote scripts %q", e.Name, created)
