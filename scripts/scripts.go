@@ -191,6 +191,15 @@ type tmplData struct {
 	emit                        func(State) string
 }
 
+// QuietGuards are the script's Quiet guard lines, as QuietGuard writes them.
+func (d tmplData) QuietGuards() []string {
+	var ls []string
+	for _, v := range d.Quiet {
+		ls = append(ls, QuietGuard(v))
+	}
+	return ls
+}
+
 // Emit is called by the template with a state's body.
 func (d tmplData) Emit(body string) string {
 	for _, s := range States() {
