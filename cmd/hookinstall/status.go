@@ -24,7 +24,7 @@ func newStatusCmd(g *globalOptions) *cobra.Command {
 		Long: `status says, per agent, in one word whether our hooks will run: installed,
 drifted, disabled, untrusted, not-installed, not-detected or not-needed. With no
 agent named it also lists every install of another namespace and every clone
-found under the home. It exits 1 when an install is drifted, disabled or
+found under the home, under a line of their own. It exits 1 when an install is drifted, disabled or
 untrusted, and 0 otherwise.`,
 		Example: `  hookinstall status
   hookinstall status claude --json`,
@@ -117,7 +117,15 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 		_ = jsonEncoder(o.IO.Out).Encode(jsonStatus{Schema: jsonSchema, Command: "status", Namespace: in.Namespace(), Home: in.Home(), ExitCode: code, Agents: states})
 	} else {
 		tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
+		others := false
 		for _, s := range states {
+			if (s.Namespace != in.Namespace() || s.Base != "") && !others {
+				// the rows of this namespace's agents end here: what
+				// follows is installed beside them, not a second row of theirs
+				others = true
+				tw.Flush()
+				fmt.Fprintln(o.IO.Out, "also installed (other namespaces, clones):")
+			}
 			var q []string
 			if s.Namespace != in.Namespace() {
 				q = append(q, "namespace "+s.Namespace)
