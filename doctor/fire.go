@@ -276,7 +276,12 @@ func run1(parent context.Context, argv []string, stdin []byte, env []string, tim
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// The hook leads its own session: kill everything it started.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 200 * time.Millisecond
+	// After the hook exits (or is killed), its output pipes get this long
+	// to drain: 200 ms was too short on a loaded machine (make test's
+	// second pass failed doctor_all_broken and all_agents on "WaitDelay
+	// expired before I/O complete" at load 6 to 14), and only a hook that
+	// leaves a child holding its output waits it out.
+	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	res.Dur = time.Since(start)
