@@ -46,12 +46,14 @@ test:
 	sh -c 'umask 002 && $(GO) test -count=1 ./...'
 
 # Rewrite the goldens after an intended change (review the diff): those
-# inside testdata/script (the scripts that list every agent among them) and
-# testdata/renders (the file of every agent that owns its file). The one
-# command a newcomer runs after adding an agent (README "To add an agent").
+# inside testdata/script (the scripts that list every agent among them),
+# testdata/renders (the file of every agent that owns its file) and
+# scripts/testdata (one hook script per payload rule). The one command a
+# newcomer runs after adding an agent (README "To add an agent").
 update:
 	$(GO) test -count=1 ./cmd/hookinstall -run TestScript -update
 	HOOKINSTALL_UPDATE_RENDERS=1 $(GO) test -count=1 . -run '^TestOwnFileRenders$$'
+	UPDATE_GOLDEN=1 $(GO) test -count=1 ./scripts -run '^TestGolden$$'
 
 # gofmt, go.mod tidy, vet (with and without the e2e tag), a darwin build and
 # vet of every package, and staticcheck (pinned; go install fetches it
