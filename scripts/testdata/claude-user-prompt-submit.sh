@@ -10,9 +10,7 @@
 [ -z "${GROK_HOOK_EVENT:-}" ] || exit 0
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	case $HOOKINSTALL_TASK_ID in
 	*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	esac

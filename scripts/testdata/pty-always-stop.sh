@@ -12,9 +12,7 @@ tty=${MY_HOST_PTY:-}
 [ -c "$tty" ] || exit 0
 case $MY_HOST_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	LC_ALL=C
 	d=${PWD##*/}
 	case $d in

@@ -15,10 +15,7 @@ payload=
 while IFS= read -r line; do payload="$payload$line"; done
 payload="$payload$line"
 state='done'
-# Agents send compact JSON with the key once: then patterns decide at once.
-# Anything else (the key twice, spaces around the colon) takes the slow path
-# below, which splits the payload on double quotes (a key is a field followed
-# by a field holding only ':'). Both give the same answer.
+# Compact JSON with the key once is decided here; anything else below.
 slow=
 case $payload in
 background_tasks\"* | *\"background_tasks\"*\"background_tasks\"*) slow=1 ;;
@@ -31,9 +28,7 @@ esac
 if [ -z "$slow" ]; then
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	LC_ALL=C
 	d=${PWD##*/}
 	case $d in
@@ -98,9 +93,7 @@ while [ $# -ge 2 ]; do
 done
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	LC_ALL=C
 	d=${PWD##*/}
 	case $d in

@@ -15,14 +15,11 @@ payload=
 while IFS= read -r line; do payload="$payload$line"; done
 payload="$payload$line"
 state='none'
-# Agents send compact JSON with the key once: then patterns decide at once.
-# Anything else (the key twice, spaces around the colon) takes the slow path
-# below, which splits the payload on double quotes (a key is a field followed
-# by a field holding only ':'). Both give the same answer.
+# Compact JSON with the key once is decided here; anything else below.
 slow=
 case $payload in
 notification_type\"* | *\"notification_type\"*\"notification_type\"*) slow=1 ;;
-*\"notification_type\":\"permission_prompt | *\"notification_type\":\"permission_prompt\"*) state='attention' ;;
+*\"notification_type\":\"permission_prompt\"* | *\"notification_type\":\"permission_prompt) state='attention' ;;
 *\"notification_type\":[![:space:]]*) ;;
 *\"notification_type\"*) slow=1 ;;
 esac
@@ -30,9 +27,7 @@ if [ -z "$slow" ]; then
 [ "$state" != none ] || exit 0
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	LC_ALL=C
 	d=${PWD##*/}
 	case $d in
@@ -89,9 +84,7 @@ done
 [ "$state" != none ] || exit 0
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	LC_ALL=C
 	d=${PWD##*/}
 	case $d in

@@ -15,14 +15,11 @@ payload=
 while IFS= read -r line; do payload="$payload$line"; done
 payload="$payload$line"
 state='none'
-# Agents send compact JSON with the key once: then patterns decide at once.
-# Anything else (the key twice, spaces around the colon) takes the slow path
-# below, which splits the payload on double quotes (a key is a field followed
-# by a field holding only ':'). Both give the same answer.
+# Compact JSON with the key once is decided here; anything else below.
 slow=
 case $payload in
 is_interrupt\"* | *\"is_interrupt\"*\"is_interrupt\"*) slow=1 ;;
-*\"is_interrupt\":true | *\"is_interrupt\":true[!A-Za-z0-9_]*) state='interrupted' ;;
+*\"is_interrupt\":true[!A-Za-z0-9_]* | *\"is_interrupt\":true) state='interrupted' ;;
 *\"is_interrupt\":[![:space:]]*) ;;
 *\"is_interrupt\"*) slow=1 ;;
 esac
@@ -30,9 +27,7 @@ if [ -z "$slow" ]; then
 [ "$state" != none ] || exit 0
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	case $state/$HOOKINSTALL_TASK_ID in
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
@@ -70,9 +65,7 @@ done
 [ "$state" != none ] || exit 0
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
-	# Set by hookinstall init or run, not by a host: the terminal's own
-	# language (tab progress, a desktop notification naming the agent and
-	# the project folder), wrapped for tmux where init found it.
+	# hookinstall init or run, not a host: the terminal's own language.
 	case $state/$HOOKINSTALL_TASK_ID in
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
