@@ -182,6 +182,9 @@ type Agent struct {
 	// Detected reports that the agent looks installed on this machine:
 	// its config dir exists or its program is on PATH.
 	Detected bool
+	// Missing says what was looked for and not found ("no ~/.claude and
+	// no claude on PATH") when the agent is not detected, else "".
+	Missing string
 	// ByNameOnly reports an agent that InstallAll skips: its terminal
 	// already reports these states (Codex).
 	ByNameOnly bool
@@ -314,6 +317,9 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
 	}
+	if !a.Detected {
+		a.Missing = missing(t)
+	}
 	if t.ID != t.Adapter.Name() {
 		a.Base = t.Adapter.Name()
 	} else {
@@ -342,15 +348,20 @@ func skipReason(t adapters.Target, detected bool) string {
 	case t.Adapter.ByNameOnly():
 		return "installed only when named: its terminal reports these states already"
 	case !detected:
-		// the paths the detection rule checks (Antigravity's is
-		// ~/.gemini/config, not ~/.gemini)
-		what := strings.Join(adapters.DetectPaths(t), " or ")
-		if bs := t.Adapter.Binaries(); len(bs) > 0 {
-			what += " and no " + strings.Join(bs, " or ") + " on PATH"
-		}
-		return "not detected: no " + what
+		return "not detected: " + missing(t)
 	}
 	return ""
+}
+
+// missing is what the detection rule looks for, said as not found: the
+// paths it checks (Antigravity's is ~/.gemini/config, not ~/.gemini) and
+// the programs on PATH.
+func missing(t adapters.Target) string {
+	what := "no " + strings.Join(adapters.DetectPaths(t), " or ")
+	if bs := t.Adapter.Binaries(); len(bs) > 0 {
+		what += " and no " + strings.Join(bs, " or ") + " on PATH"
+	}
+	return what
 }
 
 func (in *Installer) options() adapters.Options {

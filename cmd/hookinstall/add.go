@@ -112,12 +112,9 @@ func runAdd(ctx context.Context, o *addOptions) error {
 }
 
 // notFound tells that a named agent was installed for although it was not
-// found on this machine, and what it was looked for as.
+// found on this machine, and what was looked for.
 func notFound(a hookinstall.Agent) string {
-	if why, ok := strings.CutPrefix(a.Skip, "not detected: "); ok {
-		return fmt.Sprintf("%s was not found on this machine (%s): its hooks run once it is installed.", a.Product, why)
-	}
-	return fmt.Sprintf("%s was not found on this machine: its hooks run once it is installed.", a.Product)
+	return fmt.Sprintf("%s was not found on this machine (%s): its hooks run once it is installed.", a.Product, a.Missing)
 }
 
 // nextSteps is what add tells the user once something was installed: how
