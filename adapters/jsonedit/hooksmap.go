@@ -502,18 +502,7 @@ func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 	for i, p := range emptied {
 		m.noteEmptied(ed, p, emptiedVal[i])
 	}
-	n := len(in)
-	for _, e := range edits {
-		n += e.delta()
-	}
-	out := make([]byte, 0, n)
-	at := 0
-	for _, e := range edits {
-		out = append(out, in[at:e.from]...)
-		out = append(out, e.text...)
-		at = e.to
-	}
-	return append(out, in[at:]...), true
+	return splice(in, edits), true
 }
 
 // addEvent makes the array of one event hold our entry exactly once.
@@ -815,20 +804,11 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 // array, in one copy of in, and reports the entries of ours that stay at
 // their indexes after the cuts.
 func (m MapEdit) removeOnePass(in []byte, doc string, cuts []cut, lefts []left, ed *Edit) []byte {
-	n := len(in)
 	edits := make([]edit, len(cuts))
-	for j, c := range cuts {
+	for j, c := range cuts { // in the order of the events: in doc order
 		edits[j] = m.deleteEdit(doc, c.arr, c.first, m.path(c.event))
-		n += edits[j].delta()
 	}
-	out := make([]byte, 0, n)
-	at := 0
-	for _, e := range edits { // in the order of the events: in doc order
-		out = append(out, in[at:e.from]...)
-		out = append(out, e.text...)
-		at = e.to
-	}
-	out = append(out, in[at:]...)
+	out := splice(in, edits)
 	for _, l := range lefts {
 		i := l.i
 		if l.cut >= 0 && i > cuts[l.cut].first {

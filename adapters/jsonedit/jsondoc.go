@@ -657,6 +657,23 @@ func (e edit) apply(doc string) string { return doc[:e.from] + e.text + doc[e.to
 // delta is how much e changes the document's length.
 func (e edit) delta() int { return len(e.text) - (e.to - e.from) }
 
+// splice returns in with edits made, in one new buffer of the result's
+// size; the edits are in document order and do not overlap.
+func splice(in []byte, edits []edit) []byte {
+	n := len(in)
+	for _, e := range edits {
+		n += e.delta()
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, e := range edits {
+		out = append(out, in[at:e.from]...)
+		out = append(out, e.text...)
+		at = e.to
+	}
+	return append(out, in[at:]...)
+}
+
 // StripComments returns doc with each // and /* */ comment outside strings
 // replaced by spaces (newlines kept), so offsets and lines stay those of
 // doc: how an agent that reads JSONC (comments, not trailing commas) sees

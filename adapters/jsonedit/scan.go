@@ -639,18 +639,7 @@ func (m MapEdit) addFast(in []byte, ed *Edit) bool {
 			ed.NoteEmpty(p, string(in[nd.start+1:nd.end-1]))
 		}
 	}
-	n := len(in)
-	for _, e := range edits {
-		n += e.delta()
-	}
-	out := make([]byte, 0, n)
-	at := 0
-	for _, e := range edits {
-		out = append(out, in[at:e.from]...)
-		out = append(out, e.text...)
-		at = e.to
-	}
-	ed.Doc = append(out, in[at:]...)
+	ed.Doc = splice(in, edits)
 	return true
 }
 
