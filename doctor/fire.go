@@ -277,10 +277,9 @@ func run1(parent context.Context, argv []string, stdin []byte, env []string, tim
 	// The hook leads its own session: kill everything it started.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// After the hook exits (or is killed), its output pipes get this long
-	// to drain: 200 ms was too short on a loaded machine (make test's
-	// second pass failed doctor_all_broken and all_agents on "WaitDelay
-	// expired before I/O complete" at load 6 to 14), and only a hook that
-	// leaves a child holding its output waits it out.
+	// to drain; only a hook that leaves a child holding its output waits
+	// it out. (200 ms was reported too short on a loaded machine: "WaitDelay
+	// expired before I/O complete".)
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	err := cmd.Run()
