@@ -509,6 +509,22 @@ func (ix *scanIndex) lookup(doc []byte) func(string) gjson.Result {
 	}
 }
 
+// fastStart is where addFast and removeFast begin: the scan's index of in
+// and the event map it finds (nil when there is none); false when the
+// case is the general path's (comments, a path the fast ones do not
+// take, no index of in, or a root the check refuses).
+func (m MapEdit) fastStart(in []byte) (*scanIndex, *scanNode, bool) {
+	if m.Comments || m.noOnePass || m.noFast {
+		return nil, nil, false
+	}
+	ix := m.Parsed.index(in)
+	if ix == nil {
+		return nil, nil, false
+	}
+	hk, ok := m.checkFast(in, ix)
+	return ix, hk, ok
+}
+
 // checkFast is CheckRoot's verdict from the scan index ix of in: ok when
 // CheckRoot finds nothing wrong (the event map, if any, is one object,
 // each event we install under it appears once and is an array), with the
@@ -577,14 +593,7 @@ func (m MapEdit) CheckKeys(in []byte) (func(key string) gjson.Result, error) {
 // nothing of ours in it; no comments); false leaves the case to the
 // general path, which gives the same result (TestAddFastSameResult).
 func (m MapEdit) addFast(in []byte, ed *Edit) bool {
-	if m.Comments || m.noOnePass || m.noFast {
-		return false
-	}
-	ix := m.Parsed.index(in)
-	if ix == nil {
-		return false
-	}
-	hk, ok := m.checkFast(in, ix)
+	ix, hk, ok := m.fastStart(in)
 	if !ok || hk == nil || in[hk.start] != '{' || in[hk.end-1] != '}' {
 		return false
 	}
@@ -679,14 +688,7 @@ func mayHoldEsc(raw, prefix []byte, esc bool) bool {
 // leaves the case to the general path, which gives the same result
 // (TestRemoveFastSameResult).
 func (m MapEdit) removeFast(in []byte, ed *Edit) bool {
-	if m.Comments || m.noOnePass || m.noFast {
-		return false
-	}
-	ix := m.Parsed.index(in)
-	if ix == nil {
-		return false
-	}
-	hk, ok := m.checkFast(in, ix)
+	ix, hk, ok := m.fastStart(in)
 	if !ok {
 		return false
 	}
