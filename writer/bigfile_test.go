@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/manifest"
 )
 
 // A large config's backup is checked against the manifest's pre hash on
@@ -23,14 +22,7 @@ func TestRemoveChecksLargeBackup(t *testing.T) {
 		writeFile(t, cfg, orig)
 		w := newWriter(nil)
 		mustOK(t, w.Add(context.Background(), tg))
-		raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := manifest.Load(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := readManifest(t, tg)
 		backup := filepath.Join(tg.HooksDir(), m.Files[0].Backup)
 		if corrupt {
 			if err := os.WriteFile(backup, []byte(strings.Replace(orig, "opus", "opuz", 1)), 0o644); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/manifest"
 )
 
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
@@ -57,4 +58,19 @@ func mustOK(t testing.TB, r Report) {
 	if r.Err != nil {
 		t.Fatalf("%s: %v", r.Agent, r.Err)
 	}
+}
+
+// readManifest loads tg's manifest, failing the test when it is missing
+// or does not load.
+func readManifest(t *testing.T, tg adapters.Target) *manifest.Manifest {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Load(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -30,14 +30,7 @@ func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 		t.Fatalf("manifest still there after a remove stopped while deleting files: %v", err)
 	}
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
-	raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Load(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t, tg)
 	b, err := os.ReadFile(filepath.Join(tg.HooksDir(), m.Files[0].Backup))
 	if err != nil || string(b) != orig {
 		t.Fatalf("the manifest's backup is missing or wrong (%v): %q", err, b)

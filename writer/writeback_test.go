@@ -45,14 +45,7 @@ func TestAddAfterStaleWriteBackRemovesExactly(t *testing.T) {
 			if got, _ := readOrAbsent(t, cfg); got != added {
 				t.Fatalf("add rewrote a file that already held our entries as add writes them:\n%q\nwant\n%q", got, added)
 			}
-			raw, err := os.ReadFile(filepath.Join(tg.HooksDir(), manifest.FileName))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := manifest.Load(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := readManifest(t, tg)
 			bk, err := os.ReadFile(filepath.Join(tg.HooksDir(), m.Files[0].Backup))
 			if err != nil {
 				t.Fatal(err)
