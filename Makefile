@@ -1,4 +1,5 @@
-# hookinstall: the two commands a fresh machine needs are `make demo` and `make test`.
+# hookinstall: the two commands a fresh machine needs are `make demo` and `make test`
+# (the fast loop); `make check` is the full pass that .ci/run runs.
 GO       ?= go
 # Version, commit and commit date for -ldflags; without git (a source
 # tarball) they stay empty and the binary reads its build info instead.
@@ -13,7 +14,7 @@ GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
 BIN      := bin/hookinstall
 FUZZTIME ?= 20s
 
-.PHONY: all build install dist test test-race test-umask bench fuzz lint demo e2e e2e-oldest e2e-selftest soak update clean
+.PHONY: all build install dist test check bench fuzz lint demo e2e e2e-oldest e2e-selftest soak update clean
 
 all: build
 
@@ -38,10 +39,16 @@ dist:
 	rm -rf build/docs
 	sh .ci/check-dist dist
 
-# The whole suite, with the race detector, then again under umask 002
-# (group-writable defaults must not leak into what we create).
+# The loop a contributor runs after every change: vet, then every package
+# once (about 2 minutes on 2 cores).
 test:
 	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+# What CI runs (.ci/run): lint, then the whole suite with the race
+# detector, then again under umask 002 (group-writable defaults must not
+# leak into what we create).
+check: lint
 	$(GO) test -race -count=1 ./...
 	sh -c 'umask 002 && $(GO) test -count=1 ./...'
 
