@@ -61,19 +61,19 @@
 //
 // # With no host
 //
-// A task id that starts with [TerminalTaskPrefix] ("terminal:osc777") was
-// set by `hookinstall init` ([InitScript], in the user's shell rc file) or
-// `hookinstall run`, not by a host: the hooks then speak the terminal's own
-// language ([Terminal], [TerminalBytes]): OSC 9;4 tab progress and, for
-// attention and done, a desktop notification naming the agent and the
-// project folder ([SafeFolder]) as OSC 9, OSC 777 or OSC 99, wrapped for
-// tmux after "tmux+". [DetectTerminal] picks the dialect as init does. Any
-// other task id gets the wire above, byte for byte.
+// A task id that starts with "terminal:" was set by `hookinstall init` (in
+// the user's shell rc file) or `hookinstall run`, not by a host: the hooks
+// then speak the terminal's own language (OSC 9;4 tab progress and a
+// desktop notification naming the agent and the project folder). Package
+// [github.com/hookinstall/hookinstall/terminal] holds that mode: the
+// dialects, how a terminal is recognised, the exact bytes and the shell
+// code init prints. Any other task id gets the wire above, byte for byte.
 //
 // # Beneath
 //
 // The packages adapters (what each agent reads, and how our entries look in
 // it), writer (the only code that writes), manifest and scripts (the
 // generated hooks) are the building blocks beneath this API; doctor holds
-// its checks. Their APIs may change; this package's is the one to use.
+// its checks. They are not a stable API: their names change as the engine
+// does. This package and package terminal are the ones to use.
 package hookinstall

@@ -15,6 +15,7 @@ import (
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -147,7 +148,7 @@ func ResolveNamespace(ns string, getenv func(string) string) (string, error) {
 	if ns == "" {
 		ns = DefaultNamespace
 	}
-	if err := scripts.ValidNamespace(ns); err != nil {
+	if err := terminal.ValidNamespace(ns); err != nil {
 		return "", &OptionError{Option: "Namespace", Err: err}
 	}
 	return ns, nil
@@ -165,7 +166,7 @@ func (in *Installer) Home() string { return in.home }
 // the path of the tab's pty (its slave side), where the hooks of every
 // agent but Claude write their sequence.
 func (in *Installer) Env(taskID, ptyPath string) []string {
-	return []string{scripts.TaskVar(in.ns) + "=" + taskID, scripts.PTYVar(in.ns) + "=" + ptyPath}
+	return []string{terminal.TaskVar(in.ns) + "=" + taskID, terminal.PTYVar(in.ns) + "=" + ptyPath}
 }
 
 // An Agent is one coding agent as it resolves under the Installer's home.

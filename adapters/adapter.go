@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // An OffError says that an agent's hooks are switched off, so an install
@@ -152,7 +153,7 @@ type Options struct {
 // Resolve finds the target for agent id. A clone (opts.Base set) keeps its own
 // directory, named after the base agent's with the id in place of its name.
 func Resolve(id string, opts Options) (Target, error) {
-	if err := scripts.ValidNamespace(opts.NS); err != nil {
+	if err := terminal.ValidNamespace(opts.NS); err != nil {
 		return Target{}, err
 	}
 	if !filepath.IsAbs(opts.Home) {

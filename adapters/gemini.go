@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // gemini is Gemini CLI (measured on 0.61.0): ~/.gemini/settings.json,
@@ -230,7 +231,7 @@ func geminiRedaction(in Input, root gjson.Result) []Finding {
 	}
 	allowed, blocked := list("allowed"), list("blocked")
 	var lost []string
-	for _, v := range []string{scripts.TaskVar(in.T.NS), scripts.PTYVar(in.T.NS)} {
+	for _, v := range []string{terminal.TaskVar(in.T.NS), terminal.PTYVar(in.T.NS)} {
 		switch {
 		case allowed[v]:
 		case blocked[v], r.Get("enabled").Type == gjson.True && geminiRedacted.MatchString(v):
@@ -241,7 +242,7 @@ func geminiRedaction(in Input, root gjson.Result) []Finding {
 		return []Finding{fail("env.redaction", in.Config.Path, fmt.Sprintf("%s: security.environmentVariableRedaction keeps %s from Gemini CLI's hooks, so ours stay silent", in.Config.Path, strings.Join(lost, " and ")),
 			"add them to security.environmentVariableRedaction.allowed (or use another --namespace)")}
 	}
-	return []Finding{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", scripts.TaskVar(in.T.NS), scripts.PTYVar(in.T.NS)))}
+	return []Finding{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", terminal.TaskVar(in.T.NS), terminal.PTYVar(in.T.NS)))}
 }
 
 // geminiRange: the versions measured with our hooks (docs/agents.md "Versions").

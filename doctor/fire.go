@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // payload returns the recorded payload name ("claude.Stop") or nil.
@@ -46,7 +47,7 @@ func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) 
 	for _, v := range f.Variants[s.Event] {
 		cs = append(cs, fireCase{ID: v.ID, Payload: f.Payloads + "." + v.Payload, State: v.State, Task: true, Why: v.Why})
 	}
-	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + scripts.TaskVar(r.t.NS) + " (outside the host)"})
+	cs = append(cs, fireCase{ID: "fire.silent", Payload: p, Why: "no " + terminal.TaskVar(r.t.NS) + " (outside the host)"})
 	for _, q := range f.Quiet {
 		cs = append(cs, fireCase{ID: "fire." + q.ID, Payload: p, Task: true, Env: []string{q.Var + "=" + snake(s.Event)},
 			Why: q.Var + " set (" + q.Why + ")"})
@@ -99,10 +100,10 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	ns := r.t.NS
 	env := []string{"PATH=" + r.pathEnv(), "HOME=" + r.t.Home}
 	if c.Task {
-		env = append(env, scripts.TaskVar(ns)+"=hookinstall-doctor")
+		env = append(env, terminal.TaskVar(ns)+"=hookinstall-doctor")
 	}
 	env = append(env, c.Env...)
-	res := r.d.fire(r.ctx, []string{s.Path}, payload(c.Payload), env, scripts.PTYVar(ns), r.d.FireTimeout)
+	res := r.d.fire(r.ctx, []string{s.Path}, payload(c.Payload), env, terminal.PTYVar(ns), r.d.FireTimeout)
 	d := took(res.Dur)
 	var wantOut, wantPTY []byte
 	if c.State != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // pluginProfile is an agent that loads a module of ours (opencode's and
@@ -70,7 +71,7 @@ func (p pluginProfile) config(r *run) {
 	}
 	var miss []string
 	for _, g := range []struct{ text, what string }{
-		{"if (!process.env." + scripts.TaskVar(r.t.NS) + ") return;", "the task gate (silent outside the host: no " + scripts.TaskVar(r.t.NS) + ")"},
+		{"if (!process.env." + terminal.TaskVar(r.t.NS) + ") return;", "the task gate (silent outside the host: no " + terminal.TaskVar(r.t.NS) + ")"},
 		{".isCharacterDevice()) return;", "the pty gate (writes only to a character device)"},
 	} {
 		if !bytes.Contains(cfg.Data, []byte(g.text)) {
@@ -226,13 +227,13 @@ func (p pluginProfile) fire(r *run) {
 				return
 			}
 			path := cap.Path
-			jc.Env = map[string]*string{scripts.PTYVar(ns): &path, scripts.TaskVar(ns): nil}
+			jc.Env = map[string]*string{terminal.PTYVar(ns): &path, terminal.TaskVar(ns): nil}
 			f := fcase{id: c.ID, why: "the recorded " + c.Event + " call", cap: cap}
 			if withTask {
-				jc.Env[scripts.TaskVar(ns)] = &task
+				jc.Env[terminal.TaskVar(ns)] = &task
 				f.want = scripts.OSC(ns, c.State)
 			} else {
-				f.id, f.why = "fire.silent", f.why+" and no "+scripts.TaskVar(ns)+" (outside the host)"
+				f.id, f.why = "fire.silent", f.why+" and no "+terminal.TaskVar(ns)+" (outside the host)"
 			}
 			job.Cases = append(job.Cases, jc)
 			fs = append(fs, f)

@@ -11,6 +11,7 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -33,7 +34,7 @@ func (s scriptInfo) stdoutTransport() bool { return s.Transport == scripts.Stdou
 func gates(t adapters.Target) []struct{ Line, What string } {
 	ns := t.NS
 	gs := []struct{ Line, What string }{
-		{`[ -n "${` + scripts.TaskVar(ns) + `:-}" ] || exit 0`, "the task gate (silent outside the host: no " + scripts.TaskVar(ns) + ")"},
+		{`[ -n "${` + terminal.TaskVar(ns) + `:-}" ] || exit 0`, "the task gate (silent outside the host: no " + terminal.TaskVar(ns) + ")"},
 	}
 	for _, q := range t.Adapter.Quiet {
 		gs = append(gs, struct{ Line, What string }{scripts.QuietGuard(q.Var), "the " + q.Who + " guard (" + q.Why + ": silent when " + q.Var + " is set)"})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/hookinstall/hookinstall/terminal"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -312,7 +313,7 @@ func TestPTYScriptsNeverCreateOrWriteElsewhere(t *testing.T) {
 					cmd := exec.CommandContext(ctx, dash, script)
 					cmd.Dir = work
 					cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + work, "TMPDIR=" + work,
-						TaskVar(spec.NS) + "=task-1", PTYVar(spec.NS) + "=" + filepath.Join(work, name)}
+						terminal.TaskVar(spec.NS) + "=task-1", terminal.PTYVar(spec.NS) + "=" + filepath.Join(work, name)}
 					cmd.Stdin = strings.NewReader(payload)
 					var out bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &out

@@ -3,6 +3,7 @@ package scripts
 import (
 	"bytes"
 	"errors"
+	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +122,7 @@ func TestOpencodePluginWritesExactOSC(t *testing.T) {
 	p := ptytest.Open(t)
 	for _, ns := range []string{"hookinstall", "my-host"} {
 		dir, plugin := writePlugin(t, ns)
-		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
+		env := []string{terminal.TaskVar(ns) + "=task-1", terminal.PTYVar(ns) + "=" + p.Path}
 		out := runDriver(t, node, dir, plugin, env, false)
 		wantOut := "exports [\"" + ExportName(ns) + "\"]\nok\n"
 		if out != wantOut {

@@ -3,6 +3,7 @@ package scripts
 import (
 	"bytes"
 	"errors"
+	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,7 @@ func driveExtension(t *testing.T, render func(ns string) ([]byte, error), driver
 	p := ptytest.Open(t)
 	for _, ns := range []string{"hookinstall", "my-host"} {
 		dir, ext := writeExtension(t, ns, render, driver)
-		env := []string{TaskVar(ns) + "=task-1", PTYVar(ns) + "=" + p.Path}
+		env := []string{terminal.TaskVar(ns) + "=task-1", terminal.PTYVar(ns) + "=" + p.Path}
 		if out := runDriver(t, node, dir, ext, env, false); out != wantOut {
 			t.Errorf("%s: driver printed %q, want %q", ns, out, wantOut)
 		}

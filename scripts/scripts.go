@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"github.com/hookinstall/hookinstall/terminal"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,27 +37,6 @@ func (s State) Body() string { return bodies[s] }
 func States() []State { return []State{Working, Attention, Done, Interrupted} }
 
 // nsPattern is the rule every namespace must match.
-var nsPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
-
-// ValidNamespace reports an error when ns may not be used as a namespace.
-func ValidNamespace(ns string) error {
-	if !nsPattern.MatchString(ns) {
-		return fmt.Errorf("invalid namespace %q: it must match %s", ns, nsPattern)
-	}
-	return nil
-}
-
-// EnvPrefix is the namespace as an environment variable prefix:
-// "my-host" gives "MY_HOST".
-func EnvPrefix(ns string) string { return strings.ToUpper(strings.ReplaceAll(ns, "-", "_")) }
-
-// TaskVar is the variable that gates every hook: unset or empty means the
-// agent does not run inside the host.
-func TaskVar(ns string) string { return EnvPrefix(ns) + "_TASK_ID" }
-
-// PTYVar is the variable that names the host's pty slave.
-func PTYVar(ns string) string { return EnvPrefix(ns) + "_PTY" }
-
 // QuietGuard is the shell line of a script that exits silently while v is
 // set (Spec.Quiet), as Render writes it and doctor looks for it.
 func QuietGuard(v string) string { return `[ -z "${` + v + `:-}" ] || exit 0` }
@@ -216,7 +196,7 @@ func (d tmplData) Body() string { return d.State.Body() }
 // Render returns the script for spec. The bytes depend only on the spec, so
 // they are stable across runs and versions that do not change the template.
 func Render(spec Spec) ([]byte, error) {
-	if err := ValidNamespace(spec.NS); err != nil {
+	if err := terminal.ValidNamespace(spec.NS); err != nil {
 		return nil, err
 	}
 	if spec.State.Body() == "" {
@@ -228,9 +208,9 @@ func Render(spec Spec) ([]byte, error) {
 	d := tmplData{
 		Spec:       spec,
 		Stdout:     spec.Transport == Stdout,
-		TaskVar:    TaskVar(spec.NS),
-		PTYVar:     PTYVar(spec.NS),
-		TaskPrefix: TaskPrefix,
+		TaskVar:    terminal.TaskVar(spec.NS),
+		PTYVar:     terminal.PTYVar(spec.NS),
+		TaskPrefix: terminal.TaskPrefix,
 	}
 	d.emit = func(s State) string {
 		if d.Stdout {
@@ -444,7 +424,7 @@ var opencodeStates = []State{Working, Attention, Done, Interrupted}
 // header. The bytes depend only on in and product.
 func RenderPlugin(in Install, product string) ([]byte, error) {
 	ns := in.NS
-	if err := ValidNamespace(ns); err != nil {
+	if err := terminal.ValidNamespace(ns); err != nil {
 		return nil, err
 	}
 	d := struct {
@@ -452,8 +432,8 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 		TaskPrefix, TerminalJS               string
 		Install                              Install
 		States                               []stateLine
-	}{NS: ns, Install: in, Product: product, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), Export: ExportName(ns),
-		TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(product)}
+	}{NS: ns, Install: in, Product: product, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), Export: ExportName(ns),
+		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(product)}
 	d.States = stateLines(opencodeStates...)
 	return execute(opencodeTmpl, d)
 }
@@ -490,7 +470,7 @@ func (e Extension) states() []State {
 // on e and in.
 func (e Extension) Render(in Install) ([]byte, error) {
 	ns := in.NS
-	if err := ValidNamespace(ns); err != nil {
+	if err := terminal.ValidNamespace(ns); err != nil {
 		return nil, err
 	}
 	d := struct {
@@ -499,7 +479,7 @@ func (e Extension) Render(in Install) ([]byte, error) {
 		TaskPrefix, TerminalJS string
 		Install                Install
 		States                 []stateLine
-	}{Extension: e, NS: ns, Install: in, TaskVar: TaskVar(ns), PTYVar: PTYVar(ns), TaskPrefix: TaskPrefix, TerminalJS: jsTerminal(e.Product)}
+	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(e.Product)}
 	d.States = stateLines(e.states()...)
 	return execute(piTmpl, d)
 }

@@ -3,6 +3,7 @@ package scripts
 import (
 	"bytes"
 	"errors"
+	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,19 +37,19 @@ func TestOSCBytes(t *testing.T) {
 	if got, w := TerminalSequence("termic", Attention), `{"terminalSequence":"\u001b]777;notify;termic;agent needs your input\u0007"}`; got != w {
 		t.Errorf("TerminalSequence = %s, want %s", got, w)
 	}
-	if EnvPrefix("my-host") != "MY_HOST" || TaskVar("my-host") != "MY_HOST_TASK_ID" || PTYVar("termic") != "TERMIC_PTY" {
+	if terminal.EnvPrefix("my-host") != "MY_HOST" || terminal.TaskVar("my-host") != "MY_HOST_TASK_ID" || terminal.PTYVar("termic") != "TERMIC_PTY" {
 		t.Error("env names wrong")
 	}
 }
 
 func TestValidNamespace(t *testing.T) {
 	for _, ok := range []string{"hookinstall", "termic", "a1", "my-host"} {
-		if ValidNamespace(ok) != nil {
+		if terminal.ValidNamespace(ok) != nil {
 			t.Errorf("%q refused", ok)
 		}
 	}
 	for _, bad := range []string{"", "a", "A1", "1ab", "a b", "a;rm", "a/b", "ab$", "a'b", strings.Repeat("a", 33)} {
-		if ValidNamespace(bad) == nil {
+		if terminal.ValidNamespace(bad) == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -2,6 +2,7 @@ package scripts
 
 import (
 	"bytes"
+	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,17 +33,17 @@ func TestTerminalBytes(t *testing.T) {
 	}
 	for k, w := range want {
 		name, state, _ := strings.Cut(k, "/")
-		term, err := ParseTerminal(name)
+		term, err := terminal.Parse(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(TerminalBytes(term, p, f, State(state))); got != w {
+		if got := string(terminal.Bytes(term, p, f, state)); got != w {
 			t.Errorf("%s: got %q, want %q", k, got, w)
 		}
 	}
 	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
 	// JSON \u escapes, the whole line ASCII.
-	got := TerminalJSON(Terminal{Dialect: OSC777, Tmux: true}, "Claude Code", "myrepo", Attention)
+	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", Attention)
 	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007"}`; got != w {
 		t.Errorf("TerminalJSON = %s, want %s", got, w)
 	}
@@ -100,9 +101,9 @@ func claudeAllows(s string) bool {
 }
 
 func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
-	for _, d := range Dialects() {
+	for _, d := range terminal.Dialects() {
 		for _, s := range States() {
-			seq := strings.Join(TerminalSequences(Terminal{Dialect: d}, "Claude Code", SafeFolder("/w/2024;\x1b]0;pwned\x07"), s), "")
+			seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d}, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), string(s)), "")
 			if !claudeAllows(seq) {
 				t.Errorf("%s %s: Claude would drop %q", d, s, seq)
 			}
@@ -128,22 +129,22 @@ func TestSafeFolder(t *testing.T) {
 		"/w/\"q\\":                              "_q_",
 		"/w/" + strings.Repeat("abcdefghij", 5): "abcdefghijabcdefghijabcdefghijab",
 	} {
-		if got := SafeFolder(in); got != want {
-			t.Errorf("SafeFolder(%q) = %q, want %q", in, got, want)
+		if got := terminal.SafeFolder(in); got != want {
+			t.Errorf("terminal.SafeFolder(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestParseAndDetectTerminal(t *testing.T) {
 	for _, s := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
-		term, err := ParseTerminal(s)
+		term, err := terminal.Parse(s)
 		if err != nil || term.String() != s {
-			t.Errorf("ParseTerminal(%q) = %v, %v", s, term, err)
+			t.Errorf("terminal.Parse(%q) = %v, %v", s, term, err)
 		}
 	}
-	for _, s := range []string{"", "off", "OSC9", "tmux+", "screen+osc9", "osc9 "} {
-		if _, err := ParseTerminal(s); err == nil {
-			t.Errorf("ParseTerminal(%q) accepted", s)
+	for _, s := range []string{"", "off", "terminal.OSC9", "tmux+", "screen+osc9", "osc9 "} {
+		if _, err := terminal.Parse(s); err == nil {
+			t.Errorf("terminal.Parse(%q) accepted", s)
 		}
 	}
 	cases := []struct {
@@ -165,17 +166,17 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		{map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "osc777"},
 	}
 	for _, c := range cases {
-		got, _ := DetectTerminal("hookinstall", func(k string) string { return c.env[k] })
+		got, _ := terminal.Detect("hookinstall", func(k string) string { return c.env[k] })
 		if got.String() != c.want {
-			t.Errorf("DetectTerminal(%v) = %s, want %s", c.env, got, c.want)
+			t.Errorf("terminal.Detect(%v) = %s, want %s", c.env, got, c.want)
 		}
 	}
 	for id, want := range map[string]string{"terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9"} {
-		if got, ok := TerminalFromTask(id); !ok || got.String() != want {
-			t.Errorf("TerminalFromTask(%q) = %v, %v; want %s", id, got, ok, want)
+		if got, ok := terminal.FromTask(id); !ok || got.String() != want {
+			t.Errorf("terminal.FromTask(%q) = %v, %v; want %s", id, got, ok, want)
 		}
 	}
-	if _, ok := TerminalFromTask("task-1"); ok {
+	if _, ok := terminal.FromTask("task-1"); ok {
 		t.Error("a host's task id read as a terminal")
 	}
 }
@@ -215,8 +216,8 @@ func shells(t *testing.T) [][]string {
 
 // TestTerminalScriptsRun runs scripts of every rule under dash (and bash)
 // in folders with hostile names, against a real pty, in every terminal: the
-// pty (or stdout, for Claude) gets exactly TerminalBytes (TerminalJSON) of
-// the payload's state, with the folder as SafeFolder makes it; a host's
+// pty (or stdout, for Claude) gets exactly terminal.Bytes (TerminalJSON) of
+// the payload's state, with the folder as terminal.SafeFolder makes it; a host's
 // task id still gets the host protocol.
 func TestTerminalScriptsRun(t *testing.T) {
 	sh := shells(t)
@@ -244,7 +245,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 		for _, shell := range sh {
 			for _, dir := range dirs {
 				for _, ts := range terms {
-					term, _ := ParseTerminal(ts)
+					term, _ := terminal.Parse(ts)
 					cmd := exec.Command(shell[0], append(shell[1:], path)...)
 					cmd.Dir = dir
 					cmd.Env = []string{"PATH=/usr/bin:/bin", "PWD=" + dir, "LANG=C.UTF-8", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path}
@@ -254,13 +255,13 @@ func TestTerminalScriptsRun(t *testing.T) {
 					if err := cmd.Run(); err != nil || errb.Len() > 0 {
 						t.Fatalf("%s %s %s: %v, stderr %q", shell[0], c.spec.Event, ts, err, errb.String())
 					}
-					folder := SafeFolder(dir)
+					folder := terminal.SafeFolder(dir)
 					var wantPTY, wantOut string
 					if c.want != "" {
 						if c.spec.Transport == Stdout {
 							wantOut = TerminalJSON(term, c.spec.Product, folder, c.want)
 						} else {
-							wantPTY = string(TerminalBytes(term, c.spec.Product, folder, c.want))
+							wantPTY = string(terminal.Bytes(term, c.spec.Product, folder, string(c.want)))
 						}
 					}
 					if got := string(p.Drain(t)); got != wantPTY {
@@ -297,7 +298,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 
 // TestPluginsTerminalMode drives the opencode plugin and the Pi extension in
 // node, from a folder with a hostile name, in every terminal: the pty gets
-// exactly what the sh hooks send (TerminalBytes, SafeFolder's folder).
+// exactly what the sh hooks send (terminal.Bytes, terminal.SafeFolder's folder).
 func TestPluginsTerminalMode(t *testing.T) {
 	node := needNode(t)
 	p := ptytest.Open(t)
@@ -308,7 +309,7 @@ func TestPluginsTerminalMode(t *testing.T) {
 	ocDir, ocPlugin := writePlugin(t, "hookinstall")
 	piDir, piExt := writePi(t, "hookinstall")
 	for _, ts := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
-		term, _ := ParseTerminal(ts)
+		term, _ := terminal.Parse(ts)
 		for _, c := range []struct {
 			dir, file, product string
 			states             []State
@@ -324,7 +325,7 @@ func TestPluginsTerminalMode(t *testing.T) {
 			}
 			var want []byte
 			for _, s := range c.states {
-				want = append(want, TerminalBytes(term, c.product, SafeFolder(work), s)...)
+				want = append(want, terminal.Bytes(term, c.product, terminal.SafeFolder(work), string(s))...)
 			}
 			if got := p.Drain(t); !bytes.Equal(got, want) {
 				t.Errorf("%s %s: pty got %q, want %q", c.product, ts, got, want)

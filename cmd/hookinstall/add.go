@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 type addOptions struct {
@@ -151,7 +152,7 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 // $SHELL, and what a terminal host sets instead.
 func switchOn(ns string, getenv func(string) string, task, pty string) []string {
 	id := getenv(task)
-	if t, ok := hookinstall.TerminalFromTask(id); ok {
+	if t, ok := terminal.FromTask(id); ok {
 		return []string{fmt.Sprintf("This shell is set up by 'hookinstall init' (%s): agents started from it show tab progress and notifications in this terminal.", t)}
 	}
 	if id != "" {

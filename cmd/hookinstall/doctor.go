@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 type doctorOptions struct {
@@ -417,9 +418,9 @@ func (o *doctorOptions) printWrapped(prefix, text string) {
 // agent's hooks will send from it.
 func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jsonShell {
 	ns := in.Namespace()
-	task, pty := hookinstall.TaskVar(ns), hookinstall.PTYVar(ns)
+	task, pty := terminal.TaskVar(ns), terminal.PTYVar(ns)
 	id, path := o.Getenv(task), o.Getenv(pty)
-	t, ours := hookinstall.TerminalFromTask(id)
+	t, ours := terminal.FromTask(id)
 	product := agent
 	if a, err := in.Agent(agent, ""); err == nil && a.Product != "" {
 		product = a.Product
@@ -437,7 +438,7 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	}
 	wd, _ := os.Getwd()
 	sh := jsonShell{SetUp: "init", Terminal: t.String(),
-		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s notifications such as %q", task, id, path, strings.ToUpper(string(t.Dialect[:3]))+" "+string(t.Dialect[3:]), product+" needs your input \u00b7 "+hookinstall.SafeFolder(wd))}
+		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s notifications such as %q", task, id, path, strings.ToUpper(string(t.Dialect[:3]))+" "+string(t.Dialect[3:]), product+" needs your input \u00b7 "+terminal.SafeFolder(wd))}
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
 		sh.Hint = tmuxWarning(o.Getenv)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 type emitOptions struct {
@@ -107,7 +108,7 @@ func runEmit(o *emitOptions) error {
 			product = a.Product
 		}
 		dir, _ := os.Getwd()
-		seq, term = hookinstall.TerminalBytes(t, product, dir, st), t.String()
+		seq, term = terminal.Bytes(t, product, terminal.SafeFolder(dir), string(st)), t.String()
 	}
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
@@ -119,16 +120,16 @@ func runEmit(o *emitOptions) error {
 // emitTerminal is the terminal --terminal names: init's choice here
 // (auto: the one init or run set up, else the one init would pick), or the
 // one given; wrapped for tmux with --tmux.
-func (o *emitOptions) emitTerminal(ns string) (hookinstall.Terminal, error) {
-	var t hookinstall.Terminal
+func (o *emitOptions) emitTerminal(ns string) (terminal.Terminal, error) {
+	var t terminal.Terminal
 	if o.Terminal == "auto" {
 		var ok bool
-		if t, ok = hookinstall.TerminalFromTask(o.Getenv(hookinstall.TaskVar(ns))); !ok {
-			t, _ = hookinstall.DetectTerminal(ns, o.Getenv)
+		if t, ok = terminal.FromTask(o.Getenv(terminal.TaskVar(ns))); !ok {
+			t, _ = terminal.Detect(ns, o.Getenv)
 		}
 	} else {
 		var err error
-		if t, err = hookinstall.ParseTerminal(o.Terminal); err != nil {
+		if t, err = terminal.Parse(o.Terminal); err != nil {
 			return t, usageError{fmt.Errorf("--terminal: %w", err)}
 		}
 	}

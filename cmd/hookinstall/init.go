@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 func newInitCmd(g *globalOptions) *cobra.Command {
@@ -32,16 +32,16 @@ optionally prefixed tmux+), or to off.`,
 		Example: `  eval "$(hookinstall init bash)"      # in ~/.bashrc
   eval "$(hookinstall init zsh)"       # in ~/.zshrc
   hookinstall init fish | source       # in ~/.config/fish/config.fish`,
-		ValidArgs: hookinstall.Shells(),
+		ValidArgs: terminal.Shells(),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError{fmt.Errorf("name one shell (%s)", strings.Join(hookinstall.Shells(), ", "))}
+				return usageError{fmt.Errorf("name one shell (%s)", strings.Join(terminal.Shells(), ", "))}
 			}
 			ns, err := g.namespace()
 			if err != nil {
 				return err
 			}
-			code, err := hookinstall.InitScript(args[0], ns)
+			code, err := terminal.Init(args[0], ns)
 			if err != nil {
 				return usageError{err}
 			}
@@ -135,9 +135,9 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 		return hinted{error: fmt.Errorf("run: %w", err), hint: "name a program on PATH, or give its path"}
 	}
 	env := os.Environ()
-	task, pty, over := hookinstall.TaskVar(ns), hookinstall.PTYVar(ns), hookinstall.TerminalVar(ns)
+	task, pty, over := terminal.TaskVar(ns), terminal.PTYVar(ns), terminal.Var(ns)
 	id := g.Getenv(task)
-	_, ours := hookinstall.TerminalFromTask(id)
+	_, ours := terminal.FromTask(id)
 	switch {
 	case id != "" && !ours:
 		// a host's: leave it alone
@@ -145,7 +145,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 		env = withoutVars(env, task, pty)
 	default:
 		if tty := ttyOf(); tty != "" {
-			t, _ := hookinstall.DetectTerminal(ns, g.Getenv)
+			t, _ := terminal.Detect(ns, g.Getenv)
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
 			if w := tmuxWarning(g.Getenv); w != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+w)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // Your own terminal (issue 17): the agents run from an interactive bash
@@ -50,7 +51,7 @@ type termCase struct {
 	name, agent, product string
 	via                  string            // "tmux" or "ssh"
 	env                  map[string]string // set in the rc file before init
-	want                 hookinstall.Terminal
+	want                 terminal.Terminal
 	marker               string
 	fixture              func(*run)
 	drive                func(*run)
@@ -59,15 +60,15 @@ type termCase struct {
 func TestTerminal(t *testing.T) {
 	cases := []termCase{
 		{name: "claude-term-tmux", agent: "claude", product: "Claude Code", via: "tmux",
-			want: hookinstall.Terminal{Dialect: hookinstall.OSC9, Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
+			want: terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
 		{name: "gemini-term-tmux", agent: "gemini", product: "Gemini CLI", via: "tmux",
 			env:  map[string]string{"GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty"},
-			want: hookinstall.Terminal{Dialect: hookinstall.OSC777, Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+			want: terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
 		{name: "claude-term-ssh", agent: "claude", product: "Claude Code", via: "ssh",
 			env:  map[string]string{"HOOKINSTALL_TERMINAL": "osc99"},
-			want: hookinstall.Terminal{Dialect: hookinstall.OSC99}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
+			want: terminal.Terminal{Dialect: terminal.OSC99}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
 		{name: "gemini-term-ssh", agent: "gemini", product: "Gemini CLI", via: "ssh",
-			want: hookinstall.Terminal{Dialect: hookinstall.OSC9}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+			want: terminal.Terminal{Dialect: terminal.OSC9}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runTermCase(t, c) })
@@ -349,7 +350,7 @@ func runTermCase(t *testing.T, c termCase) {
 	bare := c.want
 	bare.Tmux = false
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
-		for _, w := range strings.SplitAfter(string(hookinstall.TerminalBytes(bare, c.product, r.work, s)), "\a") {
+		for _, w := range strings.SplitAfter(string(terminal.Bytes(bare, c.product, r.work, s)), "\a") {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator

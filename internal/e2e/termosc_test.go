@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 func TestDecodeTerminal(t *testing.T) {
 	work := "/home/u/work"
 	var raw []byte
 	raw = append(raw, "text\x1b]0;title\x07"...)
-	raw = append(raw, hookinstall.TerminalBytes(hookinstall.Terminal{Dialect: hookinstall.OSC777}, "Gemini CLI", work, hookinstall.Attention)...)
-	raw = append(raw, hookinstall.TerminalBytes(hookinstall.Terminal{Dialect: hookinstall.OSC99, Tmux: true}, "Gemini CLI", work, hookinstall.Done)...)
+	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC777}, "Gemini CLI", terminal.SafeFolder(work), string(hookinstall.Attention))...)
+	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC99, Tmux: true}, "Gemini CLI", terminal.SafeFolder(work), string(hookinstall.Done))...)
 	raw = append(raw, "\x1b]9;cut by ESC\x1b[0m\x1b]9;4;3\x1b\\\x1b]9;never ended"...)
 	got := DecodeTerminal(raw)
 	var states []string

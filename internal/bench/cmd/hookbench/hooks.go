@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // Payloads as the agents send them (Claude's recorded in
@@ -51,19 +52,19 @@ type hookCase struct {
 
 // termTask is the task id of the terminal-mode rows: the longest path a
 // hook takes (the folder made safe, a notification, both wrapped for tmux).
-const termTask = scripts.TaskPrefix + "tmux+osc777"
+const termTask = terminal.TaskPrefix + "tmux+osc777"
 
 // inTerminal returns c as it runs where hookinstall init set the shell up:
 // no Node.js peer, the bytes of terminal mode for the folder the bench runs
 // in.
 func inTerminal(c hookCase) hookCase {
 	c.terminal, c.peer, c.long = true, "", false
-	t, _ := scripts.TerminalFromTask(termTask)
+	t, _ := terminal.FromTask(termTask)
 	wd, _ := os.Getwd()
 	if c.pty {
-		c.want = scripts.TerminalBytes(t, c.product, scripts.SafeFolder(wd), c.state)
+		c.want = terminal.Bytes(t, c.product, terminal.SafeFolder(wd), string(c.state))
 	} else {
-		c.want = []byte(scripts.TerminalJSON(t, c.product, scripts.SafeFolder(wd), c.state))
+		c.want = []byte(scripts.TerminalJSON(t, c.product, terminal.SafeFolder(wd), c.state))
 	}
 	return c
 }
@@ -138,7 +139,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 }
 
 func newCase(dir, agent, event, name string, content []byte, state scripts.State, node string) (hookCase, error) {
-	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(scripts.PTYVar(ns))), state: state, product: agent}
+	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(terminal.PTYVar(ns))), state: state, product: agent}
 	base := filepath.Join(dir, agent+"-"+strings.TrimSuffix(name, ".sh"))
 	c.path = base + ".sh"
 	if err := writeExec(c.path, content); err != nil {
@@ -190,7 +191,7 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value string, toPTY, guard bool) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!%s\n'use strict';\n", node)
-	fmt.Fprintf(&b, "const env = process.env;\nif (!env.%s) process.exit(0);\n", scripts.TaskVar(ns))
+	fmt.Fprintf(&b, "const env = process.env;\nif (!env.%s) process.exit(0);\n", terminal.TaskVar(ns))
 	if guard {
 		b.WriteString("if (env.GROK_HOOK_EVENT) process.exit(0);\n")
 	}
@@ -212,7 +213,7 @@ func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value 
 	}
 	fmt.Fprintf(&b, "const osc = '\\x1b]777;notify;%s;' + state + '\\x07';\n", ns)
 	if toPTY {
-		fmt.Fprintf(&b, "const tty = env.%s || '';\n", scripts.PTYVar(ns))
+		fmt.Fprintf(&b, "const tty = env.%s || '';\n", terminal.PTYVar(ns))
 		b.WriteString("try {\n  if (fs.statSync(tty).isCharacterDevice()) {\n    const fd = fs.openSync(tty, fs.constants.O_WRONLY | fs.constants.O_NOCTTY);\n    fs.writeSync(fd, osc);\n    fs.closeSync(fd);\n  }\n} catch (e) {}\n")
 	} else {
 		b.WriteString("process.stdout.write(JSON.stringify({ terminalSequence: osc }));\n")
@@ -324,8 +325,8 @@ func benchHooks(r *report, _ string, work string) error {
 		return err
 	}
 	defer p.close()
-	env := []string{"PATH=/usr/bin:/bin", scripts.TaskVar(ns) + "=bench-task", scripts.PTYVar(ns) + "=" + p.slave.Name()}
-	termEnv := []string{"PATH=/usr/bin:/bin", scripts.TaskVar(ns) + "=" + termTask, scripts.PTYVar(ns) + "=" + p.slave.Name()}
+	env := []string{"PATH=/usr/bin:/bin", terminal.TaskVar(ns) + "=bench-task", terminal.PTYVar(ns) + "=" + p.slave.Name()}
+	termEnv := []string{"PATH=/usr/bin:/bin", terminal.TaskVar(ns) + "=" + termTask, terminal.PTYVar(ns) + "=" + p.slave.Name()}
 
 	var rows [][]string
 	worst, worstName := 0.0, ""
@@ -417,7 +418,7 @@ func benchHooks(r *report, _ string, work string) error {
 		rows = append(rows, []string{name, transport, cell(fl), cell(hk), nodeCell, fmt.Sprintf("%.2f×", hr), nodeRatio})
 	}
 	r.tables = append(r.tables, "### Hooks: floor, hook, Node.js\n\n"+
-		"Each hook runs as its agent runs it: the recorded payload on a pipe as stdin (and, for the hooks whose state depends on the payload, again with an 8 KB `last_assistant_message` in front, as a long final answer makes it), the task variable set, `"+scripts.PTYVar(ns)+"` naming a real pty (opened with creack/pty); its output is checked byte for byte before timing, and every sequence is counted on the pty after. The rows marked \"terminal mode\" run the same hook with `"+scripts.TaskVar(ns)+"="+termTask+"`, as `hookinstall init` sets it inside tmux: the longest path, the folder made safe and the progress and notification wrapped for tmux (checked byte for byte too). The floor is `#!/bin/sh` + `exit 0` run the same way; the Node.js peer is the same hook as a `#!"+node+"` script (JSON.parse, JSON.stringify, fs.writeSync), run every "+fmt.Sprint(*flagNode)+"th round.\n\n"+
+		"Each hook runs as its agent runs it: the recorded payload on a pipe as stdin (and, for the hooks whose state depends on the payload, again with an 8 KB `last_assistant_message` in front, as a long final answer makes it), the task variable set, `"+terminal.PTYVar(ns)+"` naming a real pty (opened with creack/pty); its output is checked byte for byte before timing, and every sequence is counted on the pty after. The rows marked \"terminal mode\" run the same hook with `"+terminal.TaskVar(ns)+"="+termTask+"`, as `hookinstall init` sets it inside tmux: the longest path, the folder made safe and the progress and notification wrapped for tmux (checked byte for byte too). The floor is `#!/bin/sh` + `exit 0` run the same way; the Node.js peer is the same hook as a `#!"+node+"` script (JSON.parse, JSON.stringify, fs.writeSync), run every "+fmt.Sprint(*flagNode)+"th round.\n\n"+
 		table([]string{"hook", "writes to", "floor", "hook", "Node.js", "hook/floor", "node/floor"}, rows))
 	r.target("hook (worst of all), recorded payloads", "≤ 1.5× the floor", fmt.Sprintf("%.2f× (%s)", worst, worstName), worst <= 1.5)
 	if worstLongName != "" {

@@ -1,4 +1,4 @@
-package hookinstall
+package terminal
 
 import (
 	"bytes"
@@ -79,7 +79,7 @@ func TestInitScriptInShells(t *testing.T) {
 			t.Logf("%s not installed: not checked", sh)
 			continue
 		}
-		code, err := InitScript(sh, "hookinstall")
+		code, err := Init(sh, "hookinstall")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestInitScriptInShells(t *testing.T) {
 			got, tty := parts[0]+"|"+parts[1], parts[2]
 			want := strings.TrimPrefix(c.want, "=")
 			if c.want == "DETECT" {
-				term, _ := DetectTerminal("hookinstall", func(k string) string {
+				term, _ := Detect("hookinstall", func(k string) string {
 					if k == "TERM" && c.env[k] == "" {
 						return "xterm-256color"
 					}
@@ -138,13 +138,13 @@ func TestInitScriptInShells(t *testing.T) {
 }
 
 func TestInitScriptRefuses(t *testing.T) {
-	if _, err := InitScript("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish") {
+	if _, err := Init("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish") {
 		t.Errorf("csh: %v", err)
 	}
-	if _, err := InitScript("bash", "Bad NS"); err == nil {
+	if _, err := Init("bash", "Bad NS"); err == nil {
 		t.Error("bad namespace accepted")
 	}
-	code, _ := InitScript("zsh", "my-host")
+	code, _ := Init("zsh", "my-host")
 	if !strings.Contains(code, "MY_HOST_TASK_ID") || strings.Contains(code, "HOOKINSTALL_TASK_ID") {
 		t.Error("namespace not used")
 	}

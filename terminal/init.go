@@ -1,0 +1,139 @@
+package terminal
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var nsPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
+
+// ValidNamespace reports an error when ns may not be used as a namespace.
+func ValidNamespace(ns string) error {
+	if !nsPattern.MatchString(ns) {
+		return fmt.Errorf("invalid namespace %q: it must match %s", ns, nsPattern)
+	}
+	return nil
+}
+
+// Shells are the shells Init knows.
+func Shells() []string { return []string{"bash", "zsh", "fish"} }
+
+// Init returns the code a user's shell runs at start-up (eval "$(hookinstall
+// init bash)"): in an interactive shell on a terminal whose task id no host
+// set (unset, or set by init itself in a parent shell), it exports
+// <NS>_TASK_ID (TaskPrefix and the terminal Detect picks) and <NS>_PTY
+// (the shell's own tty). It runs one process (tty) when the shell starts,
+// none per prompt. Var(ns)=off undoes it.
+func Init(shell, ns string) (string, error) {
+	if err := ValidNamespace(ns); err != nil {
+		return "", err
+	}
+	task, pty, over := TaskVar(ns), PTYVar(ns), Var(ns)
+	var known []string
+	for _, d := range Dialects() {
+		known = append(known, string(d))
+	}
+	for _, d := range Dialects() {
+		known = append(known, "tmux+"+string(d))
+	}
+	switch shell {
+	case "bash", "zsh":
+		return posixInit(shell, task, pty, over, known), nil
+	case "fish":
+		return fishInit(task, pty, over, known), nil
+	}
+	return "", fmt.Errorf("unknown shell %q (shells: %s)", shell, strings.Join(Shells(), ", "))
+}
+
+func initHeader(shell, cmd string, rc string) string {
+	return "# hookinstall init " + shell + ": lets the hooks hookinstall installed show tab progress\n" +
+		"# and desktop notifications in this terminal when no terminal host set them up.\n" +
+		"# Add to " + rc + ":  " + cmd + "\n"
+}
+
+func posixInit(shell, task, pty, over string, known []string) string {
+	rc := map[string]string{"bash": "~/.bashrc", "zsh": "~/.zshrc"}[shell]
+	var b strings.Builder
+	b.WriteString(initHeader(shell, `eval "$(hookinstall init `+shell+`)"`, rc))
+	v := "__hookinstall_t"
+	fmt.Fprintf(&b, `case $- in
+*i*)
+	case ${%[1]s:-%[4]s} in
+	%[4]s*)
+		if [ "${%[3]s:-}" = off ]; then
+			unset %[1]s %[2]s
+		elif [ -t 0 ] && __hookinstall_tty=$(tty 2>/dev/null); then
+			case ${%[3]s:-} in
+			%[5]s) %[6]s=$%[3]s ;;
+			*)
+				%[6]s=
+`, task, pty, over, TaskPrefix, strings.Join(known, " | "), v)
+	for _, r := range Rules {
+		if r.Value == "" {
+			fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || [ -z \"${%s:-}\" ] || %s=%s\n", v, r.Var, v, r.Dialect)
+		} else {
+			fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || case ${%s:-} in %s) %s=%s ;; esac\n", v, r.Var, r.Value, v, r.Dialect)
+		}
+	}
+	fmt.Fprintf(&b, `				[ -n "$%[3]s" ] || %[3]s=%[4]s
+				;;
+			esac
+			case $%[3]s in tmux+*) ;; *) [ -z "${TMUX:-}" ] || %[3]s=tmux+$%[3]s ;; esac
+			export %[1]s="%[5]s$%[3]s" %[2]s="$__hookinstall_tty"
+			unset %[3]s
+		fi
+		unset __hookinstall_tty
+		;;
+	esac
+	;;
+esac
+`, task, pty, v, OSC9, TaskPrefix)
+	return b.String()
+}
+
+func fishInit(task, pty, over string, known []string) string {
+	var b strings.Builder
+	b.WriteString(initHeader("fish", "hookinstall init fish | source", "~/.config/fish/config.fish"))
+	v := "__hookinstall_t"
+	fmt.Fprintf(&b, `if status is-interactive; and isatty stdin
+    if test -z "$%[1]s"; or string match -q '%[4]s*' -- "$%[1]s"
+        if test "$%[3]s" = off
+            set -e %[1]s
+            set -e %[2]s
+        else if set -g __hookinstall_tty (tty 2>/dev/null)
+            set -g %[6]s
+            switch "$%[3]s"
+                case %[5]s
+                    set %[6]s $%[3]s
+                case '*'
+`, task, pty, over, TaskPrefix, strings.Join(known, " "), v)
+	for i, r := range Rules {
+		kw := "else if"
+		if i == 0 {
+			kw = "if"
+		}
+		if r.Value == "" {
+			fmt.Fprintf(&b, "                    %s test -n \"$%s\"\n", kw, r.Var)
+		} else {
+			fmt.Fprintf(&b, "                    %s string match -q '%s' -- \"$%s\"\n", kw, r.Value, r.Var)
+		}
+		fmt.Fprintf(&b, "                        set %s %s\n", v, r.Dialect)
+	}
+	fmt.Fprintf(&b, `                    else
+                        set %[3]s %[4]s
+                    end
+            end
+            if test -n "$TMUX"; and not string match -q 'tmux+*' -- $%[3]s
+                set %[3]s tmux+$%[3]s
+            end
+            set -gx %[1]s %[5]s$%[3]s
+            set -gx %[2]s $__hookinstall_tty
+            set -e %[3]s
+        end
+        set -e __hookinstall_tty
+    end
+end
+`, task, pty, v, OSC9, TaskPrefix)
+	return b.String()
+}

@@ -1,0 +1,274 @@
+// Package terminal is how hookinstall's hooks speak to a terminal when no
+// terminal host set them up, but `hookinstall init` (in the user's shell
+// rc file) or `hookinstall run` did: the variables they read, the dialects
+// of desktop notification, how a terminal is recognised from its
+// environment, the exact bytes each state sends, and the shell code init
+// prints.
+//
+// With a host's task id (any <NS>_TASK_ID that does not start with
+// TaskPrefix) the hooks send the host protocol instead, byte for byte: see
+// package hookinstall.
+package terminal
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Dialect is how a terminal is asked for a desktop notification.
+type Dialect string
+
+// The dialects. Every one of them also gets tab progress as OSC 9;4.
+const (
+	// OSC9 is ESC ] 9 ; TEXT BEL (iTerm2, WezTerm, Ghostty, kitty, foot).
+	OSC9 Dialect = "osc9"
+	// OSC777 is ESC ] 777 ; notify ; TITLE ; BODY BEL (Ghostty, WezTerm,
+	// foot, kitty, urxvt's notify extension, Windows Terminal with
+	// compatibility.allowOSC777).
+	OSC777 Dialect = "osc777"
+	// OSC99 is kitty's ESC ] 99 ; ; TITLE BEL (kitty, foot).
+	OSC99 Dialect = "osc99"
+)
+
+// Dialects lists every dialect in a fixed order.
+func Dialects() []Dialect { return []Dialect{OSC9, OSC777, OSC99} }
+
+// A Terminal is what the hooks speak when no host set them up but `init`
+// or `run` did: a notification dialect, wrapped for tmux's passthrough
+// when the shell runs inside tmux.
+type Terminal struct {
+	Dialect Dialect
+	Tmux    bool
+}
+
+// TaskPrefix starts the <NS>_TASK_ID that `init` and `run` set: a task id
+// that starts with it selects the terminal's language instead of the host
+// protocol, and says the id was not set by a host (so `init` may set it
+// again in a nested shell).
+const TaskPrefix = "terminal:"
+
+// String is the terminal as written in <NS>_TERMINAL and after TaskPrefix:
+// "osc777", "tmux+osc9".
+func (t Terminal) String() string {
+	if t.Tmux {
+		return "tmux+" + string(t.Dialect)
+	}
+	return string(t.Dialect)
+}
+
+// TaskID is the <NS>_TASK_ID value that selects t: "terminal:tmux+osc9".
+func (t Terminal) TaskID() string { return TaskPrefix + t.String() }
+
+// Parse reads a terminal as String writes it.
+func Parse(s string) (Terminal, error) {
+	var t Terminal
+	rest, tmux := strings.CutPrefix(s, "tmux+")
+	t.Tmux = tmux
+	for _, d := range Dialects() {
+		if rest == string(d) {
+			t.Dialect = d
+			return t, nil
+		}
+	}
+	return Terminal{}, fmt.Errorf("unknown terminal %q: want osc9, osc777 or osc99, optionally prefixed tmux+", s)
+}
+
+// FromTask returns the terminal a task id selects, and false when
+// the id is a host's (or empty).
+func FromTask(id string) (Terminal, bool) {
+	rest, ok := strings.CutPrefix(id, TaskPrefix)
+	if !ok {
+		return Terminal{}, false
+	}
+	t, err := Parse(rest)
+	if err != nil {
+		// What the scripts do with a value they do not know: OSC 9.
+		t = Terminal{Dialect: OSC9, Tmux: strings.HasPrefix(rest, "tmux+")}
+	}
+	return t, true
+}
+
+// A Rule picks a dialect when an environment variable is set (Value
+// "") or holds a value (a shell pattern: "foot*").
+type Rule struct {
+	Var, Value string
+	Dialect    Dialect
+	Why        string // the terminal, for docs and doctor
+}
+
+// Rules are checked in order; the first that matches wins, and OSC 9
+// is the rest's. Inside tmux TERM_PROGRAM and TERM name tmux, so the
+// variables a terminal sets for its own panes (which tmux passes on) come
+// first. Over ssh only TERM (and LC_*) arrive.
+var Rules = []Rule{
+	{"KITTY_WINDOW_ID", "", OSC99, "kitty"},
+	{"TERM", "xterm-kitty", OSC99, "kitty (over ssh)"},
+	{"GHOSTTY_RESOURCES_DIR", "", OSC777, "Ghostty"},
+	{"TERM_PROGRAM", "ghostty", OSC777, "Ghostty"},
+	{"TERM", "xterm-ghostty", OSC777, "Ghostty (over ssh)"},
+	{"WT_SESSION", "", OSC777, "Windows Terminal (shows it with compatibility.allowOSC777 on)"},
+	{"WEZTERM_PANE", "", OSC777, "WezTerm"},
+	{"TERM_PROGRAM", "WezTerm", OSC777, "WezTerm"},
+	{"TERM", "foot*", OSC777, "foot"},
+	{"TERM", "rxvt*", OSC777, "urxvt (with its notify extension)"},
+	{"TERM_PROGRAM", "WarpTerminal", OSC777, "Warp"},
+	{"ITERM_SESSION_ID", "", OSC9, "iTerm2"},
+	{"LC_TERMINAL", "iTerm2", OSC9, "iTerm2 (over ssh)"},
+}
+
+// match is a tiny shell-pattern match: an exact value, or a prefix ending
+// in '*'.
+func (r Rule) match(v string) bool {
+	if r.Value == "" {
+		return v != ""
+	}
+	if p, ok := strings.CutSuffix(r.Value, "*"); ok {
+		return strings.HasPrefix(v, p)
+	}
+	return v == r.Value
+}
+
+// Detect picks the terminal for an environment, as init does: <NS>_TERMINAL
+// (Var) when it holds a terminal, else the first of Rules that matches,
+// else OSC 9; wrapped for tmux when TMUX is set. why names the terminal a
+// rule matched, the override, or the default.
+func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
+	tmux := getenv("TMUX") != ""
+	if o, err := Parse(getenv(Var(ns))); err == nil {
+		o.Tmux = o.Tmux || tmux
+		return o, "chosen by " + Var(ns)
+	}
+	for _, r := range Rules {
+		if r.match(getenv(r.Var)) {
+			set := "set"
+			if r.Value != "" {
+				set = "=" + r.Value
+			}
+			return Terminal{Dialect: r.Dialect, Tmux: tmux}, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
+		}
+	}
+	return Terminal{Dialect: OSC9, Tmux: tmux}, "no terminal recognised: OSC 9, which most terminals that notify understand"
+}
+
+// Var is the override `init` and `run` read: a terminal as
+// Terminal.String writes it, or "off".
+func Var(ns string) string { return EnvPrefix(ns) + "_TERMINAL" }
+
+// The OSC 9;4 progress sequences.
+const (
+	progressBusy   = "\x1b]9;4;3\x07"     // indeterminate
+	progressPaused = "\x1b]9;4;4;100\x07" // paused (a full bar, in the warning colour)
+	progressClear  = "\x1b]9;4;0\x07"
+)
+
+// Notification is what state s says in a desktop notification, after the
+// agent's name; "" for the states that notify nothing.
+func Notification(s string) string {
+	switch s {
+	case "attention":
+		return "needs your input"
+	case "done":
+		return "is done"
+	}
+	return ""
+}
+
+// Progress is the OSC 9;4 tab progress sequence state s sends: busy while
+// working, a paused full bar while it needs the user, cleared otherwise.
+func Progress(s string) string {
+	switch s {
+	case "working":
+		return progressBusy
+	case "attention":
+		return progressPaused
+	}
+	return progressClear
+}
+
+// Separator stands between the agent's words and the project folder:
+// " · " (U+00B7).
+const Separator = " \u00b7 "
+
+// notify is the notification sequence of a dialect.
+func notify(d Dialect, product, text, folder string) string {
+	switch d {
+	case OSC777:
+		return "\x1b]777;notify;" + product + ";" + text + Separator + folder + "\x07"
+	case OSC99:
+		return "\x1b]99;;" + product + " " + text + Separator + folder + "\x07"
+	}
+	return "\x1b]9;" + product + " " + text + Separator + folder + "\x07"
+}
+
+// Sequences returns what a hook sends for state s in terminal t,
+// unwrapped (no tmux passthrough): progress, then the notification when
+// the state has one. folder must already be safe (SafeFolder).
+func Sequences(t Terminal, product, folder, s string) []string {
+	seqs := []string{Progress(s)}
+	if n := Notification(s); n != "" {
+		seqs = append(seqs, notify(t.Dialect, product, n, folder))
+	}
+	return seqs
+}
+
+// TmuxWrap wraps one sequence in tmux's DCS passthrough: ESC P tmux ;
+// the sequence with every ESC doubled, ESC \.
+func TmuxWrap(seq string) string {
+	return "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+}
+
+// Bytes returns the exact bytes a hook that writes to the pty sends for
+// state s in terminal t: Sequences, each wrapped for tmux when t.Tmux.
+func Bytes(t Terminal, product, folder, s string) []byte {
+	var b strings.Builder
+	for _, q := range Sequences(t, product, folder, s) {
+		if t.Tmux {
+			q = TmuxWrap(q)
+		}
+		b.WriteString(q)
+	}
+	return []byte(b.String())
+}
+
+// EnvPrefix is the namespace as an environment variable prefix:
+// "my-host" is MY_HOST.
+func EnvPrefix(ns string) string { return strings.ToUpper(strings.ReplaceAll(ns, "-", "_")) }
+
+// TaskVar is <NS>_TASK_ID, the variable that gates every hook: unset or
+// empty means the hook prints and writes nothing; a value that starts
+// with TaskPrefix selects the terminal's language; any other is a host's.
+func TaskVar(ns string) string { return EnvPrefix(ns) + "_TASK_ID" }
+
+// PTYVar is <NS>_PTY, the variable that names the pty (its slave side)
+// the hooks of every agent but Claude write to.
+func PTYVar(ns string) string { return EnvPrefix(ns) + "_PTY" }
+
+// FolderMax bounds a folder name in a notification, in bytes.
+const FolderMax = 32
+
+// FolderSafe are the bytes a folder name keeps; every other byte becomes
+// '_'. None is a control byte, ';', '"' or '\', so the name can split
+// no sequence, end none, and needs no escape in JSON.
+const FolderSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~ -"
+
+// SafeFolder is the last element of dir as the hooks put it in a
+// notification: every byte outside FolderSafe (control bytes, ';', quotes,
+// and each byte of a non-ASCII character) becomes '_', then it is cut to
+// FolderMax bytes; "/" for the root. The scripts compute the same from
+// $PWD with builtins.
+func SafeFolder(dir string) string {
+	name := dir[strings.LastIndexByte(dir, '/')+1:]
+	if name == "" {
+		return "/"
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if strings.IndexByte(FolderSafe, c) < 0 {
+			b[i] = '_'
+		}
+	}
+	if len(b) > FolderMax {
+		b = b[:FolderMax]
+	}
+	return string(b)
+}
