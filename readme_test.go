@@ -1,26 +1,44 @@
 package hookinstall
 
 import (
+	"fmt"
+	"go/scanner"
+	"go/token"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
 )
 
-// TestREADMEExamples: every Go snippet in the README is cut from the
-// Example functions in example_test.go (its lines appear there, in order),
-// which go test compiles and runs, so the README cannot show code that no
-// longer builds or does something else.
+// docFiles are the Markdown files whose links, snippets and generated parts
+// the tests below check: the README, CONTRIBUTING.md and docs/*.md.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	return append([]string{"README.md", "CONTRIBUTING.md"}, docs...)
+}
+
+func readDoc(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestREADMEExamples: every Go snippet in the README, CONTRIBUTING.md and
+// docs/*.md is cut from the Example functions in example_test.go (its
+// lines appear there, in order), which go test compiles and runs, so the
+// docs cannot show code that no longer builds or does something else.
 func TestREADMEExamples(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples, err := os.ReadFile("example_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	lines := func(s string) []string {
 		var out []string
 		for _, l := range strings.Split(s, "\n") {
@@ -30,53 +48,312 @@ func TestREADMEExamples(t *testing.T) {
 		}
 		return out
 	}
-	have := lines(string(examples))
-	blocks := strings.Split(string(readme), "```go\n")[1:]
-	if len(blocks) < 3 {
-		t.Fatalf("README has %d Go snippets, want the API's and the wire's (3)", len(blocks))
-	}
-	for i, b := range blocks {
-		code, _, ok := strings.Cut(b, "```")
-		if !ok {
-			t.Fatalf("snippet %d is not closed", i+1)
-		}
-		j := 0
-		for _, l := range lines(code) {
-			for j < len(have) && have[j] != l {
+	have := lines(readDoc(t, "example_test.go"))
+	n := 0
+	for _, f := range docFiles(t) {
+		for i, b := range strings.Split(readDoc(t, f), "```go\n")[1:] {
+			n++
+			code, _, ok := strings.Cut(b, "```")
+			if !ok {
+				t.Fatalf("%s: Go snippet %d is not closed", f, i+1)
+			}
+			j := 0
+			for _, l := range lines(code) {
+				for j < len(have) && have[j] != l {
+					j++
+				}
+				if j == len(have) {
+					t.Errorf("%s: Go snippet %d: line %q is not in example_test.go (in this order)", f, i+1, l)
+					break
+				}
 				j++
 			}
-			if j == len(have) {
-				t.Errorf("README snippet %d: line %q is not in example_test.go (in this order)", i+1, l)
-				break
-			}
-			j++
 		}
+	}
+	if n < 3 {
+		t.Fatalf("the docs have %d Go snippets, want the API's and the wire's (3, in docs/hosts.md)", n)
 	}
 }
 
-// TestDocsRowsEveryAgent: the docs rows of the README's "To add an agent"
-// exist for every agent of the registry: its row in the README's Agents
-// table, its section in docs/agents.md, and its recorded payloads named in
-// adapters/payloads/README.md (where each was recorded).
+// TestDocsRowsEveryAgent: the docs a new agent needs by hand (CONTRIBUTING.md,
+// "To add an agent") exist for every agent of the registry: its section in
+// docs/agents.md, and its recorded payloads named in
+// adapters/payloads/README.md (where each was recorded). Its row in the
+// README's Agents table is generated (TestREADMEAgentsTable).
 func TestDocsRowsEveryAgent(t *testing.T) {
-	read := func(p string) string {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	readme, agentsDoc, payloads := read("README.md"), read("docs/agents.md"), read("adapters/payloads/README.md")
-	table, _, _ := strings.Cut(readme[strings.Index(readme, "\n## Agents\n")+1:], "\n\n- ")
+	agentsDoc, payloads := readDoc(t, "docs/agents.md"), readDoc(t, "adapters/payloads/README.md")
 	for _, a := range adapters.All() {
-		if !strings.Contains(table, "\n| `"+a.ID+"`") {
-			t.Errorf("README.md: no row for %s in the Agents table (\"| `%s` ...\")", a.ID, a.ID)
-		}
 		if !strings.Contains(agentsDoc, "\n## "+a.ID+"\n") {
 			t.Errorf("docs/agents.md: no section \"## %s\" (what its binary was measured to do)", a.ID)
 		}
 		if a.Payloads != "" && !strings.Contains(payloads, "`"+a.Payloads+".") {
 			t.Errorf("adapters/payloads/README.md: no row for %s's payloads (`%s.<event>.json`: where each was recorded)", a.ID, a.Payloads)
+		}
+	}
+}
+
+// The README's Agents table sits between these two lines, generated from the
+// registry by agentsTable.
+const (
+	tableBegin = "<!-- agents table: generated from the registry (adapters) by make update; do not edit -->\n"
+	tableEnd   = "<!-- end of agents table -->\n"
+)
+
+// agentsTable renders the README's Agents table from the registry: each
+// agent's name, the file it writes (default namespace, home as ~) and the
+// variable that moves its folder, whether that file is shared with the
+// user, and each event with the state it reports.
+func agentsTable(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("| agent | file written | shared with your settings? | events → state |\n|---|---|---|---|\n")
+	for _, a := range adapters.All() {
+		tg, err := adapters.Resolve(a.ID, adapters.Options{NS: "hookinstall", Home: "/h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The variables that move the agent's folder: those Dir asks for.
+		var vars []string
+		a.Dir("/h", func(k string) string {
+			if k != "HOME" {
+				vars = append(vars, "`$"+k+"`")
+			}
+			return ""
+		})
+		name := "`" + a.ID + "`"
+		if a.Product != "" && a.Product != a.ID {
+			name += " (" + a.Product + ")"
+		}
+		if a.ByName {
+			name += ", only when named"
+		}
+		file := "`~" + strings.TrimPrefix(a.Config(tg), "/h") + "`"
+		if len(vars) > 0 {
+			file += " (" + strings.Join(vars, ", ") + " can move `~" + strings.TrimPrefix(tg.Dir, "/h") + "`)"
+		}
+		shared := "yes: our entries are merged in, and taken out byte for byte"
+		if a.Own {
+			shared = "no: our own file, deleted on remove"
+		}
+		var events []string
+		for _, e := range a.Events() {
+			s := e.Event + " → " + string(e.State)
+			if e.Note != "" {
+				s += " (" + e.Note + ")"
+			}
+			events = append(events, s)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, file, shared, strings.Join(events, ", "))
+	}
+	return b.String()
+}
+
+// TestREADMEAgentsTable: the README's Agents table is the one agentsTable
+// renders from the registry, so a new agent, event or path shows there
+// without a hand edit. HOOKINSTALL_UPDATE_DOCS=1 rewrites it (make update).
+func TestREADMEAgentsTable(t *testing.T) {
+	readme := readDoc(t, "README.md")
+	head, rest, ok1 := strings.Cut(readme, tableBegin)
+	_, tail, ok2 := strings.Cut(rest, tableEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md: no generated Agents table (want it between %q and %q)", tableBegin, tableEnd)
+	}
+	want := head + tableBegin + agentsTable(t) + tableEnd + tail
+	if os.Getenv("HOOKINSTALL_UPDATE_DOCS") == "1" {
+		if err := os.WriteFile("README.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if readme != want {
+		t.Errorf("README.md: the Agents table is not what the registry says; run make update "+
+			"(HOOKINSTALL_UPDATE_DOCS=1 go test . -run '^TestREADMEAgentsTable$') and review the diff:\n%s",
+			firstLineDiff(readme, want))
+	}
+}
+
+func firstLineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n  have %s\n  want %s", i+1, gl, wl)
+		}
+	}
+	return ""
+}
+
+// TestDocLinks: every relative link in the README, CONTRIBUTING.md and
+// docs/*.md names a file or folder of the repository, and its #anchor a
+// heading of that file (as GitHub makes anchors from headings), so no
+// section moved out of the README is out of reach.
+func TestDocLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(p string) map[string]bool {
+		if as, ok := anchors[p]; ok {
+			return as
+		}
+		as := map[string]bool{}
+		for _, h := range headings(readDoc(t, p)) {
+			a := slug(h)
+			for i := 1; as[a]; i++ { // GitHub numbers repeated headings
+				a = slug(h) + "-" + strconv.Itoa(i)
+			}
+			as[a] = true
+		}
+		anchors[p] = as
+		return as
+	}
+	n := 0
+	for _, f := range docFiles(t) {
+		for i, line := range strings.Split(prose(readDoc(t, f)), "\n") {
+			for _, m := range link.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				n++
+				path, anchor, _ := strings.Cut(target, "#")
+				file := f
+				if path != "" {
+					file = filepath.Join(filepath.Dir(f), path)
+					if _, err := os.Stat(file); err != nil {
+						t.Errorf("%s:%d: link %q: %v", f, i+1, target, err)
+						continue
+					}
+				}
+				if anchor != "" && (!strings.HasSuffix(file, ".md") || !anchorsOf(file)[anchor]) {
+					t.Errorf("%s:%d: link %q: %s has no heading with the anchor #%s", f, i+1, target, file, anchor)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no relative links found: the link pattern is broken")
+	}
+}
+
+// prose blanks the fenced code blocks and inline code spans of Markdown
+// text (keeping its lines), where a "](" is not a link.
+func prose(s string) string {
+	lines := strings.Split(s, "\n")
+	fenced := false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+			lines[i] = ""
+			continue
+		}
+		if fenced {
+			lines[i] = ""
+			continue
+		}
+		parts := strings.Split(l, "`")
+		for j := 1; j < len(parts); j += 2 {
+			parts[j] = ""
+		}
+		lines[i] = strings.Join(parts, "``")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// headings are the text of a Markdown file's # headings, outside code.
+func headings(s string) []string {
+	var hs []string
+	fenced := false
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+		}
+		if !fenced && strings.HasPrefix(l, "#") {
+			if h := strings.TrimLeft(l, "#"); strings.HasPrefix(h, " ") {
+				hs = append(hs, strings.TrimSpace(h))
+			}
+		}
+	}
+	return hs
+}
+
+// slug is GitHub's anchor for a heading: lower case, punctuation but '-'
+// and '_' dropped, each space a '-'.
+func slug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '→' && r != '·':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestDoctorDocNamesEveryCheck: every check id spelled in the code of
+// adapters/ and doctor/ (a string literal such as "config.hooksfile") has
+// its row in docs/doctor.md's table of checks.
+func TestDoctorDocNamesEveryCheck(t *testing.T) {
+	doc := readDoc(t, "docs/doctor.md")
+	id := regexp.MustCompile(`^(config|entries|manifest|hooksdir|script|switch|outdated|version|env|trust|deadpath|doubleplugin|fire|binary)\.[a-zA-Z][a-zA-Z_-]*(\.[a-zA-Z][a-zA-Z_-]*)?$`)
+	file := regexp.MustCompile(`\.(json|toml|yml|yaml|sh|js|ts|go|md)$`)
+	n := 0
+	for _, dir := range []string{"adapters", "doctor"} {
+		srcs, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range srcs {
+			if strings.HasSuffix(src, "_test.go") {
+				continue
+			}
+			b := []byte(readDoc(t, src))
+			var s scanner.Scanner
+			fset := token.NewFileSet()
+			s.Init(fset.AddFile(src, -1, len(b)), b, nil, 0)
+			for {
+				pos, tok, lit := s.Scan()
+				if tok == token.EOF {
+					break
+				}
+				if tok != token.STRING {
+					continue
+				}
+				v, err := strconv.Unquote(lit)
+				if err != nil || !id.MatchString(v) || file.MatchString(v) {
+					continue
+				}
+				n++
+				if !strings.Contains(doc, "`"+v+"`") {
+					t.Errorf("%s: check id %q has no row in docs/doctor.md's table of checks", fset.Position(pos), v)
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("found %d check ids in adapters/ and doctor/, want the whole set (30 or more)", n)
+	}
+}
+
+// TestREADMEOneScreen: the README stays one screen's worth: at most 250
+// lines, and its first 40 say what hookinstall is, show the demo, how to
+// install it and the init line. It names the two commands a fresh clone
+// needs, make demo and make test, and make check, the full pass.
+func TestREADMEOneScreen(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(readDoc(t, "README.md"), "\n"), "\n")
+	if len(lines) > 250 {
+		t.Errorf("README.md is %d lines, want at most 250: move the detail to docs/ or CONTRIBUTING.md, and link it", len(lines))
+	}
+	first := strings.Join(strings.Fields(strings.Join(lines[:min(40, len(lines))], "\n")), " ")
+	for _, want := range []string{"```console $ hookinstall add ", "## Install ", `eval "$(hookinstall init bash)"`, "`make demo`", "`make test`", "`make check`"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("README.md: the first 40 lines lack %q (the pitch, the demo, install, the init line, make demo/test/check)", want)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Testscript commands that take the agents from the registry, so that the
-// scripts about every agent need no line for a new one (the README's "To
+// scripts about every agent need no line for a new one (CONTRIBUTING.md, "To
 // add an agent").
 
 // execagents PROG [ARGS...]: exec PROG with ARGS and then every agent of the

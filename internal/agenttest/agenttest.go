@@ -88,7 +88,7 @@ func Path(agent string) string { return filepath.Join(Dir(), agent+".json") }
 func Load(agent string) (*Facts, error) {
 	b, err := os.ReadFile(Path(agent))
 	if err != nil {
-		return nil, fmt.Errorf("agent %s has no test facts: %w (see the README's \"To add an agent\")", agent, err)
+		return nil, fmt.Errorf("agent %s has no test facts: %w (see CONTRIBUTING.md, \"To add an agent\")", agent, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
