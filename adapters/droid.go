@@ -385,7 +385,7 @@ func (d droid) editFor(t Target, want []jsonedit.EventEntry, rec *Record, force 
 func (d droid) fileAdd(t Target, f *droidFile, want []jsonedit.EventEntry, rec *Record, force bool) (Edit, bool, error) {
 	hooksFile := !f.settings
 	if len(want) == 0 {
-		if !f.exists || !mayHoldPrefix(f.data, t.Prefix()) && rec == nil {
+		if !f.exists || !MayHold(t, f.data) && rec == nil {
 			return Edit{}, false, nil
 		}
 		return d.fileRemove(t, f, rec, force)
@@ -421,12 +421,6 @@ func (d droid) fileRemove(t Target, f *droidFile, rec *Record, force bool) (Edit
 	}
 	ed.Doc = hooksUnwrap(f.data, ed.Doc)
 	return ed, true, nil
-}
-
-// mayHoldPrefix reports whether data may hold a string starting with
-// prefix: verbatim, or spelled with a JSON escape.
-func mayHoldPrefix(data []byte, prefix string) bool {
-	return bytes.Contains(data, []byte(prefix)) || bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte(`\/`))
 }
 
 // unwrapErr moves a syntax error's position from the wrapped document
@@ -520,7 +514,7 @@ func (d droid) planRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 			}
 			continue
 		}
-		if rec == nil && !mayHoldPrefix(cur, t.Prefix()) {
+		if rec == nil && !MayHold(t, cur) {
 			continue
 		}
 		if rec != nil && jsonedit.IsBlank(cur) && path == sp {
@@ -562,23 +556,9 @@ func (d droid) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([
 	return nil, err
 }
 
-// inputFiles is in's files as a plan sees them: the existing ones, by path.
-func inputFiles(in Input) map[string][]byte {
-	files := map[string][]byte{}
-	if in.Config.Exists {
-		files[in.Config.Path] = in.Config.Data
-	}
-	for p, f := range in.Files {
-		if f.Exists {
-			files[p] = f.Data
-		}
-	}
-	return files
-}
-
 // switches checks hooksDisabled in both files.
 func (d droid) switches(in Input) []Finding {
-	v := d.view(in.T, inputFiles(in))
+	v := d.view(in.T, in.Present())
 	if file, key, on := v.off(); on {
 		return []Finding{switchOff(fail("switch.hooksDisabled", file, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", file, key), "set it to false or remove it (or /hooks in droid)"))}
 	}
@@ -590,11 +570,13 @@ func (d droid) switches(in Input) []Finding {
 // only hooks.json's), and our entries where droid reads them.
 func (d droid) readFiles(in Input) ([]Finding, *EventMap) {
 	t := in.T
-	v := d.view(t, inputFiles(in))
+	v := d.view(t, in.Present())
 	s, h := v.settings, v.hooks
 	var fs []Finding
 	const note = "JSON with comments allowed, no trailing commas, no BOM"
 	switch {
+	case !s.exists:
+		fs = append(fs, pass("config.parse", s.path, fmt.Sprintf("%s does not exist, so every event's hooks come from %s", s.path, h.path)))
 	case s.err != nil && s.syntax:
 		return append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: %v: Factory Droid ignores the whole file (its models too), so none of its hooks run", s.path, s.err), "fix the file, then run 'hookinstall doctor' again")), nil
 	case s.err != nil:

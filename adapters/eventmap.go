@@ -37,43 +37,78 @@ func (a *Agent) Read(in Input) ([]Finding, *EventMap) {
 	return a.Format.read(a, in.T, in.Config)
 }
 
-// Holds reports whether the config holds anything of ours, read as the
-// agent reads it or, where it cannot, by our prefix anywhere in it.
-func (a *Agent) Holds(in Input) bool {
-	t, cfg := in.T, in.Config
-	if a.ReadFiles != nil {
-		_, m := a.ReadFiles(in)
-		if m != nil {
-			return len(m.Ours) > 0
-		}
-		if bytes.Contains(cfg.Data, []byte(t.Prefix())) {
-			return true
-		}
-		for _, o := range in.Files {
-			if bytes.Contains(o.Data, []byte(t.Prefix())) {
-				return true
+// Holds is the one answer to "is anything of ours in these files?", for
+// the writer, status, doctor and remove --all alike. files are the files of
+// Reads(t) that exist, by path (PlanInput.Files). It returns those that
+// hold an entry of ours, in the order of a removal's edits (the config
+// first): each hook config a forced removal would change (trust records
+// are not entries). A file the removal
+// cannot read holds one when it may (MayHold): nothing is claimed to be
+// free of ours that cannot be read. Files that cannot name our namespace
+// at all are not parsed.
+func (a *Agent) Holds(t Target, files map[string][]byte) []string {
+	may := false
+	for _, b := range files {
+		may = may || MayHold(t, b)
+	}
+	if !may {
+		return nil
+	}
+	var held []string
+	p, err := a.PlanRemove(t, PlanInput{Files: files, Force: true})
+	if err != nil {
+		for _, path := range Reads(t) {
+			if b, ok := files[path]; ok && MayHold(t, b) {
+				held = append(held, path)
 			}
 		}
-		return false
+		return held
 	}
-	if !cfg.Exists {
-		return false
-	}
-	key := a.EventsKey(t)
-	if key == "" {
-		if _, m := a.Read(in); m != nil {
-			return len(m.Ours) > 0
+	for _, e := range p.Edits {
+		if cur, ok := files[e.Path]; ok && e.Role == RoleConfig && (e.Delete || !bytes.Equal(e.Doc, cur)) {
+			held = append(held, e.Path)
 		}
-		return bytes.Contains(cfg.Data, []byte(t.Prefix()))
 	}
-	data := bytes.TrimPrefix(cfg.Data, []byte("\xef\xbb\xbf"))
-	if a.ReadsComments {
-		data, _ = jsonedit.StripComments(data)
+	return held
+}
+
+// MayHold reports whether data, a file of t's, may hold an entry of ours:
+// each one names the hooks dir, <NS>-hooks (or a plugin's header names
+// NS), either as it is or spelled with one of the escapes the agent's files
+// know (Agent.Escapes); a namespace has no byte that needs another escape.
+// False is certain, and spares a large file a parse.
+func MayHold(t Target, data []byte) bool { return mayHold(data, t.NS, t.Adapter.Escapes(t)) }
+
+func mayHold(data []byte, ns, escapes string) bool {
+	if bytes.Contains(data, []byte(ns)) {
+		return true
 	}
-	if !gjson.ValidBytes(data) {
-		return bytes.Contains(data, []byte(t.Prefix()))
+	// One pass over the backslashes, for the escapes of the agent's
+	// files (\u, \U, \x, \/).
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\\')
+		if j < 0 || i+j+1 >= len(data) {
+			return false
+		}
+		i += j + 1
+		if strings.IndexByte(escapes, data[i]) >= 0 {
+			return true
+		}
 	}
-	return len(FindOurs(gjson.ParseBytes(data).Get(gjson.Escape(key)), t.Prefix())) > 0
+}
+
+// Present is in's files as a plan reads them: the existing ones, by path.
+func (in Input) Present() map[string][]byte {
+	files := map[string][]byte{}
+	if in.Config.Exists {
+		files[in.Config.Path] = in.Config.Data
+	}
+	for p, f := range in.Files {
+		if f.Exists {
+			files[p] = f.Data
+		}
+	}
+	return files
 }
 
 // readJSONMap reads a JSON config whose event map sits at root[key].

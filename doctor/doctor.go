@@ -232,7 +232,11 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	}
 	a.Detected = d.detected(t)
 	p := profileFor(t)
-	a.Installed = r.hooksDirExists() || p.hasOurs(r)
+	held := t.Adapter.Holds(t, r.input().Present())
+	a.Installed = r.hooksDirExists() || len(held) > 0
+	if len(held) > 0 && !contains(held, a.Config) {
+		a.Config = held[0] // where ours are: droid's hooks.json
+	}
 	var infos []scriptInfo
 	if a.Installed {
 		p.config(r)

@@ -111,7 +111,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 	case cfg.Err != nil:
 		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run 'hookinstall add "+r.t.ID+"'")
 		return nil
-	case !cfg.Exists:
+	case !cfg.Exists && p.f.ReadFiles == nil: // droid's reads the files it has
 		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
 		return nil
 	}
@@ -129,7 +129,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 // entryChecks runs entries.present, entries.shape, entries.unique and
 // entries.async.
 func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
-	file := r.cfg.Path
+	file := r.a.Config // the file that holds ours
 	want, events, err := p.wantEntries(r.t)
 	if err != nil {
 		r.fail("entries.present", file, fmt.Sprintf("cannot compute our entries: %v", err), "")

@@ -19,10 +19,6 @@ import (
 // There is no entry to find and no script to run: the file is the install.
 type pluginProfile struct{ f *adapters.Agent }
 
-func (p pluginProfile) hasOurs(r *run) bool {
-	return r.cfg.Exists && bytes.HasPrefix(r.cfg.Data, []byte(p.f.Plugin.Header(r.t.NS)))
-}
-
 // kind is what the agent calls our module.
 func (p pluginProfile) kind() string {
 	if p.f.Plugin.OnAPI {

@@ -14,8 +14,6 @@ import (
 // map, or a module of ours. Every fact it applies is the agent's
 // (adapters.Agent).
 type profile interface {
-	// hasOurs reports whether the config holds anything of ours.
-	hasOurs(r *run) bool
 	// config runs config.parse and the entries.* checks.
 	config(r *run)
 	// switches runs the switch.* checks.
@@ -90,8 +88,6 @@ func (p *jsonProfile) sortEvents(events []string) {
 	}
 	sort.SliceStable(events, func(i, j int) bool { return order[events[i]] < order[events[j]] })
 }
-
-func (p *jsonProfile) hasOurs(r *run) bool { return p.f.Holds(r.input()) }
 
 func (p *jsonProfile) config(r *run) { p.m = r.configJSON(p) }
 

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
@@ -134,30 +133,6 @@ func (w *Writer) userParts(x *txn) error {
 		}
 	}
 	return nil
-}
-
-// mayHoldNS reports whether a config may hold an entry of ours: each one
-// names the hooks dir, <NS>-hooks (or a plugin's header names NS), either
-// as it is or spelled with one of the escapes the agent's files know
-// (escapes: adapters.Agent.Escapes); a namespace has no byte that needs
-// another escape. False is
-// certain, and spares the first install on a large config a second parse.
-func mayHoldNS(data []byte, ns, escapes string) bool {
-	if bytes.Contains(data, []byte(ns)) {
-		return true
-	}
-	// One pass over the backslashes, for the escapes of the agent's
-	// files (adapters.Agent.Escapes: \u, \U, \x, \/).
-	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\\')
-		if j < 0 || i+j+1 >= len(data) {
-			return false
-		}
-		i += j + 1
-		if strings.IndexByte(escapes, data[i]) >= 0 {
-			return true
-		}
-	}
 }
 
 // preData is what the backup of path holds: the file as read, or its

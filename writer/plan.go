@@ -122,14 +122,14 @@ func (x *txn) sumSoon(b []byte) {
 	x.sums[k] = soon(func() string { return manifest.Sum(b) })
 }
 
-// holdsNS is mayHoldNS of the file path as read (userParts asks it of the
+// holdsNS is adapters.MayHold of the file path as read (userParts asks it of the
 // config on a first install), from the search that load started on
 // another core for a large config.
 func (x *txn) holdsNS(path string) bool {
 	if l := x.configNS; l != nil && path == x.reads[0] {
 		return l.get()
 	}
-	return mayHoldNS(x.files[path].Data, x.t.NS, x.t.Adapter.Escapes(x.t))
+	return adapters.MayHold(x.t, x.files[path].Data)
 }
 
 // changes reports whether edit e changes the file st.
@@ -151,8 +151,8 @@ func (w *Writer) load(t adapters.Target) (*txn, error) {
 		x.files[f] = st
 		if i == 0 && st.Exists && len(st.Data) >= soonFrom {
 			x.sumSoon(st.Data) // the config's
-			data, ns, esc := st.Data, t.NS, t.Adapter.Escapes(t)
-			x.configNS = soon(func() bool { return mayHoldNS(data, ns, esc) })
+			data := st.Data
+			x.configNS = soon(func() bool { return adapters.MayHold(t, data) })
 		}
 	}
 	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
@@ -177,15 +177,24 @@ func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string
 	pr.RealDir = x.realDir
 	in := adapters.PlanInput{Files: map[string][]byte{}, Records: map[string]*adapters.Record{}, Restore: restore,
 		Force: w.o.Force, Trust: trust, Probe: pr}
-	for path, st := range x.files {
-		if st.Exists {
-			in.Files[path] = st.Data
-		}
+	in.Files = x.present()
+	for path := range x.files {
 		if f := x.man.File(w.rel(x.t, path)); f != nil {
 			in.Records[path] = &adapters.Record{Entries: f.Entries, Created: f.Containers, Emptied: f.Emptied, PostSHA: f.PostSHA256, CreatedFile: f.Created}
 		}
 	}
 	return in
+}
+
+// present is x's files as read: the existing ones, by path.
+func (x *txn) present() map[string][]byte {
+	files := map[string][]byte{}
+	for path, st := range x.files {
+		if st.Exists {
+			files[path] = st.Data
+		}
+	}
+	return files
 }
 
 // checkPlan refuses a plan that edits a file it did not read, a file

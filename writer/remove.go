@@ -52,7 +52,7 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 
 // nothingOurs reports whether a removal that could not be planned (err: a
 // file it reads is broken) has nothing to remove anyway: no hooks dir of
-// ours exists, and no file the plan reads may hold an entry of ours (a file
+// ours exists, and no file the plan reads holds an entry of ours (a file
 // it cannot read at all holds none it could take out). Then the removal is
 // not-installed, and note says why the broken file did not matter.
 func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool) {
@@ -63,10 +63,8 @@ func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool
 	if _, err := os.Lstat(t.HooksDir()); !errors.Is(err, fs.ErrNotExist) {
 		return "", false
 	}
-	for _, f := range adapters.Reads(t) {
-		if st, err := readFile(f, adapters.MaxDocSize); err == nil && st.Exists && mayHoldNS(st.Data, t.NS, t.Adapter.Escapes(t)) {
-			return "", false
-		}
+	if hasOurs(t) {
+		return "", false
 	}
 	return fmt.Sprintf("%s: %v; hookinstall cannot use it, and no folder of its hooks (%s) exists, so there is nothing of ours to remove",
 		we.File, we.Err, t.HooksDir()), true
@@ -203,16 +201,12 @@ func (w *Writer) changedSince(x *txn, exact map[string]adapters.Edit) []string {
 }
 
 // holdsOurs reports whether b, the backup of file path, holds entries of
-// ours: one taken, before add looked for them (userParts), of a config that
+// ours: one taken, before add looked for them (userParts), of a file that
 // an agent had written our entries back into. Restoring it would leave them
 // behind, pointing at the scripts remove deletes, so such a file gets the
 // surgical removal instead.
 func holdsOurs(t adapters.Target, path string, b []byte) bool {
-	if path != t.Adapter.Config(t) || !mayHoldNS(b, t.NS, t.Adapter.Escapes(t)) {
-		return false
-	}
-	ed, err := t.Adapter.Remove(t, b, nil, false)
-	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, b))
+	return len(t.Adapter.Holds(t, map[string][]byte{path: b})) > 0
 }
 
 // ownedFiles lists the files in the hooks dir that a remove deletes.
@@ -251,39 +245,31 @@ func (x *txn) ownedFiles() []string {
 	return fs
 }
 
-// hasOurs reports whether t's config still holds an entry of ours.
-func (w *Writer) hasOurs(t adapters.Target) bool {
-	st, err := readFile(t.Adapter.Config(t), adapters.MaxDocSize)
-	if err != nil || !st.Exists {
-		return false
-	}
-	return holdsAnyOurs(t, st.Data)
-}
-
-// leftOurs is hasOurs of the config as the remove x left it: the bytes its
-// plan wrote there, or the file as read when the plan did not change it.
-// A large config is not read again (remove's report asks after every
-// removal that says something, as one of a file edited since add does).
-func leftOurs(x *txn) bool {
-	cfg := x.t.Adapter.Config(x.t)
-	data, exists := x.files[cfg].Data, x.files[cfg].Exists
-	for _, e := range x.plan.Edits {
-		if e.Path == cfg {
-			data, exists = e.Doc, !e.Delete
+// hasOurs reports whether a file t reads holds an entry of ours.
+func hasOurs(t adapters.Target) bool {
+	files := map[string][]byte{}
+	for _, f := range adapters.Reads(t) {
+		if st, err := readFile(f, adapters.MaxDocSize); err == nil && st.Exists {
+			files[f] = st.Data
 		}
 	}
-	return exists && holdsAnyOurs(x.t, data)
+	return len(t.Adapter.Holds(t, files)) > 0
 }
 
-// holdsAnyOurs reports whether the config data holds an entry of ours: one
-// a removal under --force would take out. A config that cannot name our
-// hooks dir (mayHoldNS) holds none, and is not parsed.
-func holdsAnyOurs(t adapters.Target, data []byte) bool {
-	if !mayHoldNS(data, t.NS, t.Adapter.Escapes(t)) {
-		return false
+// leftOurs is hasOurs of the files as the remove x left them: the bytes its
+// plan wrote, or each file as read when the plan did not change it. They
+// are not read again (remove's report asks after every removal that says
+// something, as one of a file edited since add does).
+func leftOurs(x *txn) bool {
+	files := x.present()
+	for _, e := range x.plan.Edits {
+		if e.Delete {
+			delete(files, e.Path)
+		} else {
+			files[e.Path] = e.Doc
+		}
 	}
-	ed, err := t.Adapter.Remove(t, data, nil, true)
-	return err == nil && (ed.Delete || !bytes.Equal(ed.Doc, data))
+	return len(x.t.Adapter.Holds(x.t, files)) > 0
 }
 
 // applyRemove writes one planned removal through sys: each file (re-read

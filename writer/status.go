@@ -25,12 +25,12 @@ func (w *Writer) Detected(t adapters.Target) bool {
 }
 
 // Installed reports whether any trace of an install of t is on disk: our
-// entries in its config, or its hooks dir.
+// entries in a file it reads (adapters.Agent.Holds), or its hooks dir.
 func (w *Writer) Installed(t adapters.Target) bool {
 	if _, err := os.Lstat(t.HooksDir()); err == nil {
 		return true
 	}
-	return w.hasOurs(t)
+	return hasOurs(t)
 }
 
 // CheckPrivateDir returns an error, saying why and how to fix it, when dir

@@ -1,4 +1,4 @@
-package writer
+package adapters
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// mayHoldNS's one pass says what the five searches it replaced said.
+// mayHold's one pass says what the five searches it replaced said.
 func TestMayHoldNSOnePass(t *testing.T) {
 	slow := func(data []byte, ns string) bool {
 		for _, s := range []string{ns, `\u`, `\U`, `\x`, `\/`} {
@@ -27,8 +27,8 @@ func TestMayHoldNSOnePass(t *testing.T) {
 		cases = append(cases, b)
 	}
 	for _, c := range cases {
-		if got, want := mayHoldNS(c, "x-ns", "uUx/"), slow(c, "x-ns"); got != want {
-			t.Fatalf("mayHoldNS(%q) = %v, want %v", c, got, want)
+		if got, want := mayHold(c, "x-ns", "uUx/"), slow(c, "x-ns"); got != want {
+			t.Fatalf("mayHold(%q) = %v, want %v", c, got, want)
 		}
 	}
 }
