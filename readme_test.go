@@ -106,7 +106,7 @@ const (
 func agentsTable(t *testing.T) string {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("| agent | file written | shared with your settings? | events → state |\n|---|---|---|---|\n")
+	b.WriteString("| agent | file written | shared with you? | events → state |\n|---|---|---|---|\n")
 	for _, a := range adapters.All() {
 		tg, err := adapters.Resolve(a.ID, adapters.Options{NS: "hookinstall", Home: "/h"})
 		if err != nil {
@@ -125,15 +125,15 @@ func agentsTable(t *testing.T) string {
 			name += " (" + a.Product + ")"
 		}
 		if a.ByName {
-			name += ", only when named"
+			name += ", not in `add --all`"
 		}
 		file := "`~" + strings.TrimPrefix(a.Config(tg), "/h") + "`"
 		if len(vars) > 0 {
 			file += " (" + strings.Join(vars, ", ") + " can move `~" + strings.TrimPrefix(tg.Dir, "/h") + "`)"
 		}
-		shared := "yes: our entries are merged in, and taken out byte for byte"
+		shared := "yes: our entries merged in"
 		if a.Own {
-			shared = "no: our own file, deleted on remove"
+			shared = "no: our own file"
 		}
 		var events []string
 		for _, e := range a.Events() {
