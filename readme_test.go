@@ -357,3 +357,19 @@ func TestREADMEOneScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsSynopsis: the README's command synopsis is docs/commands.md's,
+// line for line, so the two cannot drift apart.
+func TestCommandsSynopsis(t *testing.T) {
+	synopsis := func(f string) string {
+		_, rest, _ := strings.Cut(readDoc(t, f), "```\nhookinstall add ")
+		block, _, ok := strings.Cut(rest, "```")
+		if !ok {
+			t.Fatalf("%s: no command synopsis (a ``` block starting \"hookinstall add \")", f)
+		}
+		return block
+	}
+	if r, c := synopsis("README.md"), synopsis("docs/commands.md"); r != c {
+		t.Errorf("README.md's command synopsis differs from docs/commands.md's:\n%s", firstLineDiff(r, c))
+	}
+}
