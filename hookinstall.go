@@ -64,6 +64,7 @@ type Options struct {
 type Installer struct {
 	ns, home, asHome string
 	homeGiven        bool
+	nsNamed          bool // by Options.Namespace or NamespaceEnv
 	getenv           func(string) string
 	version          string
 
@@ -87,7 +88,7 @@ func New(o Options) (*Installer, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.ns = ns
+	in.ns, in.nsNamed = ns, o.Namespace != "" || in.getenv(NamespaceEnv) != ""
 	home, what := o.Home, "Home"
 	if home == "" {
 		home, what = in.getenv("HOME"), "$HOME"

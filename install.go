@@ -47,6 +47,9 @@ type Result struct {
 	Hint string
 	// Err is the error the call returned for this agent, or nil.
 	Err error
+	// Namespace and HooksDir say which install a removal's Result is of;
+	// RemoveAll sets Base for a clone's (its base agent).
+	Namespace, Base, HooksDir string
 }
 
 // InstallOptions change how Install works.
@@ -127,24 +130,6 @@ func (in *Installer) Remove(ctx context.Context, agent string, o RemoveOptions) 
 	return r, r.Err
 }
 
-// RemoveAll removes the hooks of every agent with an install of ours (a
-// hooks dir, or our entries in its config) in the Installer's namespace,
-// and returns one Result per agent.
-func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result, error) {
-	if o.Base != "" {
-		return nil, errors.New("hookinstall: RemoveAll takes no base (RemoveOptions.Base is set)")
-	}
-	ts, err := in.pick(in.writer(writer.Options{}).Installed)
-	if err != nil {
-		return nil, err
-	}
-	var rs []*Result
-	for _, t := range ts {
-		rs = append(rs, in.remove(ctx, t, o))
-	}
-	return rs, joinErrs(rs)
-}
-
 // pick resolves every known agent and keeps those ok accepts.
 func (in *Installer) pick(ok func(adapters.Target) bool) ([]adapters.Target, error) {
 	var ts []adapters.Target
@@ -202,7 +187,9 @@ func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOpti
 		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
 	}
 	// the writer takes the home the install recorded (writer.Recorded)
-	return result(in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
+	r := result(in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
+	r.Namespace, r.HooksDir = in.ns, t.HooksDir()
+	return r
 }
 
 // result turns the writer's report into a Result.

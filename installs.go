@@ -1,6 +1,8 @@
 package hookinstall
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/writer"
 )
 
 // AgentName returns the agent a person's name for it means: one of
@@ -114,6 +117,47 @@ func (in *Installer) Installs() ([]Install, error) {
 		return out[i].Agent < out[j].Agent
 	})
 	return out, nil
+}
+
+// RemoveAll removes every install of ours under the home, one Result
+// each: every agent with one in the Installer's namespace (a hooks dir, or
+// an entry of ours in a file it reads), then each clone's (Installs); then,
+// unless the namespace was named (Options.Namespace or NamespaceEnv), every
+// other namespace's the same way. One failure does not stop the others;
+// the error joins every one.
+func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result, error) {
+	if o.Base != "" {
+		return nil, errors.New("hookinstall: RemoveAll takes no base (RemoveOptions.Base is set)")
+	}
+	installs, err := in.Installs()
+	if err != nil {
+		return nil, err
+	}
+	nss := []string{in.ns}
+	for _, i := range installs {
+		if !in.nsNamed && nss[len(nss)-1] != i.Namespace && i.Namespace != in.ns {
+			nss = append(nss, i.Namespace)
+		}
+	}
+	var rs []*Result
+	for _, ns := range nss {
+		nin := &Installer{ns: ns, home: in.home, asHome: in.asHome, homeGiven: in.homeGiven, getenv: in.getenv, version: in.version}
+		ts, err := nin.pick(nin.writer(writer.Options{}).Installed)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			rs = append(rs, nin.remove(ctx, t, o))
+		}
+		for _, i := range installs {
+			if i.Namespace == ns && i.Base != "" {
+				r, _ := nin.Remove(ctx, i.Agent, RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: i.Base})
+				r.Namespace, r.Base, r.HooksDir = ns, i.Base, i.HooksDir
+				rs = append(rs, r)
+			}
+		}
+	}
+	return rs, joinErrs(rs)
 }
 
 // Namespaces lists the namespaces that have an install under the home.

@@ -2,6 +2,7 @@ package hookinstall_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -70,6 +71,30 @@ func TestInstallsEveryNamespaceAndClone(t *testing.T) {
 	}
 	if is, _ := def.Installs(); len(is) != 3 {
 		t.Errorf("after removing termic/grok: %d installs, want 3", len(is))
+	}
+	// RemoveAll from a named namespace takes only that one's; from the
+	// default one, unnamed, every namespace's and every clone's.
+	say := func(rs []*hookinstall.Result) (got []string) {
+		for _, r := range rs {
+			got = append(got, fmt.Sprintf("%s/%s/%s %s %s", r.Namespace, r.Agent, r.Base, r.Outcome, r.HooksDir))
+		}
+		return got
+	}
+	rs, err := termic.RemoveAll(ctx, hookinstall.RemoveOptions{DryRun: true})
+	if want := []string{"termic/claude/ would-remove " + filepath.Join(home, ".claude", "termic-hooks")}; err != nil || !reflect.DeepEqual(say(rs), want) {
+		t.Errorf("RemoveAll in namespace termic: %v\n got %q\nwant %q", err, say(rs), want)
+	}
+	rs, err = def.RemoveAll(ctx, hookinstall.RemoveOptions{})
+	want = []string{
+		"hookinstall/claude/ removed " + filepath.Join(home, ".claude", "hookinstall-hooks"),
+		"hookinstall/claude-work/claude removed " + filepath.Join(home, ".claude-work", "hookinstall-hooks"),
+		"termic/claude/ removed " + filepath.Join(home, ".claude", "termic-hooks"),
+	}
+	if err != nil || !reflect.DeepEqual(say(rs), want) {
+		t.Errorf("RemoveAll: %v\n got %q\nwant %q", err, say(rs), want)
+	}
+	if is, _ := def.Installs(); len(is) != 0 {
+		t.Errorf("after RemoveAll: %v", is)
 	}
 }
 

@@ -48,47 +48,21 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 	opts := hookinstall.RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: sel.base}
 	var results []done
 	if sel.all {
-		// --all with no namespace named takes out every install
-		// hookinstall made under the home: each namespace, each clone.
-		nss := []string{in.Namespace()}
-		if o.NS == "" && o.Getenv(hookinstall.NamespaceEnv) == "" {
-			found, err := in.Namespaces()
-			if err != nil {
-				return err
-			}
-			for _, ns := range found {
-				if ns != in.Namespace() {
-					nss = append(nss, ns)
-				}
-			}
-		}
-		installs, err := in.Installs()
-		if err != nil {
+		rs, err := in.RemoveAll(ctx, opts)
+		if rs == nil && err != nil {
 			return err
 		}
-		for _, ns := range nss {
-			nin, err := o.installerFor(ns)
-			if err != nil {
-				return err
+		for _, r := range rs {
+			d := done{Result: r, NS: r.Namespace, Base: r.Base, HooksDir: r.HooksDir}
+			if r.Base != "" {
+				d.Also = "clone of " + r.Base
 			}
-			rs, err := nin.RemoveAll(ctx, opts)
-			if rs == nil && err != nil {
-				return err
-			}
-			for _, r := range rs {
-				results = append(results, done{Result: r, NS: ns, HooksDir: hooksDir(nin, r.Agent, "")})
-			}
-			for _, i := range installs {
-				if i.Namespace == ns && i.Base != "" {
-					r, _ := nin.Remove(ctx, i.Agent, hookinstall.RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: i.Base})
-					results = append(results, done{Result: r, NS: ns, Base: i.Base, Also: "clone of " + i.Base, HooksDir: i.HooksDir})
-				}
-			}
+			results = append(results, d)
 		}
 	} else {
 		for _, a := range sel.agents {
 			r, _ := in.Remove(ctx, a, opts)
-			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base, HooksDir: hooksDir(in, a, sel.base)})
+			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base, HooksDir: r.HooksDir})
 		}
 	}
 	if len(results) == 0 && !o.JSON {
@@ -96,15 +70,6 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 		return nil
 	}
 	return o.printResults(in, "remove", o.DryRun, false, results, nil, nil)
-}
-
-// hooksDir is the hooks dir of agent's install, "" when it cannot be said.
-func hooksDir(in *hookinstall.Installer, agent, base string) string {
-	a, err := in.Agent(agent, base)
-	if err != nil {
-		return ""
-	}
-	return a.HooksDir
 }
 
 // installerFor is an Installer like the flags', in namespace ns.
