@@ -1,14 +1,9 @@
 package hookinstall
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"syscall"
-	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
 )
@@ -35,63 +30,17 @@ func (e *AgentVersionError) Error() string {
 
 func (e *AgentVersionError) Unwrap() error { return ErrAgentVersion }
 
-// versionTimeout bounds one `--version` run.
-const versionTimeout = 10 * time.Second
-
-// A versionAnswer is what one program said to --version.
-type versionAnswer struct {
-	out string
-	err error
-}
-
 // agentVersion asks the agent's program on the Installer's PATH for its
-// version, once per program per Installer. bin is "" when it is not on
-// PATH (or the target is not this machine's: a Docker home); version is
-// "" when the program did not say one (err says why, when it failed).
+// version, once per program per Installer (the writers it makes take the
+// same answer). bin is "" when it is not on PATH (or the target is not this
+// machine's: a Docker home); version is "" when the program did not say one
+// (err says why, when it failed).
 func (in *Installer) agentVersion(ctx context.Context, t adapters.Target, r *adapters.Range) (bin, version string, err error) {
 	if r == nil || (t.AsHome != "" && t.AsHome != t.Home) {
 		return "", "", nil
 	}
-	bin, lerr := in.lookPath(r.Program)
-	if lerr != nil {
-		return "", "", nil
-	}
-	in.vmu.Lock()
-	defer in.vmu.Unlock()
-	a, ok := in.vcache[bin]
-	if !ok {
-		a = askVersion(ctx, bin, in.getenv("PATH"))
-		if in.vcache == nil {
-			in.vcache = map[string]versionAnswer{}
-		}
-		in.vcache[bin] = a
-	}
-	return bin, adapters.ParseVersion(a.out), a.err
-}
-
-// askVersion runs `bin --version` with no stdin, a scratch HOME (so that it
-// writes nothing of the user's) and versionTimeout.
-func askVersion(ctx context.Context, bin, path string) versionAnswer {
-	home, err := os.MkdirTemp("", "hookinstall-version-")
-	if err != nil {
-		return versionAnswer{err: err}
-	}
-	defer os.RemoveAll(home)
-	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
-	defer cancel()
-	c := exec.CommandContext(ctx, bin, "--version")
-	c.Env = []string{"PATH=" + path, "HOME=" + home, "LANG=C.UTF-8", "NO_COLOR=1", "CI=1"}
-	c.Dir = home
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
-	c.WaitDelay = time.Second
-	var b bytes.Buffer
-	c.Stdout, c.Stderr = &b, &b
-	err = c.Run()
-	if ctx.Err() != nil {
-		err = fmt.Errorf("%s --version did not answer within %v", bin, versionTimeout)
-	}
-	return versionAnswer{out: b.String(), err: err}
+	a := in.versions.Ask(ctx, in.getenv, r.Program)
+	return a.Path, adapters.ParseVersion(a.Out), a.Err
 }
 
 // gate asks the agent's program its version and judges it against the

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
@@ -68,10 +68,9 @@ type Installer struct {
 	getenv           func(string) string
 	version          string
 
-	// vcache holds what each agent program said to --version, asked once
-	// per Installer (agentVersion).
-	vmu    sync.Mutex
-	vcache map[string]versionAnswer
+	// versions holds what each agent program said to --version, asked once
+	// per Installer (agentVersion, and the writers' --trust).
+	versions agentexec.Versions
 }
 
 // New checks o and returns an Installer. It returns an *OptionError when a
@@ -475,23 +474,8 @@ func (in *Installer) now() func() time.Time {
 
 // writer makes a Writer with o's run options and the Installer's own.
 func (in *Installer) writer(o writer.Options) *writer.Writer {
-	o.Version, o.Now, o.Getenv = in.version, in.now(), in.getenv
+	o.Version, o.Now, o.Getenv, o.Versions = in.version, in.now(), in.getenv, &in.versions
 	return writer.New(o)
-}
-
-// lookPath searches the Installer's own PATH, so that a host (and a test)
-// decides what is detected.
-func (in *Installer) lookPath(name string) (string, error) {
-	for _, dir := range filepath.SplitList(in.getenv("PATH")) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: not found on PATH", name)
 }
 
 // ctxErr is ctx's error, for a call that has not started.

@@ -170,7 +170,7 @@ func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Ta
 // of ours would double-fire) concerns the machine's own user only: with an
 // explicit Home it is not read.
 func (in *Installer) doctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
-	o := doctor.Options{Getenv: in.getenv, LookPath: in.lookPath, Fire: fire, Ask: ask, FireTimeout: fireTimeout}
+	o := doctor.Options{Getenv: in.getenv, Fire: fire, Ask: ask, FireTimeout: fireTimeout}
 	if !in.homeGiven {
 		if wd, err := os.Getwd(); err == nil {
 			o.Cwd = wd

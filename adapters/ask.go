@@ -1,29 +1,26 @@
 package adapters
 
 // A Query is a question a plan puts to the agent's own binary, which the
-// writer asks by running it: Argv[0] found on the caller's PATH, bounded in
-// time, with a minimal environment (the caller's PATH, TERM=dumb, NO_COLOR=1)
-// plus Env, Input written to its stdin, and its stdout read until Done says
-// the answer is complete (then stdin is closed and its process group
-// stopped).
+// writer asks by running it as internal/agentexec runs every agent program:
+// Argv[0] found on the caller's PATH, bounded in time, with a fixed minimal
+// environment and a scratch HOME, plus Env. It is a JSON-RPC server on
+// stdio: Input is written to its stdin, and its answer is the line of
+// stdout whose id is ReplyID.
 //
-// With Files, the writer first makes a scratch directory holding them (by
-// name), runs the binary in it, and deletes it afterwards; "$SCRATCH" in a
-// value of Env stands for that directory. Without Files the binary runs in
-// Dir.
+// Files are written into the scratch folder (by name) first; "$SCRATCH" in
+// a value of Env stands for it. It runs in Dir, or there.
 type Query struct {
-	Argv  []string
-	Env   []string
-	Files map[string][]byte
-	Dir   string
-	Input []byte
-	Done  func(stdout []byte) bool
+	Argv    []string
+	Env     []string
+	Files   map[string][]byte
+	Dir     string
+	Input   []byte
+	ReplyID int
 }
 
-// A Reply is what the binary said to a Query: its stdout up to the complete
-// answer, or why there is none. Scratch is the scratch directory it ran in,
-// with its symlinks resolved ("" without Files): the agent puts that path
-// into what it reports.
+// A Reply is what the binary said to a Query: the reply line, or why there
+// is none. Scratch is the scratch folder it ran with, its symlinks
+// resolved: the agent puts that path into what it reports.
 type Reply struct {
 	Out     []byte
 	Err     error

@@ -8,7 +8,6 @@ package adapters
 // know the method.
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,32 +26,7 @@ const codexHooksListID = 2
 // codexHooksListQuery asks codex app-server for hooks/list, with env.
 func codexHooksListQuery(env []string, files map[string][]byte, dir string) *Query {
 	return &Query{Argv: []string{"codex", "app-server"}, Env: env, Files: files, Dir: dir,
-		Input: []byte(codexAppServerInput), Done: codexHooksListDone}
-}
-
-// codexHooksListDone reports whether stdout holds the reply to hooks/list.
-func codexHooksListDone(out []byte) bool {
-	_, ok := codexReply(out)
-	return ok
-}
-
-// codexReply finds the complete line that replies to hooks/list.
-func codexReply(out []byte) ([]byte, bool) {
-	for len(out) > 0 {
-		nl := bytes.IndexByte(out, '\n')
-		if nl < 0 {
-			return nil, false
-		}
-		line := out[:nl]
-		out = out[nl+1:]
-		var m struct {
-			ID *int `json:"id"`
-		}
-		if json.Unmarshal(line, &m) == nil && m.ID != nil && *m.ID == codexHooksListID {
-			return line, true
-		}
-	}
-	return nil, false
+		Input: []byte(codexAppServerInput), ReplyID: codexHooksListID}
 }
 
 // A CodexListedHook is one hook as Codex's hooks/list reports it.
@@ -74,17 +48,13 @@ type CodexHooksList struct {
 // errNoHooksList says the binary cannot report trust hashes at all.
 var errNoHooksList = errors.New("its app-server cannot list hooks with their trust hashes")
 
-// ParseCodexHooksList reads the reply to hooks/list out of a's stdout. It
+// ParseCodexHooksList reads the reply to hooks/list. It
 // fails when there is none, when Codex answered with an error (an app-server
 // older than the method), or when the hooks carry no currentHash (0.128.0).
 func ParseCodexHooksList(a Reply) (CodexHooksList, error) {
 	var l CodexHooksList
-	line, ok := codexReply(a.Out)
-	if !ok {
-		if a.Err != nil {
-			return l, fmt.Errorf("its app-server did not answer hooks/list (%w)", a.Err)
-		}
-		return l, errors.New("its app-server did not answer hooks/list")
+	if a.Err != nil {
+		return l, fmt.Errorf("its app-server did not answer hooks/list (%w)", a.Err)
 	}
 	var r struct {
 		Error *struct {
@@ -102,7 +72,7 @@ func ParseCodexHooksList(a Reply) (CodexHooksList, error) {
 			} `json:"data"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(line, &r); err != nil {
+	if err := json.Unmarshal(a.Out, &r); err != nil {
 		return l, fmt.Errorf("its app-server's reply to hooks/list is not JSON: %w", err)
 	}
 	if r.Error != nil {

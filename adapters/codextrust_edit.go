@@ -51,7 +51,7 @@ func codexTrustQuery(a *Agent, t Target, in PlanInput) *Query {
 		return nil // PlanAdd reports it
 	}
 	files := map[string][]byte{filepath.Base(a.Config(t)): p.Edits[0].Doc}
-	return codexHooksListQuery([]string{"CODEX_HOME=$SCRATCH", "HOME=$SCRATCH"}, files, "")
+	return codexHooksListQuery([]string{"CODEX_HOME=$SCRATCH"}, files, "")
 }
 
 // codexTrustAdd installs into hooks.json and records trust for our
@@ -145,6 +145,8 @@ func codexAskedEntries(es []TrustEntry, keyPath string, a Reply) ([]TrustEntry, 
 
 // codexVerify asks Codex, as it will run for t, whether it now trusts es.
 func codexVerify(t Target, binary string, es []TrustEntry) *Verify {
+	// The user's HOME, not a scratch one: the question is which hooks.json
+	// and trust records Codex finds there.
 	env := []string{"HOME=" + t.Home}
 	if t.DirFrom != "" || t.ID != t.Adapter.Name() { // as TrustKeyPath: Codex is pointed at t.Dir
 		env = append(env, "CODEX_HOME="+t.Dir)

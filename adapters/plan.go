@@ -260,7 +260,7 @@ func (w *TrustWrite) CheckVersion(pr Probe) *TrustVersionError {
 	}
 	first, _, _ := strings.Cut(pr.VersionOut, "\n")
 	e.Said = strings.TrimSpace(first)
-	if f := strings.Fields(e.Said); len(f) == 0 || f[len(f)-1] != w.Version {
+	if ParseVersion(pr.VersionOut) != w.Version {
 		return e
 	}
 	return nil

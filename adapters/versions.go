@@ -59,10 +59,11 @@ type Gate struct {
 }
 
 var (
-	versionRx = regexp.MustCompile(`\d+\.\d+\.\d+`)
+	// x.y.z, and a pre-release's suffix: "0.171.0-alpha" is not 0.171.0
+	versionRx = regexp.MustCompile(`\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b`)
 	// a line that says a version: "0.61.0", "2.1.332 (Claude Code)",
 	// "codex-cli 0.171.0", "GitHub Copilot CLI 1.0.39."
-	versionLineRx = regexp.MustCompile(`^(?:[A-Za-z][\w.,-]*(?: [A-Za-z][\w.,-]*)* )?v?(\d+\.\d+\.\d+)\b`)
+	versionLineRx = regexp.MustCompile(`^(?:[A-Za-z][\w.,-]*(?: [A-Za-z][\w.,-]*)* )?v?(` + versionRx.String() + `)`)
 )
 
 // ParseVersion finds the version in what `--version` printed: on the first
@@ -77,8 +78,11 @@ func ParseVersion(out string) string {
 	return versionRx.FindString(out)
 }
 
-// CompareVersions compares two x.y.z versions numerically: -1, 0 or 1.
+// CompareVersions compares two x.y.z versions numerically: -1, 0 or 1 (a
+// pre-release's suffix is not compared).
 func CompareVersions(a, b string) int {
+	a, _, _ = strings.Cut(a, "-")
+	b, _, _ = strings.Cut(b, "-")
 	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < max(len(pa), len(pb)); i++ {
 		var x, y int

@@ -12,6 +12,7 @@ func TestParseAndCompareVersions(t *testing.T) {
 		"GitHub Copilot CLI 1.0.39.\n": "1.0.39", "v0.52.12": "0.52.12",
 		"Failed to save project registry to /tmp/x-0.34.0/.gemini/projects.json: ENOENT\n0.34.0\n": "0.34.0",
 		"(node:12) Warning: node 22.19.0 is required\nkimi, version 0.10.0":                        "0.10.0",
+		"codex-cli 0.171.0-alpha\n": "0.171.0-alpha",
 	} {
 		if got := ParseVersion(out); got != want {
 			t.Errorf("ParseVersion(%q) = %q, want %q", out, got, want)
@@ -20,7 +21,7 @@ func TestParseAndCompareVersions(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want int
-	}{{"0.10.0", "0.9.9", 1}, {"2.1.140", "2.1.141", -1}, {"1.0.39", "1.0.39", 0}, {"0.15.10", "0.15.6", 1}} {
+	}{{"0.10.0", "0.9.9", 1}, {"2.1.140", "2.1.141", -1}, {"1.0.39", "1.0.39", 0}, {"0.15.10", "0.15.6", 1}, {"0.171.0-alpha", "0.171.0", 0}} {
 		if got := CompareVersions(c.a, c.b); got != c.want {
 			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
 		}

@@ -7,12 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
@@ -87,8 +87,6 @@ type Options struct {
 	// Getenv gives PATH for finding agent binaries and the scripts'
 	// environment; nil means os.Getenv.
 	Getenv func(string) string
-	// LookPath finds an agent's program; nil searches Getenv("PATH").
-	LookPath func(string) (string, error)
 	// Cwd is where a project-level config of ours would double-fire; ""
 	// skips that check.
 	Cwd string
@@ -98,7 +96,7 @@ type Options struct {
 	// resolved.
 	Ask bool
 	// FireTimeout bounds one run of one script; AskTimeout one run of an
-	// agent's binary.
+	// agent's binary (0: agentexec.Timeout).
 	FireTimeout time.Duration
 	AskTimeout  time.Duration
 }
@@ -111,30 +109,10 @@ func New(o Options) *Doctor {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.LookPath == nil {
-		getenv := o.Getenv
-		o.LookPath = func(name string) (string, error) { return lookPath(getenv("PATH"), name) }
-	}
 	if o.FireTimeout == 0 {
 		o.FireTimeout = time.Duration(adapters.HookTimeout) * time.Second
 	}
-	if o.AskTimeout == 0 {
-		o.AskTimeout = 20 * time.Second
-	}
 	return &Doctor{o}
-}
-
-func lookPath(path, name string) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
 }
 
 // A run is the state of checking one agent.
@@ -279,7 +257,7 @@ func (d *Doctor) detected(t adapters.Target) bool {
 		}
 	}
 	for _, b := range t.Adapter.Binaries() {
-		if _, err := d.LookPath(b); err == nil {
+		if _, err := agentexec.LookPath(d.Getenv, b); err == nil {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/terminal"
@@ -162,11 +163,11 @@ process.stdout.write(JSON.stringify({ exports: names, threw, cases }) + "\n");
 // binary with BUN_BE_BUN=1 is Bun), else node.
 func (p pluginProfile) jsRuntime(r *run) (argv, env []string, name string) {
 	if rt := p.f.Plugin.Runtime; rt != "" {
-		if path, err := r.d.LookPath(rt); err == nil {
+		if path, err := agentexec.LookPath(r.d.Getenv, rt); err == nil {
 			return []string{path, "-e", pluginDriver}, p.f.Plugin.RuntimeEnv, p.f.Plugin.RuntimeName
 		}
 	}
-	if p, err := r.d.LookPath("node"); err == nil {
+	if p, err := agentexec.LookPath(r.d.Getenv, "node"); err == nil {
 		return []string{p, "--input-type=module", "-e", pluginDriver}, nil, "node"
 	}
 	return nil, nil, ""

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
+
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // WithFault returns w writing through a fault system: fault is called
@@ -18,10 +20,25 @@ func WithFault(w *Writer, fault func(call string) error) *Writer {
 	return w
 }
 
-// WithProbe returns w asking an agent's binary through lookPath and ask
-// instead of Getenv's PATH: only tests fake a version.
+// WithProbe returns w asking an agent's binary its version through
+// lookPath and ask, and finding no other program (its PATH is empty): only
+// tests fake a version.
 func WithProbe(w *Writer, lookPath func(string) (string, error), ask func(context.Context, string, ...string) ([]byte, error)) *Writer {
-	w.lookPath, w.ask = lookPath, ask
+	w.version = func(ctx context.Context, name string) agentexec.Version {
+		path, err := lookPath(name)
+		if err != nil {
+			return agentexec.Version{Err: err}
+		}
+		out, err := ask(ctx, path, "--version")
+		return agentexec.Version{Path: path, Out: string(out), Err: err}
+	}
+	getenv := w.o.Getenv
+	w.o.Getenv = func(k string) string {
+		if k == "PATH" {
+			return ""
+		}
+		return getenv(k)
+	}
 	return w
 }
 

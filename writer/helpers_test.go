@@ -28,7 +28,7 @@ func newHome(t testing.TB) (string, adapters.Target) {
 
 func newWriter(fault func(string) error) *Writer {
 	w := New(Options{Now: fixedNow, Getenv: func(string) string { return "" }})
-	return WithFault(WithProbe(w, func(string) (string, error) { return "", os.ErrNotExist }, w.ask), fault)
+	return WithFault(WithProbe(w, func(string) (string, error) { return "", os.ErrNotExist }, nil), fault)
 }
 
 func writeFile(t testing.TB, path, data string) {

@@ -217,21 +217,16 @@ func (w *Writer) checkPlan(x *txn) error {
 }
 
 // probe asks what only I/O can tell t's plans: with trust, the version of
-// the agent's binary (found and run on the caller's PATH).
+// the agent's binary (found and run on the caller's PATH; the answer the
+// version gate had, when the run asked it already).
 func (w *Writer) probe(ctx context.Context, t adapters.Target, trust bool) adapters.Probe {
 	var pr adapters.Probe
 	argv := t.Adapter.VersionCommand()
 	if !trust || len(argv) == 0 {
 		return pr
 	}
-	path, err := w.lookPath(argv[0])
-	if err != nil {
-		pr.VersionErr = err
-		return pr
-	}
-	pr.Binary = path
-	out, err := w.ask(ctx, path, argv[1:]...)
-	pr.VersionOut, pr.VersionErr = string(out), err
+	v := w.version(ctx, argv[0])
+	pr.Binary, pr.VersionOut, pr.VersionErr = v.Path, v.Out, v.Err
 	return pr
 }
 

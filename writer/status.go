@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // Detected reports whether the agent looks installed on this machine: a path
@@ -17,7 +18,7 @@ func (w *Writer) Detected(t adapters.Target) bool {
 		}
 	}
 	for _, b := range t.Adapter.Binaries() {
-		if _, err := w.lookPath(b); err == nil {
+		if _, err := agentexec.LookPath(w.o.Getenv, b); err == nil {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // Options change how a Writer works. They are fixed when New makes it.
@@ -20,19 +21,20 @@ type Options struct {
 	Version string
 	Now     func() time.Time
 	// Getenv gives the PATH that agents' binaries are looked up on and run
-	// with (with Trust, `codex --version` is asked there, never faked), and
-	// the HOME they run with; nil means os.Getenv.
+	// with (with Trust, `codex --version` is asked there, never faked); nil
+	// means os.Getenv.
 	Getenv func(string) string
+	// Versions holds what agents' programs said to --version in this run
+	// (an Installer's); nil asks afresh.
+	Versions *agentexec.Versions
 }
 
 // A Writer applies adapters' plans to disk. It is the only code that does.
 type Writer struct {
 	o Options
-	// lookPath finds an agent's binary on Getenv("PATH"); ask runs it to
-	// ask it something (codex --version) and returns its stdout. Only
-	// tests replace them (export_test.go): no importer can fake a version.
-	lookPath func(string) (string, error)
-	ask      func(ctx context.Context, path string, args ...string) ([]byte, error)
+	// version asks an agent's program on Getenv's PATH its version. Only
+	// tests replace it (export_test.go): no importer can fake a version.
+	version func(ctx context.Context, name string) agentexec.Version
 	// wrap, when set, wraps the real system of every run (tests: the fault
 	// system of export_test.go).
 	wrap func(system) system
@@ -49,7 +51,12 @@ func New(o Options) *Writer {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	return &Writer{o: o, lookPath: searchPath(o.Getenv), ask: runWith(o.Getenv)}
+	if o.Versions == nil {
+		o.Versions = &agentexec.Versions{}
+	}
+	return &Writer{o: o, version: func(ctx context.Context, name string) agentexec.Version {
+		return o.Versions.Ask(ctx, o.Getenv, name)
+	}}
 }
 
 // system is the system a run writes through.

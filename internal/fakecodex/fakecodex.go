@@ -57,8 +57,13 @@ func Install(dir string, f Config) error {
 	return os.WriteFile(filepath.Join(dir, "fake.json"), b, 0o644)
 }
 
-// Main is the fake's main: `codex --version` and `codex app-server`.
+// Main is the fake's main: `codex --version` and `codex app-server`. Each
+// run appends its arguments and its HOME, one line, to "calls" beside it.
 func Main(args []string) int {
+	if cf, err := os.OpenFile(filepath.Join(filepath.Dir(os.Args[0]), "calls"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintf(cf, "%s HOME=%s\n", strings.Join(args, " "), os.Getenv("HOME"))
+		cf.Close()
+	}
 	var f Config
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(os.Args[0]), "fake.json"))
 	if err == nil {

@@ -1,0 +1,240 @@
+// Package agentexec is the one place hookinstall finds and runs an agent's
+// program: `--version` (the version gate and --trust), doctor's questions
+// (claude doctor, kimi doctor config, agy -p /hooks) and Codex's app-server
+// (JSON-RPC on stdio, for trust). doctor's firing of our own hook scripts
+// is not here: it runs our code the way the agent runs a hook.
+//
+// One policy for every run:
+//   - the program is found on the caller's PATH (getenv("PATH")), never the
+//     process's own, so a host and a test decide what is found;
+//   - the environment is fixed: PATH, HOME, LANG=C.UTF-8, TERM=dumb and
+//     NO_COLOR=1, then the variables the question names (Cmd.Env), and
+//     nothing else of the caller's;
+//   - HOME is a fresh scratch folder, deleted afterwards, so that a program
+//     reads no config of the user's and writes nothing of theirs. Only a
+//     question about the user's own config names their HOME in Cmd.Env:
+//     doctor's asks (what the agent resolves from it) and Codex's check of
+//     the trust just written (which hooks.json it finds, trusted or not);
+//   - it runs in its own process group, killed whole at the timeout, when
+//     ctx is cancelled, or (a JSON-RPC server) a second after its answer
+//     when it does not exit on its own;
+//   - Timeout bounds every run (a caller may bound it lower).
+package agentexec
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Timeout bounds one run of an agent's program.
+const Timeout = 20 * time.Second
+
+// LookPath finds the program name on getenv("PATH").
+func LookPath(getenv func(string) string, name string) (string, error) {
+	for _, dir := range filepath.SplitList(getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found on PATH", name)
+}
+
+// A Cmd is one question put to an agent's program.
+type Cmd struct {
+	Name string // the program, looked up on getenv("PATH")
+	Args []string
+	// Env is added to the fixed environment (a HOME here replaces the
+	// scratch one); "$SCRATCH" in a value stands for the scratch folder.
+	Env []string
+	// Files are written into the scratch folder, by name, before it runs.
+	Files map[string][]byte
+	Dir   string // where it runs; "" is the scratch folder
+	Input []byte // its stdin
+	// ReplyID makes it a JSON-RPC server on stdio: Input is written and
+	// stdin kept open until the reply line whose id is ReplyID (Out).
+	ReplyID int
+	Timeout time.Duration // 0 is Timeout
+}
+
+// A Result is what one run said.
+type Result struct {
+	Path string // where Name was found; "" when it is not on PATH (Err says so)
+	// Out is what it printed on stdout and stderr; with ReplyID, the reply.
+	Out     []byte
+	Err     error
+	Dur     time.Duration
+	Scratch string // the scratch folder, its symlinks resolved (deleted by now)
+}
+
+// Run asks c of the program on getenv's PATH.
+func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
+	var r Result
+	if r.Path, r.Err = LookPath(getenv, c.Name); r.Err != nil {
+		return r
+	}
+	tmp, err := os.MkdirTemp("", "hookinstall-agent-")
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	defer os.RemoveAll(tmp)
+	if r.Scratch, r.Err = filepath.EvalSymlinks(tmp); r.Err != nil {
+		return r
+	}
+	for name, data := range c.Files {
+		if r.Err = os.WriteFile(filepath.Join(r.Scratch, name), data, 0o600); r.Err != nil {
+			return r
+		}
+	}
+	timeout := cmp.Or(c.Timeout, Timeout)
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, r.Path, c.Args...)
+	cmd.Env = []string{"PATH=" + cmp.Or(getenv("PATH"), "/usr/bin:/bin"), "HOME=" + r.Scratch, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1"}
+	for _, kv := range c.Env {
+		cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$SCRATCH", r.Scratch))
+	}
+	cmd.Dir = cmp.Or(c.Dir, r.Scratch)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	if c.ReplyID != 0 {
+		r.Out, err = rpc(tctx, cmd, c.Input, c.ReplyID)
+	} else {
+		var out bytes.Buffer
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(c.Input), &out, &out
+		err = cmd.Run()
+		r.Out = out.Bytes()
+	}
+	r.Dur = time.Since(start)
+	switch {
+	case ctx.Err() != nil:
+		r.Err = fmt.Errorf("stopped: %w", ctx.Err())
+	case tctx.Err() != nil && (c.ReplyID == 0 || r.Out == nil):
+		r.Err = fmt.Errorf("did not answer within %s", timeout)
+	default:
+		r.Err = err
+	}
+	return r
+}
+
+// rpc runs cmd as a JSON-RPC server on stdio: it writes input, and reads
+// stdout a line at a time up to the reply whose id is want. Then stdin is
+// closed, and a server that does not exit at the end of its input is
+// killed, with its process group, a second later.
+func rpc(ctx context.Context, cmd *exec.Cmd, input []byte, want int) ([]byte, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var reply []byte
+	answered, drained := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			var m struct {
+				ID *int `json:"id"`
+			}
+			if reply == nil && json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil && *m.ID == want {
+				reply = append([]byte(nil), sc.Bytes()...)
+				close(answered)
+			}
+		}
+		_, _ = io.Copy(io.Discard, out) // until it exits
+	}()
+	go func() { _, _ = in.Write(input) }()
+	select {
+	case <-answered:
+	case <-drained:
+	case <-ctx.Done():
+	}
+	in.Close()
+	kill := time.AfterFunc(time.Second, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	<-drained
+	_ = cmd.Wait()
+	kill.Stop()
+	if reply == nil {
+		// stderr is read only now: exec copies it until Wait returns
+		return nil, fmt.Errorf("exited without answering%s", stderrTail(stderr.Bytes()))
+	}
+	return reply, nil
+}
+
+// stderrTail is the last line the program printed on stderr, for an error.
+func stderrTail(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if s == "" {
+		return ""
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return " (" + s + ")"
+}
+
+// A Version is what a program said to `--version`.
+type Version struct {
+	Path string // where it was found; "" when it is not on PATH
+	Out  string // what it printed
+	Err  error  // why it could not be asked, or how it failed
+}
+
+// Versions asks each program its version once: one Versions serves one
+// run (an Installer, and the writers it makes), so that the version gate
+// and --trust take the same answer. The zero value is ready to use.
+type Versions struct {
+	mu   sync.Mutex
+	seen map[string]Version
+}
+
+// Ask runs `name --version`, with CI=1 (no prompt, no update check), or
+// returns what it said when asked before.
+func (v *Versions) Ask(ctx context.Context, getenv func(string) string, name string) Version {
+	path, err := LookPath(getenv, name)
+	if err != nil {
+		return Version{Err: err}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if a, ok := v.seen[path]; ok {
+		return a
+	}
+	r := Run(ctx, getenv, Cmd{Name: name, Args: []string{"--version"}, Env: []string{"CI=1"}})
+	a := Version{Path: r.Path, Out: string(r.Out), Err: r.Err}
+	if v.seen == nil {
+		v.seen = map[string]Version{}
+	}
+	v.seen[path] = a
+	return a
+}

@@ -1,0 +1,104 @@
+package agentexec
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// notAgents are the production files that may start or look up a program
+// themselves, because none of them runs an agent's program as a question
+// to it. Everything else goes through this package.
+var notAgents = map[string]string{
+	// our own hook scripts (and the JavaScript runtime that loads our
+	// plugin), fired as the agent fires a hook: in a session of their own
+	// with a pty, the payload on stdin, the exit status as the answer
+	"doctor/fire.go": "fires our hooks",
+	// tmux and tty(1) for init; `run` execs the user's own command line
+	// with their whole environment, replacing itself
+	"cmd/hookinstall/init.go": "tmux, tty and the user's command",
+	// the benchmark tool times hookinstall itself and jq; it is not shipped
+	"internal/bench/": "a development tool",
+}
+
+// TestOnlyHereRunsAgents fails when a production file outside this package
+// calls exec.Command, exec.CommandContext or exec.LookPath, or searches PATH
+// itself, unless notAgents names it.
+func TestOnlyHereRunsAgents(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "internal/agentexec" || strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || exempt(rel) {
+			return nil
+		}
+		for _, call := range execCalls(t, path) {
+			t.Errorf("%s: %s: agents' programs are found and run by internal/agentexec only (or name the file in notAgents, with why)", rel, call)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exempt(rel string) bool {
+	for p := range notAgents {
+		if rel == p || strings.HasSuffix(p, "/") && strings.HasPrefix(rel, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// banned are the calls that start a program or search PATH for one (a
+// PATH search by hand splits it with filepath.SplitList), by package.
+var banned = map[string][]string{
+	"os/exec":       {"Command", "CommandContext", "LookPath"},
+	"path/filepath": {"SplitList"},
+}
+
+// execCalls lists the banned calls in the file at path.
+func execCalls(t *testing.T, path string) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string][]string{} // the name a file gives a package: its banned calls
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if calls, ok := banned[p]; ok {
+			name := filepath.Base(p)
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			names[name] = calls
+		}
+	}
+	var found []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := s.X.(*ast.Ident); ok && slices.Contains(names[x.Name], s.Sel.Name) {
+				found = append(found, fset.Position(s.Pos()).String()+" "+x.Name+"."+s.Sel.Name)
+			}
+		}
+		return true
+	})
+	return found
+}
