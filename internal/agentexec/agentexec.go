@@ -17,7 +17,8 @@
 //     the trust just written (which hooks.json it finds, trusted or not);
 //   - it runs in its own process group, killed whole at the timeout, when
 //     ctx is cancelled, or (a JSON-RPC server) a second after its answer
-//     when it does not exit on its own;
+//     when it does not exit on its own; whatever it left running is killed
+//     when it ends;
 //   - Timeout bounds every run (a caller may bound it lower).
 package agentexec
 
@@ -124,6 +125,9 @@ func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 		r.Out = out.Bytes()
 	}
 	r.Dur = time.Since(start)
+	if cmd.Process != nil { // what it left running goes with it
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	switch {
 	case ctx.Err() != nil:
 		r.Err = fmt.Errorf("stopped: %w", ctx.Err())

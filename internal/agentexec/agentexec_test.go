@@ -1,15 +1,20 @@
 package agentexec
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // notAgents are the production files that may start or look up a program
@@ -101,4 +106,51 @@ func execCalls(t *testing.T, path string) []string {
 		return true
 	})
 	return found
+}
+
+// TestRunPolicy: a program runs with the fixed environment and a scratch
+// HOME (holding Files, named by $SCRATCH, deleted afterwards), nothing of
+// the caller's, and nothing it started outlives the run.
+func TestRunPolicy(t *testing.T) {
+	bin, out := t.TempDir(), t.TempDir()
+	script := "#!/bin/sh\nenv | sort\ncat \"$HOME/f\"\nsleep 60 >/dev/null 2>&1 &\necho $! >" + out + "/pid\n"
+	if err := os.WriteFile(filepath.Join(bin, "agent"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		return map[string]string{"PATH": bin + ":/usr/bin:/bin", "HOME": "/home/user", "SECRET": "x"}[k]
+	}
+	r := Run(context.Background(), getenv, Cmd{Name: "agent", Env: []string{"X=$SCRATCH/x"}, Files: map[string][]byte{"f": []byte("file\n")}})
+	if r.Err != nil || r.Path != filepath.Join(bin, "agent") {
+		t.Fatalf("Run = %q, %v", r.Path, r.Err)
+	}
+	var env []string
+	for _, l := range strings.Split(strings.TrimSpace(string(r.Out)), "\n") {
+		if k, _, _ := strings.Cut(l, "="); k != "PWD" && k != "SHLVL" && k != "_" { // sh's own
+			env = append(env, l)
+		}
+	}
+	want := []string{"HOME=" + r.Scratch, "LANG=C.UTF-8", "NO_COLOR=1", "PATH=" + bin + ":/usr/bin:/bin", "TERM=dumb", "X=" + r.Scratch + "/x", "file"}
+	if !slices.Equal(env, want) {
+		t.Errorf("it saw\n%s\nwant\n%s", strings.Join(env, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := os.Stat(r.Scratch); !os.IsNotExist(err) {
+		t.Errorf("the scratch HOME %s is still there", r.Scratch)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	alive := func() bool { // a zombie is dead: init reaps it in its own time
+		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return syscall.Kill(pid, 0) == nil && !strings.Contains(string(st), ") Z ")
+	}
+	for i := 0; alive(); i++ {
+		if i == 100 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("what it started in the background outlived the run")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
