@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // A Role says what a file of a plan is to the agent.
@@ -65,7 +66,7 @@ type FileEdit struct {
 // each file backed up once and re-read just before it is replaced.
 type Plan struct {
 	Edits   []FileEdit // applied in this order; the config first
-	Scripts []Script   // add: the hook scripts to install
+	Scripts []Script   // add: the hook scripts to install; remove: those it deletes (no Content)
 	Notes   []string   // what the user should read
 	// Next says what the user must do before the hooks run (trust them in
 	// the agent), "" when nothing.
@@ -155,8 +156,19 @@ func (a *Agent) TrustQuery(t Target, in PlanInput) *Query {
 // PlanRemove plans taking our entries out of every file, using in.Restore
 // where the writer offers an exact restore: the config, and the trust
 // records of our hooks where the agent keeps them (harmless where there are
-// none).
+// none). Its Scripts are the scripts of ours it deletes, by name: one per
+// hook, whatever version wrote them.
 func (a *Agent) PlanRemove(t Target, in PlanInput) (Plan, error) {
+	p, err := a.planRemoveFiles(t, in)
+	if _, mod := a.Format.(Module); err == nil && !mod {
+		for _, h := range a.Hooks {
+			p.Scripts = append(p.Scripts, Script{Event: h.Event, Name: scripts.FileName(h.Event)})
+		}
+	}
+	return p, err
+}
+
+func (a *Agent) planRemoveFiles(t Target, in PlanInput) (Plan, error) {
 	if a.planRemove != nil {
 		return a.planRemove(a, t, in)
 	}

@@ -72,3 +72,29 @@ func TestCodexTrustPlan(t *testing.T) {
 		t.Fatalf("remove plan with a restore: %+v, %v", rm.Edits, err)
 	}
 }
+
+// A removal's plan names the scripts it deletes: every script add writes,
+// for any version (none for an agent that loads a module of ours).
+func TestPlanRemoveNamesTheScripts(t *testing.T) {
+	for _, a := range All() {
+		tg := testTarget(t, a.Name(), "/home/u")
+		add, err := a.PlanAdd(tg, PlanInput{})
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name(), err)
+		}
+		rm, err := a.PlanRemove(tg, PlanInput{})
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name(), err)
+		}
+		var want, got []string
+		for _, s := range add.Scripts {
+			want = append(want, s.Name)
+		}
+		for _, s := range rm.Scripts {
+			got = append(got, s.Name)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: remove deletes %q, add writes %q", a.Name(), got, want)
+		}
+	}
+}

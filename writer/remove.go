@@ -209,7 +209,8 @@ func holdsOurs(t adapters.Target, path string, b []byte) bool {
 	return len(t.Adapter.Holds(t, map[string][]byte{path: b})) > 0
 }
 
-// ownedFiles lists the files in the hooks dir that a remove deletes.
+// ownedFiles lists the files in the hooks dir that a remove deletes: the
+// scripts its plan names, and the files of the install's own record.
 func (x *txn) ownedFiles() []string {
 	var fs []string
 	seen := map[string]bool{}
@@ -219,8 +220,7 @@ func (x *txn) ownedFiles() []string {
 			fs = append(fs, path)
 		}
 	}
-	scripts, _ := x.t.Adapter.Scripts(x.t)
-	for _, s := range scripts {
+	for _, s := range x.plan.Scripts {
 		add(filepath.Join(x.hooksDir, s.Name))
 	}
 	if x.man != nil {
