@@ -130,8 +130,9 @@ type Trust struct {
 type TrustWrite struct {
 	// Version is the release whose hash hookinstall computes itself.
 	Version string
-	// VersionCommand prints the installed release; the writer runs it
-	// (Probe) before a plan with PlanInput.Trust.
+	// VersionCommand prints the installed release; the writer asks its
+	// program's --version (Probe, once per run) before a plan with
+	// PlanInput.Trust.
 	VersionCommand []string
 	// Query, when set, is what the binary is asked before the plan
 	// (Agent.TrustQuery); its reply comes in as Probe.Reply.
@@ -140,9 +141,10 @@ type TrustWrite struct {
 	Add func(a *Agent, t Target, in PlanInput) (Plan, error)
 }
 
-// An Ask is how to ask the agent's binary what it resolved. It runs with no
-// stdin (or the RPC lines), a fixed minimal environment plus Env, and a
-// timeout; Read turns what it printed into findings.
+// An Ask is how to ask the agent's binary what it resolved. It runs as
+// internal/agentexec runs every agent program, with no stdin (or the RPC
+// lines), from the user's HOME (the question is what it resolves there)
+// plus Env; Read turns what it printed into findings.
 type Ask struct {
 	ID      string // the check id: "binary.claude"
 	Program string // looked up on PATH
