@@ -191,7 +191,8 @@ func firstLineDiff(got, want string) string {
 
 // TestDocLinks: every relative link in the README, CONTRIBUTING.md and
 // docs/*.md names a file or folder of the repository, and its #anchor a
-// heading of that file (as GitHub makes anchors from headings), so no
+// heading of that file (as GitHub makes anchors from headings), and each
+// of those files is reached from the README by following links, so no
 // section moved out of the README is out of reach.
 func TestDocLinks(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
@@ -212,6 +213,7 @@ func TestDocLinks(t *testing.T) {
 		return as
 	}
 	n := 0
+	links := map[string][]string{} // file -> the files it links to
 	for _, f := range docFiles(t) {
 		for i, line := range strings.Split(prose(readDoc(t, f)), "\n") {
 			for _, m := range link.FindAllStringSubmatch(line, -1) {
@@ -228,6 +230,7 @@ func TestDocLinks(t *testing.T) {
 						t.Errorf("%s:%d: link %q: %v", f, i+1, target, err)
 						continue
 					}
+					links[f] = append(links[f], file)
 				}
 				if anchor != "" && (!strings.HasSuffix(file, ".md") || !anchorsOf(file)[anchor]) {
 					t.Errorf("%s:%d: link %q: %s has no heading with the anchor #%s", f, i+1, target, file, anchor)
@@ -237,6 +240,21 @@ func TestDocLinks(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no relative links found: the link pattern is broken")
+	}
+	// Every doc is reached from the README, following links.
+	seen := map[string]bool{"README.md": true}
+	for queue := []string{"README.md"}; len(queue) > 0; queue = queue[1:] {
+		for _, to := range links[queue[0]] {
+			if !seen[to] {
+				seen[to] = true
+				queue = append(queue, to)
+			}
+		}
+	}
+	for _, f := range docFiles(t) {
+		if !seen[f] {
+			t.Errorf("%s: no chain of links leads to it from README.md", f)
+		}
 	}
 }
 
