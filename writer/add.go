@@ -23,32 +23,9 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	ask := w.queries(ctx)
 	plan := func() (*txn, error) { return w.planAdd(t, pr, ask) }
 	idle := func(*txn) bool { return len(w.strays(t)) == 0 }
-	undone := false
-	apply := func(x *txn, sys system, dirs []string) error {
-		if dry(sys) {
-			return w.applyAdd(x, sys, dirs)
-		}
-		// With a plan the agent's binary must confirm (Plan.Verify): the
-		// undo log first, the verdict once written (trustcheck.go).
-		u, err := w.undoLog(x, dirs)
-		if err != nil {
-			return err
-		}
-		if err := w.applyAdd(x, sys, dirs); err != nil {
-			return err
-		}
-		if err := w.verify(ctx, x, sys, u); err != nil {
-			undone = true
-			return err
-		}
-		return nil
-	}
-	x, _, err := w.run(ctx, t, &r, plan, idle, apply)
+	x, _, err := w.run(ctx, t, &r, plan, idle, w.applyAdd)
 	switch {
 	case err != nil:
-		if undone {
-			r.Changes = nil
-		}
 		return r.failed(err)
 	case len(r.Changes) == 0:
 		r.Status = "unchanged"
@@ -205,17 +182,6 @@ func (w *Writer) applyAdd(x *txn, sys system, dirs []string) error {
 	}
 	path := filepath.Join(x.hooksDir, manifest.FileName)
 	o := op{kind: "manifest", perm: 0o644, static: true}
-	if dry(sys) && x.man == nil {
-		// A first install writes the manifest whatever it holds, and the
-		// record of a new file carries no diff: the dry pass lists the
-		// write without building it, so it does not wait for the hashes
-		// of a large config and its edit (sumSoon), which the run then
-		// makes side by side with taking the lock and the re-read.
-		if err := sys.WriteFile(path, nil, o); err != nil {
-			return written(path, err)
-		}
-		return w.replace(x, sys)
-	}
 	m := w.manifestFor(x, append(append([]string(nil), dirs...), made...))
 	if !sameInstall(x.man, m) {
 		if err := sys.WriteFile(path, m.Marshal(), o); err != nil {
@@ -232,18 +198,8 @@ func (w *Writer) applyAdd(x *txn, sys system, dirs []string) error {
 // or the link fails (another filesystem), a copy, with the file's mode.
 func (x *txn) backup(sys system, path, bpath string) error {
 	st := x.files[path]
-	o := op{kind: "backup", perm: st.Mode, static: true} // a copy has the link's mode
-
-	if _, own := x.pre[path]; !own && st.Exists {
-		if err := sys.Link(st.Real, bpath, o); err == nil {
-			fi, err := os.Lstat(bpath)
-			if err != nil || st.same(fi) {
-				return nil // the file as read (or a dry run, which made no link)
-			}
-			// Changed since it was read: the copy replaces the link
-			// (listed once, as the link's record).
-			o.kind = ""
-		}
+	if _, own := x.pre[path]; !own && st.Exists && sys.Link(st.Real, bpath, op{kind: "backup", prev: &st}) == nil {
+		return nil
 	}
-	return sys.WriteFile(bpath, x.preData(path), o)
+	return sys.WriteFile(bpath, x.preData(path), op{kind: "backup", perm: st.Mode, static: true})
 }

@@ -283,15 +283,6 @@ func (w *Writer) replace(x *txn, sys system) error {
 		if !changes(e, st) {
 			continue
 		}
-		if !dry(sys) { // a dry run takes no lock: the file may change under it
-			_, same, err := sameFile(e.Path, st, adapters.MaxDocSize)
-			if err != nil {
-				return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
-			}
-			if !same {
-				return errRaced
-			}
-		}
 		var err error
 		o := op{kind: string(e.Role), name: e.Path, prev: &st, doc: e.Doc, perm: 0o644}
 		if e.Role == adapters.RoleTrust {
@@ -319,7 +310,9 @@ func (w *Writer) replace(x *txn, sys system) error {
 			o.temp = configTemp(st.Real, x.t.NS)
 			err = sys.WriteFile(st.Real, e.Doc, o)
 		}
-		if err != nil {
+		if errors.Is(err, errRaced) {
+			return errRaced
+		} else if err != nil {
 			return &Error{Agent: x.t.ID, File: e.Path, Err: err, Written: true}
 		}
 	}
@@ -385,7 +378,20 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 			}
 			x = y
 			r.Notes = y.allNotes()
-			return apply(y, rec, dirs)
+			if y.plan.Verify == nil {
+				return apply(y, rec, dirs)
+			}
+			// A plan the agent's binary must confirm: written through an
+			// undoer, and undone when it does not (trustcheck.go).
+			u := &undoer{system: rec}
+			if err := apply(y, u, dirs); err != nil {
+				return err
+			}
+			if err := w.verify(ctx, y, u, dirs); err != nil {
+				rec.changes = nil // undone, or what is left is said
+				return err
+			}
+			return nil
 		})
 	})
 	return x, false, err

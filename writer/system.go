@@ -1,8 +1,11 @@
 package writer
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +13,8 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/hookinstall/hookinstall/adapters"
 )
 
 // A system makes every change the writer makes to the disk: each write,
@@ -29,9 +34,14 @@ type system interface {
 	// WriteFile replaces path with data: a temp file in path's folder
 	// (o.temp, or a random name), fsync, the mode and owner (o.prev's when
 	// the file exists, else o.perm), rename, fsync of the folder. On error
-	// path is as it was and no temp file is left.
+	// path is as it was and no temp file is left. With o.prev (a plan's
+	// file), WriteFile, Rename and Remove act only while the file still
+	// holds what o.prev read: the agents take no lock of ours, and one that
+	// rewrote it since gets errRaced (the plan is made again).
 	WriteFile(path string, data []byte, o op) error
-	// Link makes newname a hard link to oldname, and syncs its folder.
+	// Link makes newname a hard link to oldname, and syncs its folder;
+	// with o.prev, only while oldname is still the file o.prev read (else
+	// errRaced, and no link: the caller copies the bytes it read instead).
 	Link(oldname, newname string, o op) error
 	// Rename moves oldname over newname (a file of the plan, as o says:
 	// a restore), and syncs newname's folder.
@@ -72,21 +82,43 @@ type op struct {
 // realSystem acts on the disk.
 type realSystem struct{}
 
+// unchanged is the check of a plan's file (o.prev) before it is replaced:
+// re-read, it must hold what was read.
+func (o op) unchanged() error {
+	if o.prev == nil {
+		return nil
+	}
+	if _, same, err := sameFile(o.prev.Path, *o.prev, adapters.MaxDocSize); err != nil || !same {
+		return cmp.Or(err, errRaced)
+	}
+	return nil
+}
+
 func (realSystem) WriteFile(path string, data []byte, o op) error {
+	if err := o.unchanged(); err != nil {
+		return err
+	}
 	if o.temp != "" {
 		return writeConfigAtomic(path, o.temp, data, o.perm, o.prev)
 	}
 	return writeAtomic(path, data, o.perm, o.static, o.prev)
 }
 
-func (realSystem) Link(oldname, newname string, _ op) error {
+func (realSystem) Link(oldname, newname string, o op) error {
 	if err := os.Link(oldname, newname); err != nil {
 		return err
+	}
+	if fi, err := os.Lstat(newname); o.prev != nil && (err != nil || !o.prev.same(fi)) {
+		_ = os.Remove(newname)
+		return errRaced
 	}
 	return syncDir(filepath.Dir(newname))
 }
 
-func (realSystem) Rename(oldname, newname string, _ op) error {
+func (realSystem) Rename(oldname, newname string, o op) error {
+	if err := o.unchanged(); err != nil {
+		return err
+	}
 	if err := os.Rename(oldname, newname); err != nil {
 		return err
 	}
@@ -94,6 +126,9 @@ func (realSystem) Rename(oldname, newname string, _ op) error {
 }
 
 func (realSystem) Remove(path string, o op) error {
+	if err := o.unchanged(); err != nil {
+		return err
+	}
 	if o.lazy {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -263,10 +298,109 @@ func (r *recorder) Rewrite(path string, data []byte) error {
 	return r.sys.Rewrite(path, data)
 }
 
-// dry reports whether sys is a dry run's: a recorder that writes nothing.
-func dry(sys system) bool {
-	r, ok := sys.(*recorder)
-	return ok && r.sys == nil
+// An undoer is a system that, before each change it passes on, records
+// what the path held, so that undo can put back every change it made, the
+// last first: the undo of an add its plan's Verify disowns is this record,
+// not a prediction of what the add would write.
+type undoer struct {
+	system
+	steps []undoStep
+}
+
+// An undoStep is one path as it was before a change: a file's state (not
+// there: the change created it), or a folder the change made. A plan's
+// file (plan) also keeps what the change left there (nil: deleted it).
+type undoStep struct {
+	st    fileState
+	plan  bool
+	wrote []byte
+	dir   bool
+}
+
+// save records path before a change that leaves after in it.
+func (u *undoer) save(path string, o op, after []byte) error {
+	if o.prev != nil {
+		u.steps = append(u.steps, undoStep{st: *o.prev, plan: true, wrote: after})
+		return nil
+	}
+	st, err := readFile(path, adapters.MaxDocSize)
+	if err == nil {
+		st.Real = path
+		u.steps = append(u.steps, undoStep{st: st})
+	}
+	return err
+}
+
+func (u *undoer) WriteFile(path string, data []byte, o op) error {
+	if err := u.save(path, o, data); err != nil {
+		return err
+	}
+	return u.system.WriteFile(path, data, o)
+}
+
+func (u *undoer) Link(oldname, newname string, o op) error {
+	if err := u.save(newname, op{}, nil); err != nil {
+		return err
+	}
+	return u.system.Link(oldname, newname, o)
+}
+
+func (u *undoer) Rename(oldname, newname string, o op) error {
+	if err := u.save(newname, o, o.doc); err != nil {
+		return err
+	}
+	return u.system.Rename(oldname, newname, o)
+}
+
+// Remove records a plan's file; the others an add removes are its own
+// (a temp file, a folder it made when the next step failed).
+func (u *undoer) Remove(path string, o op) error {
+	if o.prev != nil {
+		u.steps = append(u.steps, undoStep{st: *o.prev, plan: true})
+	}
+	return u.system.Remove(path, o)
+}
+
+func (u *undoer) Mkdir(path string) error {
+	u.steps = append(u.steps, undoStep{st: fileState{Real: path}, dir: true})
+	return u.system.Mkdir(path)
+}
+
+// undo puts back what u recorded, the last change first: a plan's file
+// only while it still holds what the change left there (one the agent
+// rewrote since is left alone). It stops at the first file it cannot put
+// back: what is left is an install the manifest records, or files of ours
+// alone, which remove takes out. A folder that is not empty stays.
+func (u *undoer) undo(ns string) error {
+	for i := len(u.steps) - 1; i >= 0; i-- {
+		s := u.steps[i]
+		path := s.st.Real
+		if s.dir {
+			_ = u.system.Remove(path, op{})
+			continue
+		}
+		o := op{perm: s.st.Mode, static: true}
+		if s.plan {
+			now, err := readFile(path, adapters.MaxDocSize)
+			if err != nil {
+				return err
+			}
+			if now.Exists != (s.wrote != nil) || !bytes.Equal(now.Data, s.wrote) {
+				return fmt.Errorf("%s changed since it was written, so it was left as it is (hookinstall remove takes our entries out)", path)
+			}
+			o = op{prev: &now, perm: s.st.Mode, temp: configTemp(path, ns)}
+		}
+		var err error
+		if s.st.Exists {
+			err = u.system.WriteFile(path, s.st.Data, o)
+		} else {
+			err = u.system.Remove(path, op{})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listed is the record in the order a report lists it: the plan's files
