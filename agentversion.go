@@ -11,12 +11,13 @@ import (
 // ErrAgentVersion says that the agent's program on PATH is a version for
 // which hookinstall can write nothing useful and safe (measured: its hooks
 // would report nothing, or it would reject the config): nothing was
-// written. An *AgentVersionError wraps it; the command line exits 3.
+// written. The error says which program said which version, and why
+// nothing can be written for it; the command line exits 3.
 var ErrAgentVersion = errors.New("the agent's version cannot run these hooks")
 
-// An AgentVersionError is a refusal to install for the agent version on
+// An agentVersionError is a refusal to install for the agent version on
 // PATH.
-type AgentVersionError struct {
+type agentVersionError struct {
 	Agent   string // the agent's name
 	Product string // its name for people
 	Binary  string // the program asked
@@ -24,11 +25,11 @@ type AgentVersionError struct {
 	Reason  string // what that version does with our hooks
 }
 
-func (e *AgentVersionError) Error() string {
+func (e *agentVersionError) Error() string {
 	return fmt.Sprintf("%s: %s %s (%s) %s; nothing written", e.Agent, e.Product, e.Version, e.Binary, e.Reason)
 }
 
-func (e *AgentVersionError) Unwrap() error { return ErrAgentVersion }
+func (e *agentVersionError) Unwrap() error { return ErrAgentVersion }
 
 // agentVersion asks the agent's program on the Installer's PATH for its
 // version, once per program per Installer (the writers it makes take the
@@ -45,7 +46,7 @@ func (in *Installer) agentVersion(ctx context.Context, t adapters.Target, r *ada
 
 // gate asks the agent's program its version and judges it against the
 // agent's measured range: the gate the plan writes with, what add must
-// say about it, or an *AgentVersionError when nothing can be written.
+// say about it, or an *agentVersionError when nothing can be written.
 func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gate, []string, error) {
 	f := t.Adapter
 	g, why := in.judge(ctx, t, f.Range)
@@ -57,7 +58,7 @@ func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gat
 	}
 	v, bin := g.Version, g.Binary
 	if g.Refuse != "" {
-		return nil, nil, &AgentVersionError{Agent: t.ID, Product: f.Product, Binary: bin, Version: v, Reason: g.Refuse}
+		return nil, nil, &agentVersionError{Agent: t.ID, Product: f.Product, Binary: bin, Version: v, Reason: g.Refuse}
 	}
 	states := map[string]string{}
 	for _, e := range t.Adapter.Events() {

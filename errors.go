@@ -25,14 +25,6 @@ var (
 	// ErrUnknownAgent says that a name is no agent hookinstall knows, nor
 	// a valid clone of one.
 	ErrUnknownAgent = errors.New("unknown agent")
-	// ErrHomeNotAbsolute says that the home (Options.Home, or $HOME when
-	// that is "") is not an absolute path: hookinstall never resolves one
-	// under the current directory. An *OptionError for "Home" wraps it.
-	ErrHomeNotAbsolute = errors.New("not an absolute path")
-	// ErrHomeNotDir says that the home exists and is not a directory. A
-	// home that does not exist is an *OptionError wrapping fs.ErrNotExist:
-	// hookinstall never creates a home.
-	ErrHomeNotDir = errors.New("not a directory")
 )
 
 // A FileError is a failure to use one agent's file: it cannot be read or
@@ -65,8 +57,9 @@ type OptionError struct {
 func (e *OptionError) Error() string { return e.Err.Error() }
 func (e *OptionError) Unwrap() error { return e.Err }
 
-// homeError is a home New refuses: its message, and what it is (one of
-// ErrHomeNotAbsolute, fs.ErrNotExist, ErrHomeNotDir) for errors.Is.
+// homeError is a home New refuses: its message, and what it is (nil for a
+// path that is not absolute, fs.ErrNotExist, syscall.ENOTDIR) for
+// errors.Is.
 type homeError struct {
 	msg  string
 	kind error

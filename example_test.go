@@ -30,11 +30,11 @@ func ExampleInstaller_Install() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	res, err := in.Install(ctx, "claude", hookinstall.InstallOptions{})
-	if err != nil {
-		log.Fatal(err)
+	res := in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	if res.Err != nil {
+		log.Fatal(res.Err)
 	}
-	fmt.Println(res.Agent, res.Outcome)
+	fmt.Println(res.Agent, res.Status)
 	var changed []string
 	for _, c := range res.Changes {
 		rel, _ := filepath.Rel(home, c.Path)
@@ -45,11 +45,11 @@ func ExampleInstaller_Install() {
 		fmt.Println(" ", c)
 	}
 
-	res, err = in.Remove(ctx, "claude", hookinstall.RemoveOptions{})
-	if err != nil {
-		log.Fatal(err)
+	res = in.Remove(ctx, "claude", hookinstall.RemoveOptions{})
+	if res.Err != nil {
+		log.Fatal(res.Err)
 	}
-	fmt.Println(res.Agent, res.Outcome)
+	fmt.Println(res.Agent, res.Status)
 	b, _ := os.ReadFile(settings)
 	fmt.Printf("%s", b)
 	// Output:
@@ -121,15 +121,15 @@ func ExampleFileError() {
 	ctx := context.Background()
 
 	_ = os.WriteFile(settings, []byte("{\n  \"model\": \"opus\",\n}\n"), 0o644)
-	_, err = in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	res := in.Install(ctx, "claude", hookinstall.InstallOptions{})
 	var fe *hookinstall.FileError
-	if errors.As(err, &fe) {
+	if errors.As(res.Err, &fe) {
 		fmt.Println(fe.Agent, filepath.Base(fe.Path), "line", fe.Line, "written:", fe.Written)
 	}
 
 	_ = os.WriteFile(settings, []byte(`{"disableAllHooks": true}`), 0o644)
-	res, err := in.Install(ctx, "claude", hookinstall.InstallOptions{})
-	fmt.Println(res.Outcome, errors.Is(err, hookinstall.ErrHooksOff))
+	res = in.Install(ctx, "claude", hookinstall.InstallOptions{})
+	fmt.Println(res.Status, errors.Is(res.Err, hookinstall.ErrHooksOff))
 	// Output:
 	// claude settings.json line 3 written: false
 	// disabled true

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -23,9 +24,9 @@ import (
 // $HOOKINSTALL_NAMESPACE gives one.
 const DefaultNamespace = "hookinstall"
 
-// NamespaceEnv is the environment variable that gives the namespace when
+// namespaceEnv is the environment variable that gives the namespace when
 // Options.Namespace is empty.
-const NamespaceEnv = "HOOKINSTALL_NAMESPACE"
+const namespaceEnv = "HOOKINSTALL_NAMESPACE"
 
 // Options say where and for whom an Installer works. The zero value
 // installs into $HOME in namespace $HOOKINSTALL_NAMESPACE or "hookinstall".
@@ -37,8 +38,8 @@ type Options struct {
 	Namespace string
 	// Home is the home directory to install into. "" means $HOME. Either
 	// must be an absolute path to a directory that exists: New refuses
-	// anything else with an *OptionError (ErrHomeNotAbsolute,
-	// fs.ErrNotExist, ErrHomeNotDir), and hookinstall never creates a home. The agents' own directory variables
+	// anything else with an *OptionError (wrapping fs.ErrNotExist or
+	// syscall.ENOTDIR where that is why), and hookinstall never creates a home. The agents' own directory variables
 	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME, ...) are honoured only when Home
 	// is "": an explicit home is taken as it is. When it is not $HOME, the
 	// header of every file written names it (--home) in the command that
@@ -64,7 +65,7 @@ type Options struct {
 type Installer struct {
 	ns, home, asHome string
 	homeGiven        bool
-	nsNamed          bool // by Options.Namespace or NamespaceEnv
+	nsNamed          bool // by Options.Namespace or namespaceEnv
 	getenv           func(string) string
 	version          string
 
@@ -78,7 +79,7 @@ type Installer struct {
 func New(o Options) (*Installer, error) {
 	in := &Installer{getenv: o.Getenv, version: o.Version}
 	if in.version == "" {
-		in.version = ModuleVersion()
+		in.version = moduleVersion()
 	}
 	if in.getenv == nil {
 		in.getenv = os.Getenv
@@ -87,7 +88,7 @@ func New(o Options) (*Installer, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.ns, in.nsNamed = ns, o.Namespace != "" || in.getenv(NamespaceEnv) != ""
+	in.ns, in.nsNamed = ns, o.Namespace != "" || in.getenv(namespaceEnv) != ""
 	home, what := o.Home, "Home"
 	if home == "" {
 		home, what = in.getenv("HOME"), "$HOME"
@@ -101,7 +102,7 @@ func New(o Options) (*Installer, error) {
 			return nil, &OptionError{Option: "AsHome", Err: errors.New("AsHome needs Home")}
 		}
 		if !filepath.IsAbs(o.AsHome) {
-			return nil, &OptionError{Option: "AsHome", Err: &homeError{fmt.Sprintf("AsHome %q is not an absolute path", o.AsHome), ErrHomeNotAbsolute}}
+			return nil, &OptionError{Option: "AsHome", Err: &homeError{fmt.Sprintf("AsHome %q is not an absolute path", o.AsHome), nil}}
 		}
 		in.asHome = filepath.Clean(o.AsHome)
 	}
@@ -112,15 +113,15 @@ func New(o Options) (*Installer, error) {
 // for the library and the command alike: an absolute path (never one
 // resolved under the current directory) to a directory that exists
 // (hookinstall never creates a home). what names where home came from,
-// "Home" or "$HOME", in the message. The error wraps ErrHomeNotAbsolute,
-// fs.ErrNotExist or ErrHomeNotDir, so that a caller (the command) can word
-// it as its own flag.
+// "Home" or "$HOME", in the message. The error wraps fs.ErrNotExist or
+// syscall.ENOTDIR where that is why, so that a caller (the command) can
+// word it as its own flag.
 func checkHome(what, home string) error {
 	if home == "" || !filepath.IsAbs(home) {
 		if what == "$HOME" {
-			return &homeError{"$HOME is not set to an absolute path", ErrHomeNotAbsolute}
+			return &homeError{"$HOME is not set to an absolute path", nil}
 		}
-		return &homeError{fmt.Sprintf("%s %q is not an absolute path", what, home), ErrHomeNotAbsolute}
+		return &homeError{fmt.Sprintf("%s %q is not an absolute path", what, home), nil}
 	}
 	fi, err := os.Stat(home)
 	switch {
@@ -129,7 +130,7 @@ func checkHome(what, home string) error {
 	case err != nil:
 		return &homeError{fmt.Sprintf("%s %q: %v", what, home, err), err}
 	case !fi.IsDir():
-		return &homeError{fmt.Sprintf("%s %q is not a directory", what, home), ErrHomeNotDir}
+		return &homeError{fmt.Sprintf("%s %q is not a directory", what, home), syscall.ENOTDIR}
 	}
 	return nil
 }
@@ -143,7 +144,7 @@ func ResolveNamespace(ns string, getenv func(string) string) (string, error) {
 		getenv = os.Getenv
 	}
 	if ns == "" {
-		ns = getenv(NamespaceEnv)
+		ns = getenv(namespaceEnv)
 	}
 	if ns == "" {
 		ns = DefaultNamespace
@@ -171,32 +172,40 @@ func (in *Installer) Env(taskID, ptyPath string) []string {
 
 // An Agent is one coding agent as it resolves under the Installer's home.
 type Agent struct {
-	Name     string // "claude", or a clone's own id
-	Product  string // its name for people: "Claude Code"
-	Base     string // for a clone, the agent whose shape and events it uses
-	Config   string // the file our entries go into, on disk
-	HooksDir string // our scripts, manifest, backups and lock
+	Name     string `json:"agent"`     // "claude", or a clone's own id
+	Product  string `json:"-"`         // its name for people: "Claude Code"
+	Base     string `json:"-"`         // for a clone, the agent whose shape and events it uses
+	Config   string `json:"config"`    // the file our entries go into, on disk
+	HooksDir string `json:"hooks_dir"` // our scripts, manifest, backups and lock
 	// Shared reports a config shared with the user (our entries are merged
 	// in and taken out) rather than a file of ours alone (removal deletes
 	// it).
-	Shared bool
+	Shared bool `json:"shared"`
 	// Detected reports that the agent looks installed on this machine:
 	// its config dir exists or its program is on PATH.
-	Detected bool
+	Detected bool `json:"detected"`
 	// Missing says what was looked for and not found ("no ~/.claude and
 	// no claude on PATH") when the agent is not detected, else "".
-	Missing string
-	// ByNameOnly reports an agent that InstallAll skips: its terminal
-	// already reports these states (Codex).
-	ByNameOnly bool
+	Missing string `json:"-"`
+	// ByNameOnly reports an agent that InstallAll skips: it is installed
+	// only when named (Codex: Skip says why).
+	ByNameOnly bool `json:"by_name_only"`
 	// Skip says why InstallAll skips the agent (not detected, or
 	// installed only by name), or is "" when InstallAll installs it.
-	Skip string
+	Skip string `json:"skip,omitempty"`
+	// States are the states the agent reports, each once, in the order
+	// of the State constants.
+	States []State `json:"states"`
 	// Events are the agent's hook events and the state each reports.
-	Events []Event
+	Events []Event `json:"events"`
 	// Versions are the agent's versions measured with these hooks, nil
 	// where none could be run (docs/agents.md "Versions").
-	Versions *VersionRange
+	Versions *VersionRange `json:"versions,omitempty"`
+	// TrustWritable reports that hookinstall can record the user's trust
+	// in the agent's hooks itself (InstallOptions.Trust): Codex. Every
+	// other agent runs its hooks once installed, or is trusted in the
+	// agent.
+	TrustWritable bool `json:"-"`
 }
 
 // A VersionRange is the agent versions whose binaries were run with
@@ -205,20 +214,20 @@ type Agent struct {
 // asks the agent's program on PATH for its version and writes for older
 // ones what Older says.
 type VersionRange struct {
-	Program string // the program asked: "kimi"
-	Oldest  string
-	Newest  string
-	Floor   string // the oldest version run at all
-	Older   []OlderVersions
+	Program string          `json:"program"` // the program asked: "kimi"
+	Oldest  string          `json:"oldest"`
+	Newest  string          `json:"newest"`
+	Floor   string          `json:"floor"` // the oldest version run at all
+	Older   []OlderVersions `json:"older"`
 }
 
 // OlderVersions is what add writes for the versions below Below.
 type OlderVersions struct {
-	Below     string
-	Drop      []string // events those versions do not know: left out
-	TimeoutMS bool     // they read a hook's timeout in milliseconds
-	Refused   string   // nothing useful and safe can be written: why (add exits 3)
-	Why       string   // what was measured
+	Below     string   `json:"below"`
+	Drop      []string `json:"drop"`              // events those versions do not know: left out
+	TimeoutMS bool     `json:"timeout_ms"`        // they read a hook's timeout in milliseconds
+	Refused   string   `json:"refused,omitempty"` // nothing useful and safe can be written: why (add exits 3)
+	Why       string   `json:"why"`               // what was measured
 }
 
 // Text renders the range for people: "0.20.0 to 2.1.0 (below 0.20.0: no
@@ -242,41 +251,47 @@ func versionRange(r *adapters.Range) *VersionRange {
 	if r == nil {
 		return nil
 	}
-	v := &VersionRange{Program: r.Program, Oldest: r.Oldest, Newest: r.Newest, Floor: r.Floor}
+	v := &VersionRange{Program: r.Program, Oldest: r.Oldest, Newest: r.Newest, Floor: r.Floor, Older: []OlderVersions{}}
 	if v.Floor == "" {
 		v.Floor = r.Oldest
 	}
 	for _, o := range r.Older {
-		v.Older = append(v.Older, OlderVersions{Below: o.Below, Drop: o.Drop, TimeoutMS: o.TimeoutMS, Refused: o.Refuse, Why: o.Why})
+		v.Older = append(v.Older, OlderVersions{Below: o.Below, Drop: append([]string{}, o.Drop...), TimeoutMS: o.TimeoutMS, Refused: o.Refuse, Why: o.Why})
 	}
 	return v
 }
 
 // An Event is one of an agent's hook events and the state it reports.
 type Event struct {
-	Name  string // the agent's own event name: "PermissionRequest"
-	State State
-	Note  string // the condition, where the state depends on the payload
+	Name  string `json:"event"` // the agent's own event name: "PermissionRequest"
+	State State  `json:"state"`
+	Note  string `json:"note,omitempty"` // the condition, where the state depends on the payload
 	// Script is the file name, in the Agent's HooksDir, of the script
 	// Install writes for this event ("permission-request.sh"), as the
 	// writer names it; "" for an agent whose hooks are a plugin or
 	// extension module of ours (its Config), which has no script per
 	// event. Events that share a hook share its script.
-	Script string
+	Script string `json:"script,omitempty"`
 }
 
-// States lists the states the agent reports, each once, in States order.
-func (a Agent) States() []State {
-	var out []State
-	for _, s := range States() {
-		for _, e := range a.Events {
-			if e.State == s {
-				out = append(out, s)
-				break
-			}
-		}
+// Payloads returns the hook payloads recorded for the agent, for a host's
+// own tests: what the agent gives a hook on stdin (for a plugin or
+// extension agent, what it passes to the module's handlers), keyed by the
+// event's name ("Stop"), or event.variant for a further payload of one
+// event ("Stop.background"), as the files of adapters/payloads are named
+// (its README.md says where each comes from). An agent that runs another
+// agent's engine, and a clone, have that agent's payloads. Every call
+// returns fresh copies.
+func (a Agent) Payloads() map[string][]byte {
+	name := a.Name
+	if a.Base != "" {
+		name = a.Base
 	}
-	return out
+	ad, ok := adapters.Lookup(name)
+	if !ok {
+		return nil
+	}
+	return adapters.Payloads(ad.Payloads)
 }
 
 // AgentNames lists the agents hookinstall knows, in name order.
@@ -301,12 +316,18 @@ func (in *Installer) Agents() ([]Agent, error) {
 	return as, nil
 }
 
-// Agent describes one agent. base names the agent a new clone is made
-// from; with base "", name is one of AgentNames, a clone installed before
-// (found by its manifest), or another spelling AgentName knows ("Claude",
-// "agy").
-func (in *Installer) Agent(name, base string) (Agent, error) {
-	t, err := in.target(name, base)
+// Agent describes one agent: name is one of AgentNames in any case
+// ("Claude"), the name of its program ("agy"), or a clone installed
+// before (found by its manifest).
+func (in *Installer) Agent(name string) (Agent, error) {
+	return in.Clone(name, "")
+}
+
+// Clone describes the clone id of agent base, installed or not: its own
+// folder and manifest, base's config shape and events (InstallOptions.Base
+// makes it). With base "" it is Agent.
+func (in *Installer) Clone(id, base string) (Agent, error) {
+	t, err := in.target(id, base)
 	if err != nil {
 		return Agent{}, err
 	}
@@ -317,6 +338,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
+		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.VersionCommand() != nil,
 	}
 	if !a.Detected {
 		a.Missing = missing(t)
@@ -337,6 +359,14 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	}
 	for _, e := range t.Adapter.Events() {
 		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note, Script: script[e.Event]})
+	}
+	for _, s := range States() {
+		for _, e := range a.Events {
+			if e.State == s {
+				a.States = append(a.States, s)
+				break
+			}
+		}
 	}
 	a.Versions = versionRange(t.Adapter.Range)
 	return a, nil
@@ -427,7 +457,7 @@ func (in *Installer) target(name, base string) (adapters.Target, error) {
 		b, err := in.cloneBase(name)
 		if err != nil {
 			// the CLI's spellings too: any case, or the agent's program
-			if n, ok := AgentName(name); ok {
+			if n, ok := agentName(name); ok {
 				return adapters.Resolve(n, o)
 			}
 			return adapters.Target{}, err

@@ -8,48 +8,32 @@ import (
 	"github.com/hookinstall/hookinstall/writer"
 )
 
-// An Outcome says what an install or a removal did for one agent.
-type Outcome string
-
-// The outcomes.
-const (
-	OutcomeInstalled     Outcome = "installed"      // files were written
-	OutcomeUnchanged     Outcome = "unchanged"      // already installed: nothing written
-	OutcomeWouldInstall  Outcome = "would-install"  // dry run: Changes say what an install writes
-	OutcomeRemoved       Outcome = "removed"        // every trace of ours is gone
-	OutcomePartlyRemoved Outcome = "partly-removed" // gone, except entries edited by hand (see Notes)
-	OutcomeWouldRemove   Outcome = "would-remove"   // dry run: Changes say what a removal writes
-	OutcomeNotInstalled  Outcome = "not-installed"  // nothing to remove
-	OutcomeDisabled      Outcome = "disabled"       // the agent's hooks are off: nothing written (ErrHooksOff)
-	OutcomeFailed        Outcome = "error"          // see Result.Err
-)
-
 // A Change is one file that an install or removal creates, modifies or
-// deletes.
-type Change struct {
-	Path   string // on disk
-	Kind   string // "config", "script", "manifest", "backup" or "trust"
-	Action string // "create", "modify" or "delete"
-	Diff   string // dry run only: a unified diff of the file
-}
+// deletes: its Path on disk, its Kind ("config", "script", "manifest",
+// "backup" or "trust"), the Action ("create", "modify" or "delete") and,
+// on a dry run only, a unified Diff of the file.
+type Change = writer.Change
 
 // A Result says what an install or a removal did for one agent.
 type Result struct {
-	Agent   string
-	Outcome Outcome
-	Config  string // the agent's config file, on disk
-	Changes []Change
+	Agent     string   `json:"agent"`
+	Namespace string   `json:"namespace"`
+	Base      string   `json:"base,omitempty"` // for a clone, the agent it was made from
+	Status    Status   `json:"status"`
+	Config    string   `json:"config,omitempty"` // the agent's config file, on disk
+	Changes   []Change `json:"changes"`
 	// Notes are warnings the user should read: a user's entry whose trust
 	// may need review, entries left alone because they were edited, ...
-	Notes []string
+	Notes []string `json:"notes"`
 	// Hint, after a fresh install, is what the user must still do before
 	// the hooks run (Codex: trust them in /hooks), or "".
-	Hint string
-	// Err is the error the call returned for this agent, or nil.
-	Err error
-	// Namespace and HooksDir say which install a removal's Result is of;
-	// RemoveAll sets Base for a clone's (its base agent).
-	Namespace, Base, HooksDir string
+	Hint string `json:"hint,omitempty"`
+	// Err is this agent's failure (Status is StatusFailed or
+	// StatusDisabled), or nil.
+	Err error `json:"-"`
+	// HooksDir is the install's hooks dir, on disk (a removal's names
+	// what it left there).
+	HooksDir string `json:"-"`
 }
 
 // InstallOptions change how Install works.
@@ -82,16 +66,15 @@ type RemoveOptions struct {
 
 // Install installs agent's hooks: its scripts, our entries in its config,
 // a backup of the config as it was and a manifest. Installing again is a
-// no-op; an older install is upgraded in place. The Result is filled in
-// even when the error is not nil. Errors: ErrUnknownAgent, ErrHooksOff,
+// no-op; an older install is upgraded in place. The Result's Err says
+// whether it failed: ErrUnknownAgent, ErrHooksOff, ErrAgentVersion,
 // ErrTrustVersion, a *FileError, ctx's.
-func (in *Installer) Install(ctx context.Context, agent string, o InstallOptions) (*Result, error) {
+func (in *Installer) Install(ctx context.Context, agent string, o InstallOptions) *Result {
 	t, err := in.target(agent, o.Base)
 	if err != nil {
-		return &Result{Agent: agent, Outcome: OutcomeFailed, Err: err}, err
+		return in.failed(agent, err)
 	}
-	r := in.install(ctx, t, o)
-	return r, r.Err
+	return in.install(ctx, t, o)
 }
 
 // InstallAll installs the hooks of every agent detected on this machine,
@@ -119,15 +102,14 @@ func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Resul
 // Remove takes agent's hooks out. When the config still holds exactly what
 // the install wrote, the backed-up original comes back byte for byte;
 // otherwise only our entries go. Entries edited by hand are left alone
-// (OutcomePartlyRemoved) unless Force. The Result is filled in even when
-// the error is not nil.
-func (in *Installer) Remove(ctx context.Context, agent string, o RemoveOptions) (*Result, error) {
+// (StatusPartlyRemoved) unless Force. The Result's Err says whether it
+// failed.
+func (in *Installer) Remove(ctx context.Context, agent string, o RemoveOptions) *Result {
 	t, err := in.target(agent, o.Base)
 	if err != nil {
-		return &Result{Agent: agent, Outcome: OutcomeFailed, Err: err}, err
+		return in.failed(agent, err)
 	}
-	r := in.remove(ctx, t, o)
-	return r, r.Err
+	return in.remove(ctx, t, o)
 }
 
 // pick resolves every known agent and keeps those ok accepts.
@@ -155,7 +137,9 @@ func joinErrs(rs []*Result) error {
 
 func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOptions) *Result {
 	fail := func(err error) *Result {
-		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
+		r := in.failed(t.ID, err)
+		r.Base, r.Config = baseOf(t), t.Adapter.Config(t)
+		return r
 	}
 	if err := ctxErr(ctx); err != nil {
 		return fail(err)
@@ -172,8 +156,8 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	// writer can skip it.
 	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
 	rep := w.Add(ctx, t)
-	r := result(rep)
-	if rep.Err == nil { // what the version gate left out, only of an install that stands
+	r := in.result(t, rep)
+	if rep.Err == nil && len(notes) > 0 { // what the version gate left out, only of an install that stands
 		r.Notes = append(notes, r.Notes...)
 	}
 	if rep.Next != "" {
@@ -184,19 +168,31 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 
 func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOptions) *Result {
 	if err := ctxErr(ctx); err != nil {
-		return &Result{Agent: t.ID, Config: t.Adapter.Config(t), Outcome: OutcomeFailed, Err: err}
+		r := in.failed(t.ID, err)
+		r.Base, r.Config = baseOf(t), t.Adapter.Config(t)
+		return r
 	}
 	// the writer takes the home the install recorded (writer.Recorded)
-	r := result(in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
-	r.Namespace, r.HooksDir = in.ns, t.HooksDir()
+	r := in.result(t, in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
+	r.HooksDir = t.HooksDir()
 	return r
 }
 
-// result turns the writer's report into a Result.
-func result(rep writer.Report) *Result {
-	r := &Result{Agent: rep.Agent, Outcome: Outcome(rep.Status), Config: rep.Config, Notes: rep.Notes, Err: apiError(rep.Err)}
-	for _, c := range rep.Changes {
-		r.Changes = append(r.Changes, Change{Path: c.Path, Kind: c.Kind, Action: c.Action, Diff: c.Diff})
+// failed is the Result of a call that failed before the writer ran.
+func (in *Installer) failed(agent string, err error) *Result {
+	return &Result{Agent: agent, Namespace: in.ns, Status: StatusFailed, Changes: []Change{}, Notes: []string{}, Err: err}
+}
+
+// result turns the writer's report on t into a Result.
+func (in *Installer) result(t adapters.Target, rep writer.Report) *Result {
+	return &Result{Agent: rep.Agent, Namespace: in.ns, Base: baseOf(t), Status: rep.Status, Config: rep.Config,
+		Changes: append([]Change{}, rep.Changes...), Notes: append([]string{}, rep.Notes...), Err: apiError(rep.Err)}
+}
+
+// baseOf is the agent a clone t was made from, "" for an agent's own.
+func baseOf(t adapters.Target) string {
+	if t.ID != t.Adapter.Name() {
+		return t.Adapter.Name()
 	}
-	return r
+	return ""
 }

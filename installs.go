@@ -14,10 +14,10 @@ import (
 	"github.com/hookinstall/hookinstall/writer"
 )
 
-// AgentName returns the agent a person's name for it means: one of
+// agentName returns the agent a person's name for it means: one of
 // AgentNames in any case ("Claude"), or the name of the agent's own program
 // ("agy" is antigravity). ok is false when the name means no agent.
-func AgentName(name string) (agent string, ok bool) {
+func agentName(name string) (agent string, ok bool) {
 	n := strings.ToLower(name)
 	if _, ok := adapters.Lookup(n); ok {
 		return n, true
@@ -122,7 +122,7 @@ func (in *Installer) Installs() ([]Install, error) {
 // RemoveAll removes every install of ours under the home, one Result
 // each: every agent with one in the Installer's namespace (a hooks dir, or
 // an entry of ours in a file it reads), then each clone's (Installs); then,
-// unless the namespace was named (Options.Namespace or NamespaceEnv), every
+// unless the namespace was named (Options.Namespace or $HOOKINSTALL_NAMESPACE), every
 // other namespace's the same way. One failure does not stop the others;
 // the error joins every one.
 func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result, error) {
@@ -151,7 +151,7 @@ func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result,
 		}
 		for _, i := range installs {
 			if i.Namespace == ns && i.Base != "" {
-				r, _ := nin.Remove(ctx, i.Agent, RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: i.Base})
+				r := nin.Remove(ctx, i.Agent, RemoveOptions{DryRun: o.DryRun, Force: o.Force, Base: i.Base})
 				r.Namespace, r.Base, r.HooksDir = ns, i.Base, i.HooksDir
 				rs = append(rs, r)
 			}
@@ -175,23 +175,15 @@ func (in *Installer) Namespaces() ([]string, error) {
 	return out, nil
 }
 
-// TrustWritable reports whether hookinstall can record the user's trust in
-// agent's hooks itself (InstallOptions.Trust): true for Codex. Every other
-// agent either runs its hooks once installed or is trusted in the agent.
-func TrustWritable(agent string) bool {
-	a, ok := adapters.Lookup(agent)
-	return ok && a.VersionCommand() != nil
-}
-
 // modulePath is this module's path, as build info names it.
 const modulePath = "github.com/hookinstall/hookinstall"
 
-// ModuleVersion is the version of this module in the running binary, from
+// moduleVersion is the version of this module in the running binary, from
 // its build info: the main module's version when the binary is hookinstall's
 // own (a pseudo-version for a build from a checkout), or the version a host's
 // go.mod requires when the host embeds the package. "(devel)" when the build
 // recorded none.
-func ModuleVersion() string {
+func moduleVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(devel)"

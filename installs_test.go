@@ -37,7 +37,7 @@ func TestInstallsEveryNamespaceAndClone(t *testing.T) {
 		in          *hookinstall.Installer
 		agent, base string
 	}{{def, "claude", ""}, {termic, "grok", ""}, {termic, "claude", ""}, {def, "claude-work", "claude"}} {
-		if _, err := step.in.Install(ctx, step.agent, hookinstall.InstallOptions{Base: step.base}); err != nil {
+		if _, err := both(step.in.Install(ctx, step.agent, hookinstall.InstallOptions{Base: step.base})); err != nil {
 			t.Fatalf("install %s: %v", step.agent, err)
 		}
 	}
@@ -66,7 +66,7 @@ func TestInstallsEveryNamespaceAndClone(t *testing.T) {
 		t.Errorf("Namespaces = %q", ns)
 	}
 	// A removed install is gone from the list.
-	if _, err := termic.Remove(ctx, "grok", hookinstall.RemoveOptions{}); err != nil {
+	if _, err := both(termic.Remove(ctx, "grok", hookinstall.RemoveOptions{})); err != nil {
 		t.Fatal(err)
 	}
 	if is, _ := def.Installs(); len(is) != 3 {
@@ -76,7 +76,7 @@ func TestInstallsEveryNamespaceAndClone(t *testing.T) {
 	// default one, unnamed, every namespace's and every clone's.
 	say := func(rs []*hookinstall.Result) (got []string) {
 		for _, r := range rs {
-			got = append(got, fmt.Sprintf("%s/%s/%s %s %s", r.Namespace, r.Agent, r.Base, r.Outcome, r.HooksDir))
+			got = append(got, fmt.Sprintf("%s/%s/%s %s %s", r.Namespace, r.Agent, r.Base, r.Status, r.HooksDir))
 		}
 		return got
 	}
@@ -99,14 +99,20 @@ func TestInstallsEveryNamespaceAndClone(t *testing.T) {
 }
 
 func TestAgentName(t *testing.T) {
-	for in, want := range map[string]string{"claude": "claude", "Claude": "claude", "CODEX": "codex", "agy": "antigravity", "claud": "", "": ""} {
-		got, ok := hookinstall.AgentName(in)
-		if got != want || ok != (want != "") {
-			t.Errorf("AgentName(%q) = %q, %v; want %q", in, got, ok, want)
+	in, err := hookinstall.New(hookinstall.Options{Home: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"claude": "claude", "Claude": "claude", "CODEX": "codex", "agy": "antigravity", "claud": "", "": ""} {
+		a, err := in.Agent(name)
+		if a.Name != want || (err == nil) != (want != "") {
+			t.Errorf("Agent(%q) = %q, %v; want %q", name, a.Name, err, want)
 		}
 	}
-	if !hookinstall.TrustWritable("codex") || hookinstall.TrustWritable("claude") || hookinstall.TrustWritable("zerocode") {
-		t.Error("TrustWritable: only codex's trust records are written")
+	for _, name := range []string{"codex", "claude", "zerocode"} {
+		if a, _ := in.Agent(name); a.TrustWritable != (name == "codex") {
+			t.Errorf("%s: TrustWritable %v: only codex's trust records are written", name, a.TrustWritable)
+		}
 	}
 }
 
@@ -121,7 +127,7 @@ func TestManifestVersionDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Install(context.Background(), "claude", hookinstall.InstallOptions{}); err != nil {
+	if _, err := both(in.Install(context.Background(), "claude", hookinstall.InstallOptions{})); err != nil {
 		t.Fatal(err)
 	}
 	is, err := in.Installs()

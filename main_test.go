@@ -1,6 +1,7 @@
 package hookinstall_test
 
 import (
+	"github.com/hookinstall/hookinstall"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,3 +19,6 @@ func TestMain(m *testing.M) {
 	testonly.SystemRoot = filepath.Join(os.TempDir(), "hookinstall-tests-no-system-root")
 	os.Exit(m.Run())
 }
+
+// both is r with its error, as the tests check a call.
+func both(r *hookinstall.Result) (*hookinstall.Result, error) { return r, r.Err }

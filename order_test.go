@@ -203,16 +203,16 @@ func runSequence(t *testing.T, rel, content string, seq []step) string {
 		}
 		var r *hookinstall.Result
 		if s.add {
-			r, err = in.Install(ctx, s.a.agent, hookinstall.InstallOptions{Base: s.a.base})
+			r, err = both(in.Install(ctx, s.a.agent, hookinstall.InstallOptions{Base: s.a.base}))
 		} else {
-			r, err = in.Remove(ctx, s.a.agent, hookinstall.RemoveOptions{Base: s.a.base})
+			r, err = both(in.Remove(ctx, s.a.agent, hookinstall.RemoveOptions{Base: s.a.base}))
 		}
-		want := hookinstall.OutcomeInstalled
+		want := hookinstall.StatusInstalled
 		if !s.add {
-			want = hookinstall.OutcomeRemoved
+			want = hookinstall.StatusRemoved
 		}
-		if err != nil || r.Outcome != want {
-			return fmt.Sprintf("step %d %v: %s, %v (notes %q)", i, s, r.Outcome, err, r.Notes)
+		if err != nil || r.Status != want {
+			return fmt.Sprintf("step %d %v: %s, %v (notes %q)", i, s, r.Status, err, r.Notes)
 		}
 	}
 	after, err := treesnap.Take(home, treesnap.Options{})
@@ -257,7 +257,7 @@ func TestReAddAdopts(t *testing.T) {
 		a, _ := hookinstall.New(hookinstall.Options{Home: home, Getenv: env()})
 		b, _ := hookinstall.New(hookinstall.Options{Namespace: "termic", Home: home, Getenv: env()})
 		for _, in := range []*hookinstall.Installer{a, b} {
-			if _, err := in.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil {
+			if _, err := both(in.Install(ctx, "claude", hookinstall.InstallOptions{})); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -277,22 +277,22 @@ func TestReAddAdopts(t *testing.T) {
 		if err := os.WriteFile(man, append(mustJSON(t, m), '\n'), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r, err := b.Install(ctx, "claude", hookinstall.InstallOptions{})
-		if err != nil || r.Outcome != hookinstall.OutcomeInstalled {
-			t.Fatalf("add again over an older install: %v, %v (want installed: the manifest takes over the containers)", r.Outcome, err)
+		r, err := both(b.Install(ctx, "claude", hookinstall.InstallOptions{}))
+		if err != nil || r.Status != hookinstall.StatusInstalled {
+			t.Fatalf("add again over an older install: %v, %v (want installed: the manifest takes over the containers)", r.Status, err)
 		}
-		if r, err := b.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil || r.Outcome != hookinstall.OutcomeUnchanged {
-			t.Fatalf("add a third time: %v, %v, want unchanged", r.Outcome, err)
+		if r, err := both(b.Install(ctx, "claude", hookinstall.InstallOptions{})); err != nil || r.Status != hookinstall.StatusUnchanged {
+			t.Fatalf("add a third time: %v, %v, want unchanged", r.Status, err)
 		}
-		if r, err := a.Install(ctx, "claude", hookinstall.InstallOptions{}); err != nil || r.Outcome != hookinstall.OutcomeUnchanged {
-			t.Fatalf("add again in the first namespace: %v, %v, want unchanged", r.Outcome, err)
+		if r, err := both(a.Install(ctx, "claude", hookinstall.InstallOptions{})); err != nil || r.Status != hookinstall.StatusUnchanged {
+			t.Fatalf("add again in the first namespace: %v, %v, want unchanged", r.Status, err)
 		}
 		order := []*hookinstall.Installer{a, b}
 		if !first {
 			order = []*hookinstall.Installer{b, a}
 		}
 		for _, in := range order {
-			if _, err := in.Remove(ctx, "claude", hookinstall.RemoveOptions{}); err != nil {
+			if _, err := both(in.Remove(ctx, "claude", hookinstall.RemoveOptions{})); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -30,7 +30,11 @@ func TestPayloads(t *testing.T) {
 	}
 	for _, name := range hookinstall.AgentNames() {
 		t.Run(name, func(t *testing.T) {
-			got := hookinstall.Payloads(name)
+			a, err := in.Agent(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := a.Payloads()
 			if len(got) == 0 {
 				t.Fatalf("Payloads(%q) is empty", name)
 			}
@@ -40,10 +44,6 @@ func TestPayloads(t *testing.T) {
 				t.Fatal("not in the registry")
 			}
 			prefix := ad.Payloads
-			a, err := in.Agent(name, "")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var want []string
 			for _, e := range ents {
 				if rest, ok := strings.CutPrefix(e.Name(), prefix+"."); ok && strings.HasSuffix(rest, ".json") {
@@ -74,7 +74,7 @@ func TestPayloads(t *testing.T) {
 				got[k][0] ^= 0xff
 				got[k] = nil
 			}
-			again := hookinstall.Payloads(name)
+			again := a.Payloads()
 			for k, b := range again {
 				if file, _ := os.ReadFile(filepath.Join(dir, prefix+"."+k+".json")); !bytes.Equal(b, file) {
 					t.Errorf("after changing the first result, key %s: %q", k, b)
@@ -82,11 +82,16 @@ func TestPayloads(t *testing.T) {
 			}
 		})
 	}
-	if got := hookinstall.Payloads("claudex"); got != nil {
+	if got := (hookinstall.Agent{Name: "claudex"}).Payloads(); got != nil {
 		t.Errorf("Payloads(claudex) = %d payloads, want nil", len(got))
 	}
-	if got, want := hookinstall.Payloads("Claude"), hookinstall.Payloads("claude"); !reflect.DeepEqual(got, want) {
-		t.Errorf("Payloads(Claude) differs from Payloads(claude)")
+	clone, err := in.Clone("claude-2", "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude, _ := in.Agent("Claude")
+	if got, want := clone.Payloads(), claude.Payloads(); !reflect.DeepEqual(got, want) || len(got) == 0 {
+		t.Errorf("a clone of claude has %d payloads, want claude's %d", len(got), len(want))
 	}
 }
 

@@ -33,7 +33,7 @@ func TestOwnFileRenders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := in.Install(context.Background(), a.Name, hookinstall.InstallOptions{})
+			r, err := both(in.Install(context.Background(), a.Name, hookinstall.InstallOptions{}))
 			if err != nil {
 				t.Fatalf("%s: %v", a.Name, err)
 			}

@@ -11,31 +11,46 @@ import (
 	"github.com/hookinstall/hookinstall/writer"
 )
 
-// A Status is the one-word verdict on whether an agent's hooks will run.
-type Status string
+// A Status is the one-word verdict on one agent's install: what Status
+// and Doctor find, and what Install and Remove did.
+type Status = adapters.Status
 
-// The statuses.
+// The statuses Status and Doctor report.
 const (
-	StatusInstalled    Status = "installed"     // ours are in place and will run
-	StatusNotInstalled Status = "not-installed" // the agent is here; nothing of ours is
-	StatusDisabled     Status = "disabled"      // ours are in place; the agent's hooks are off
-	StatusDrifted      Status = "drifted"       // ours are in place but wrong: a script missing or changed, an entry edited, ...
-	StatusOutdated     Status = "outdated"      // ours are in place as an older hookinstall wrote them; add brings them up to date
-	StatusUntrusted    Status = "untrusted"     // ours are in place; the agent skips them until the user trusts them
-	StatusNotDetected  Status = "not-detected"  // the agent is not on this machine
-	StatusNotNeeded    Status = "not-needed"    // its terminal reports these states already (Codex), and nothing of ours is installed
+	StatusInstalled    = adapters.StatusInstalled    // ours are in place and will run
+	StatusNotInstalled = adapters.StatusNotInstalled // the agent is here; nothing of ours is
+	StatusDisabled     = adapters.StatusDisabled     // ours are in place; the agent's hooks are off
+	StatusDrifted      = adapters.StatusDrifted      // ours are in place but wrong: a script missing or changed, an entry edited, ...
+	StatusOutdated     = adapters.StatusOutdated     // ours are as an older hookinstall wrote them; add brings them up to date
+	StatusUntrusted    = adapters.StatusUntrusted    // ours are in place; the agent skips them until the user trusts them
+	StatusNotDetected  = adapters.StatusNotDetected  // the agent is not on this machine
+	StatusNotNeeded    = adapters.StatusNotNeeded    // installed only when named (Agent.ByNameOnly), and nothing of ours is
+)
+
+// The statuses of a Result: StatusInstalled (files were written),
+// StatusNotInstalled (nothing to remove), StatusDisabled (the agent's hooks
+// are off: nothing written, ErrHooksOff), and these.
+const (
+	StatusUnchanged     = adapters.StatusUnchanged     // already installed: nothing written
+	StatusWouldInstall  = adapters.StatusWouldInstall  // dry run: Changes say what an install writes
+	StatusRemoved       = adapters.StatusRemoved       // every trace of ours is gone
+	StatusPartlyRemoved = adapters.StatusPartlyRemoved // gone, except entries edited by hand (see Notes)
+	StatusWouldRemove   = adapters.StatusWouldRemove   // dry run: Changes say what a removal writes
+	StatusFailed        = adapters.StatusFailed        // see Result.Err
 )
 
 // An AgentStatus is one agent's status, with the reasons for it.
 type AgentStatus struct {
-	Agent  string
-	Status Status
-	Config string // the agent's config file, on disk
+	Agent     string `json:"agent"`
+	Namespace string `json:"namespace"`
+	Base      string `json:"base,omitempty"` // for a clone, the agent it was made from
+	Status    Status `json:"status"`
+	Config    string `json:"config"` // the agent's config file, on disk
 	// Reasons say why it is not StatusInstalled, one line each. For
 	// StatusNotInstalled they name a file add would refuse as it stands
 	// (a config that is not valid, a folder where it should be, ...), in
 	// the words of add's error: "FILE: FAULT".
-	Reasons []string
+	Reasons []string `json:"reasons"`
 }
 
 // StatusOptions change how Status works.
@@ -55,7 +70,7 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	}
 	t = in.checked(ctx, t)
 	a := in.doctor(false, false, 0).AgentContext(ctx, t)
-	s := &AgentStatus{Agent: a.Agent, Status: Status(a.Status), Config: a.Config, Reasons: a.Reasons()}
+	s := &AgentStatus{Agent: a.Agent, Namespace: in.ns, Base: baseOf(t), Status: a.Status, Config: a.Config, Reasons: append([]string{}, a.Reasons()...)}
 	if s.Status == StatusNotInstalled {
 		// a config add would refuse: say so, in add's words
 		var we *writer.Error
@@ -67,39 +82,32 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 }
 
 // A CheckResult is the outcome of one of doctor's checks.
-type CheckResult string
+type CheckResult = adapters.CheckResult
 
 // The check results. Only CheckFail means the install will not do what it
 // promises.
 const (
-	CheckPass CheckResult = "pass"
-	CheckFail CheckResult = "fail" // Hint says how to fix it
-	CheckInfo CheckResult = "info" // worth knowing, not a fault
-	CheckSkip CheckResult = "skip" // could not be checked (Verdict says why)
+	CheckPass = adapters.Pass
+	CheckFail = adapters.Fail // Hint says how to fix it
+	CheckInfo = adapters.Info // worth knowing, not a fault
+	CheckSkip = adapters.Skip // could not be checked (Verdict says why)
 )
 
-// A Check is one of doctor's findings about one agent.
-type Check struct {
-	ID      string // stable: "config.parse", "switch.disableAllHooks", "fire.Stop", ...
-	Result  CheckResult
-	File    string
-	Verdict string
-	Hint    string
-	// Took is how long the script or program the check ran took, to the
-	// microsecond; 0 when it ran none.
-	Took time.Duration
-}
+// A Check is one of doctor's findings about one agent: ID is stable
+// ("config.parse", "switch.disableAllHooks", "fire.Stop", ...), Took is
+// how long the script or program it ran took (0 when it ran none).
+type Check = adapters.Check
 
 // A Report is everything Doctor found about one agent.
 type Report struct {
-	Agent     string
-	Status    Status
-	OK        bool // no check failed
-	Config    string
-	HooksDir  string
-	Installed bool // a hooks dir or entries of ours are there
-	Detected  bool
-	Checks    []Check
+	Agent     string  `json:"agent"`
+	Status    Status  `json:"status"`
+	OK        bool    `json:"ok"` // no check failed
+	Config    string  `json:"config"`
+	HooksDir  string  `json:"hooks_dir"`
+	Installed bool    `json:"installed"` // a hooks dir or entries of ours are there
+	Detected  bool    `json:"detected"`
+	Checks    []Check `json:"checks"`
 }
 
 // DoctorOptions change what Doctor runs.
@@ -139,12 +147,8 @@ func (in *Installer) Doctor(ctx context.Context, agent string, o DoctorOptions) 
 	if err := ctx.Err(); err != nil {
 		return nil, err // what it ran was stopped: the checks say nothing
 	}
-	r := &Report{Agent: a.Agent, Status: Status(a.Status), OK: a.OK, Config: a.Config, HooksDir: a.HooksDir,
-		Installed: a.Installed, Detected: a.Detected, Checks: []Check{}}
-	for _, c := range a.Checks {
-		r.Checks = append(r.Checks, Check{ID: c.ID, Result: CheckResult(c.Result), File: c.File, Verdict: c.Verdict, Hint: c.Hint, Took: c.Took})
-	}
-	return r, nil
+	return &Report{Agent: a.Agent, Status: a.Status, OK: a.OK, Config: a.Config, HooksDir: a.HooksDir,
+		Installed: a.Installed, Detected: a.Detected, Checks: append([]Check{}, a.Checks...)}, nil
 }
 
 // checked is t as doctor and status check it. The system-wide files the

@@ -17,7 +17,7 @@ type OffError struct {
 	Key    string
 	Reason string
 	// Verdict and Hint, when set, are the words of the agent's switch
-	// finding (Finding.Off) that refused: add and doctor say it alike.
+	// finding (Check.Off) that refused: add and doctor say it alike.
 	Verdict, Hint string
 }
 

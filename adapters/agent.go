@@ -93,16 +93,16 @@ type Agent struct {
 	check func(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error)
 	// Switches checks what can switch the agent's hooks off, when an
 	// install is there.
-	Switches func(Input) []Finding
+	Switches func(Input) []Check
 	// DeadPaths checks paths the agent loads but never runs, or loads a
 	// second time, whether or not an install is there.
-	DeadPaths func(Input) []Finding
+	DeadPaths func(Input) []Check
 
 	// ReadFiles, when set, reads the config together with the files of
 	// Reads, for an agent that reads its hooks from more than one file
 	// (Factory Droid merges settings.json and hooks.json per event): the
 	// event map is what the agent runs of them. nil: Format reads File.
-	ReadFiles func(in Input) ([]Finding, *EventMap)
+	ReadFiles func(in Input) ([]Check, *EventMap)
 	// planAdd and planRemove, when set, plan an agent whose hooks span
 	// several files (droid) instead of the one-config plan.
 	planAdd, planRemove func(a *Agent, t Target, in PlanInput) (Plan, error)
@@ -311,7 +311,7 @@ type Format interface {
 	add(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error)
 	remove(a *Agent, t Target, cur []byte, prev *Record, force bool) (Edit, error)
 	// read reads the config as the agent does, for doctor (Agent.Read).
-	read(a *Agent, t Target, cfg File) ([]Finding, *EventMap)
+	read(a *Agent, t Target, cfg File) ([]Check, *EventMap)
 	// empty reports whether doc, the config after a remove, holds nothing:
 	// a file the install created is then deleted.
 	empty(doc []byte) bool
@@ -417,8 +417,8 @@ func (a *Agent) Files(t Target) []string {
 
 // CheckDeadPaths runs the checks of paths the agent loads but never runs,
 // or loads a second time: a Module's twins, then DeadPaths.
-func (a *Agent) CheckDeadPaths(in Input) []Finding {
-	var fs []Finding
+func (a *Agent) CheckDeadPaths(in Input) []Check {
+	var fs []Check
 	if m, ok := a.Format.(Module); ok {
 		fs = append(fs, m.deadPaths(a, in)...)
 	}

@@ -197,7 +197,7 @@ func (n NamedSet) remove(a *Agent, t Target, cur []byte, prev *Record, force boo
 	return ed, nil
 }
 
-func (NamedSet) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
+func (NamedSet) read(a *Agent, t Target, cfg File) ([]Check, *EventMap) {
 	return a.readJSONMap(t, cfg, t.NS)
 }
 
@@ -208,7 +208,7 @@ func (NamedSet) escapes() string { return jsonedit.Escapes }
 func (NamedSet) eventsKey(t Target) string { return t.NS }
 
 // antigravitySwitches checks our hook set's own switch.
-func antigravitySwitches(in Input) []Finding {
+func antigravitySwitches(in Input) []Check {
 	f := in.Config
 	if !f.Exists || !gjson.ValidBytes(f.Data) {
 		return nil
@@ -219,15 +219,15 @@ func antigravitySwitches(in Input) []Finding {
 		return nil
 	}
 	if e := set.Get("enabled"); e.Exists() && e.Type != gjson.True {
-		return []Finding{fail("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q has \"enabled\": %s, so Antigravity runs none of it", f.Path, ns, e.Raw), "set it to true, or run 'hookinstall add antigravity --force'")}
+		return []Check{fail("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q has \"enabled\": %s, so Antigravity runs none of it", f.Path, ns, e.Raw), "set it to true, or run 'hookinstall add antigravity --force'")}
 	}
-	return []Finding{pass("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q is enabled", f.Path, ns))}
+	return []Check{pass("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q is enabled", f.Path, ns))}
 }
 
 // antigravityDeadPaths flags a set of ours in ~/.gemini/antigravity-cli/hooks.json:
 // Antigravity loads that file and never runs it (measured on agy 1.1.22:
 // "loaded 1 named hooks", then nothing).
-func antigravityDeadPaths(in Input) []Finding {
+func antigravityDeadPaths(in Input) []Check {
 	t := in.T
 	path := antigravityDeadPath(t)
 	f := in.File(path)
@@ -241,16 +241,16 @@ func antigravityDeadPaths(in Input) []Finding {
 		}
 	}
 	if ours {
-		return []Finding{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, antigravityConfig(t)),
+		return []Check{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, antigravityConfig(t)),
 			fmt.Sprintf("delete the %q set from %s, then run 'hookinstall add antigravity'", t.NS, path))}
 	}
-	return []Finding{pass("deadpath.antigravity-cli", path, fmt.Sprintf("nothing of ours in %s (a path Antigravity loads and never runs)", path))}
+	return []Check{pass("deadpath.antigravity-cli", path, fmt.Sprintf("nothing of ours in %s (a path Antigravity loads and never runs)", path))}
 }
 
 // readAgyHooks reads `agy -p "/hooks" --output-format json`, which lists the
 // command Antigravity resolved per event (seed 003: an empty command means a
 // wrong shape).
-func readAgyHooks(in AskInput) []Finding {
+func readAgyHooks(in AskInput) []Check {
 	var missing []string
 	for _, c := range in.Ours {
 		q, _ := json.Marshal(c)
@@ -259,10 +259,10 @@ func readAgyHooks(in AskInput) []Finding {
 		}
 	}
 	if len(missing) > 0 {
-		return []Finding{{ID: "binary.antigravity", Result: Fail, File: in.Config, Timed: true,
+		return []Check{{ID: "binary.antigravity", Result: Fail, File: in.Config, Timed: true,
 			Verdict: fmt.Sprintf("agy -p /hooks does not show %s: Antigravity resolved no such command (a wrapped handler registers with an empty command)", strings.Join(missing, ", ")),
 			Hint:    "run 'hookinstall add antigravity --force'"}}
 	}
-	return []Finding{{ID: "binary.antigravity", Result: Pass, File: in.Config, Timed: true,
+	return []Check{{ID: "binary.antigravity", Result: Pass, File: in.Config, Timed: true,
 		Verdict: "agy -p /hooks shows every command of ours"}}
 }

@@ -131,8 +131,8 @@ func jsonRoot(f File) gjson.Result {
 // claudeSwitches checks disableAllHooks in the user's and the managed
 // settings, allowManagedHooksOnly in the managed settings, and the auto
 // permission mode.
-func claudeSwitches(in Input) []Finding {
-	var fs []Finding
+func claudeSwitches(in Input) []Check {
+	var fs []Check
 	user := in.Config
 	userKey := rootKey(in)
 	managedPath := SystemPath(in.T, claudeManaged)
@@ -170,7 +170,7 @@ var claudeVersion = regexp.MustCompile(`Running: .*\(([0-9][^)]*)\)`)
 // readClaudeDoctor reads `claude doctor`, which works offline in Claude Code
 // 2.1.332 and lists under "Invalid settings" each settings file it could not
 // parse and each entry it skipped (an unknown hook event, for one).
-func readClaudeDoctor(in AskInput) []Finding {
+func readClaudeDoctor(in AskInput) []Check {
 	file := in.Config
 	version := "?"
 	if m := claudeVersion.FindSubmatch(in.Out); m != nil {
@@ -194,7 +194,7 @@ func readClaudeDoctor(in AskInput) []Finding {
 			}
 		}
 	}
-	var fs []Finding
+	var fs []Check
 	if len(ours) == 0 && len(others) == 0 && !bytes.Contains(in.Out, []byte("Claude Code doctor")) {
 		// Not the report we know (empty, or another format): no verdict.
 		said := strings.TrimSpace(string(in.Out))
@@ -205,16 +205,16 @@ func readClaudeDoctor(in AskInput) []Finding {
 		} else {
 			said = "\"" + first[:120] + "...\""
 		}
-		return []Finding{{ID: "binary.claude", Result: Info, File: file, Timed: true,
+		return []Check{{ID: "binary.claude", Result: Info, File: file, Timed: true,
 			Verdict: "claude doctor printed " + said + ", not the report hookinstall reads, so it gave no verdict on " + file,
 			Hint:    "run 'claude doctor' yourself"}}
 	}
 	if len(ours) > 0 {
-		fs = append(fs, Finding{ID: "binary.claude", Result: Fail, File: file, Timed: true,
+		fs = append(fs, Check{ID: "binary.claude", Result: Fail, File: file, Timed: true,
 			Verdict: fmt.Sprintf("claude %s doctor says: %s", version, strings.Join(ours, "; ")),
 			Hint:    "fix what it names in " + file + ", then run 'hookinstall doctor' again"})
 	} else {
-		fs = append(fs, Finding{ID: "binary.claude", Result: Pass, File: file, Timed: true,
+		fs = append(fs, Check{ID: "binary.claude", Result: Pass, File: file, Timed: true,
 			Verdict: fmt.Sprintf("claude %s doctor reports no invalid settings in %s", version, file)})
 	}
 	if len(others) > 0 {

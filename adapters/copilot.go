@@ -93,23 +93,23 @@ func copilotDead(dead, config string) string {
 
 // copilotSwitches reads disableAllHooks in ~/.copilot/settings.json, which
 // in 1.0.102 does not reach the hooks folder.
-func copilotSwitches(in Input) []Finding {
+func copilotSwitches(in Input) []Check {
 	path := copilotSettings(in.T)
 	if jsonRoot(in.File(path)).Get("disableAllHooks").Type == gjson.True {
-		return []Finding{info("switch.disableAllHooks", path, copilotDisableAll(path, in.Config.Path), "")}
+		return []Check{info("switch.disableAllHooks", path, copilotDisableAll(path, in.Config.Path), "")}
 	}
-	return []Finding{pass("switch.disableAllHooks", path, "disableAllHooks is not set in "+path)}
+	return []Check{pass("switch.disableAllHooks", path, "disableAllHooks is not set in "+path)}
 }
 
 // copilotDeadPaths flags a hook of ours in ~/.copilot/config.json, which
 // Copilot no longer reads for hooks.
-func copilotDeadPaths(in Input) []Finding {
+func copilotDeadPaths(in Input) []Check {
 	path := copilotDeadPath(in.T)
 	f := in.File(path)
 	if f.Exists && bytes.Contains(f.Data, []byte(in.T.Prefix())) {
-		return []Finding{fail("deadpath.config-json", path, copilotDead(path, in.Config.Path), "remove the \"hooks\" entries naming "+strings.TrimSuffix(in.T.Prefix(), "/")+" from "+path+" (Copilot rewrites that file itself: do it while Copilot is not running)")}
+		return []Check{fail("deadpath.config-json", path, copilotDead(path, in.Config.Path), "remove the \"hooks\" entries naming "+strings.TrimSuffix(in.T.Prefix(), "/")+" from "+path+" (Copilot rewrites that file itself: do it while Copilot is not running)")}
 	}
-	return []Finding{pass("deadpath.config-json", path, "no hook of ours in "+path+" (which Copilot no longer reads for hooks)")}
+	return []Check{pass("deadpath.config-json", path, "no hook of ours in "+path+" (which Copilot no longer reads for hooks)")}
 }
 
 // copilotRange: the versions measured with our hooks (docs/agents.md "Versions").

@@ -557,22 +557,22 @@ func (d droid) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([
 }
 
 // switches checks hooksDisabled in both files.
-func (d droid) switches(in Input) []Finding {
+func (d droid) switches(in Input) []Check {
 	v := d.view(in.T, in.Present())
 	if file, key, on := v.off(); on {
-		return []Finding{switchOff(fail("switch.hooksDisabled", file, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", file, key), "set it to false or remove it (or /hooks in droid)"))}
+		return []Check{switchOff(fail("switch.hooksDisabled", file, fmt.Sprintf("%s: %s is true, so Factory Droid runs no hooks at all", file, key), "set it to false or remove it (or /hooks in droid)"))}
 	}
-	return []Finding{pass("switch.hooksDisabled", v.settings.path, fmt.Sprintf("hooksDisabled is not on in %s or %s", v.settings.path, v.hooks.path))}
+	return []Check{pass("switch.hooksDisabled", v.settings.path, fmt.Sprintf("hooksDisabled is not on in %s or %s", v.settings.path, v.hooks.path))}
 }
 
 // readFiles reads both files as droid does, for doctor: how each parses,
 // which file each event's hooks come from (an event defined in both runs
 // only hooks.json's), and our entries where droid reads them.
-func (d droid) readFiles(in Input) ([]Finding, *EventMap) {
+func (d droid) readFiles(in Input) ([]Check, *EventMap) {
 	t := in.T
 	v := d.view(t, in.Present())
 	s, h := v.settings, v.hooks
-	var fs []Finding
+	var fs []Check
 	const note = "JSON with comments allowed, no trailing commas, no BOM"
 	switch {
 	case !s.exists:

@@ -30,7 +30,7 @@ type Occurrence struct {
 // Read reads the agent's config (it exists and was read) the way the
 // agent parses it: the config.parse and config.bom findings and, when the
 // agent reads hooks from it, its event map.
-func (a *Agent) Read(in Input) ([]Finding, *EventMap) {
+func (a *Agent) Read(in Input) ([]Check, *EventMap) {
 	if a.ReadFiles != nil {
 		return a.ReadFiles(in)
 	}
@@ -112,10 +112,10 @@ func (in Input) Present() map[string][]byte {
 }
 
 // readJSONMap reads a JSON config whose event map sits at root[key].
-func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Finding, *EventMap) {
+func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Check, *EventMap) {
 	file := cfg.Path
 	data := cfg.Data
-	var fs []Finding
+	var fs []Check
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		if !a.ReadsBOM {
 			return append(fs, fail("config.parse", file, file+" "+a.BOMVerdict(), BOMHint)), nil

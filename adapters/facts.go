@@ -163,7 +163,7 @@ type Ask struct {
 	// Hint is what to do when the program cannot answer.
 	Hint string
 	// Read judges the answer.
-	Read func(AskInput) []Finding
+	Read func(AskInput) []Check
 }
 
 // AskInput is what Read judges.
@@ -213,45 +213,22 @@ func ReadTOML(f File) (doc map[string]any, ok bool, err error) {
 	return doc, true, err
 }
 
-// The results of a Finding, as doctor reports them.
-const (
-	Pass = "pass"
-	Fail = "fail"
-	Info = "info"
-	Skip = "skip"
-)
-
-// A Finding is one check's outcome.
-type Finding struct {
-	ID      string
-	Result  string // Pass, Fail, Info or Skip
-	File    string
-	Verdict string
-	Hint    string
-	// Timed findings carry the time of the run that produced them (an Ask).
-	Timed bool
-	// Off: the agent's hooks are switched off, so an install would never
-	// fire. add refuses with this finding's words (an *OffError, exit 3),
-	// as doctor fails with them: each switch is stated once, in Switches.
-	Off bool
-}
-
 // switchOff is f marked Off.
-func switchOff(f Finding) Finding {
+func switchOff(f Check) Check {
 	f.Off = true
 	return f
 }
 
-func pass(id, file, verdict string) Finding {
-	return Finding{ID: id, Result: Pass, File: file, Verdict: verdict}
+func pass(id, file, verdict string) Check {
+	return Check{ID: id, Result: Pass, File: file, Verdict: verdict}
 }
 
-func fail(id, file, verdict, hint string) Finding {
-	return Finding{ID: id, Result: Fail, File: file, Verdict: verdict, Hint: hint}
+func fail(id, file, verdict, hint string) Check {
+	return Check{ID: id, Result: Fail, File: file, Verdict: verdict, Hint: hint}
 }
 
-func info(id, file, verdict, hint string) Finding {
-	return Finding{ID: id, Result: Info, File: file, Verdict: verdict, Hint: hint}
+func info(id, file, verdict, hint string) Check {
+	return Check{ID: id, Result: Info, File: file, Verdict: verdict, Hint: hint}
 }
 
 // SystemPath is the machine-wide file p ("/etc/...") under t.SystemRoot, or

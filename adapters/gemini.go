@@ -163,8 +163,8 @@ func geminiTrusted(cwd string, tf []byte) (rule, level string, trusted bool) {
 
 // geminiSwitches checks hooksConfig in the user's and the system settings,
 // and says what folder trust does to every hook.
-func geminiSwitches(in Input) []Finding {
-	var fs []Finding
+func geminiSwitches(in Input) []Check {
+	var fs []Check
 	ours := geminiNames(in.T.Adapter, in.T)
 	root := func(f File) gjson.Result {
 		data, _ := jsonedit.StripComments(f.Data)
@@ -220,7 +220,7 @@ var geminiRedacted = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AU
 // security.environmentVariableRedaction.enabled, Gemini CLI drops names that
 // look like secrets (a namespace "monkey" gives MONKEY_PTY) unless they are
 // listed in .allowed, and always drops those in .blocked.
-func geminiRedaction(in Input, root gjson.Result) []Finding {
+func geminiRedaction(in Input, root gjson.Result) []Check {
 	r := root.Get("security.environmentVariableRedaction")
 	list := func(key string) map[string]bool {
 		m := map[string]bool{}
@@ -239,10 +239,10 @@ func geminiRedaction(in Input, root gjson.Result) []Finding {
 		}
 	}
 	if len(lost) > 0 {
-		return []Finding{fail("env.redaction", in.Config.Path, fmt.Sprintf("%s: security.environmentVariableRedaction keeps %s from Gemini CLI's hooks, so ours stay silent", in.Config.Path, strings.Join(lost, " and ")),
+		return []Check{fail("env.redaction", in.Config.Path, fmt.Sprintf("%s: security.environmentVariableRedaction keeps %s from Gemini CLI's hooks, so ours stay silent", in.Config.Path, strings.Join(lost, " and ")),
 			"add them to security.environmentVariableRedaction.allowed (or use another --namespace)")}
 	}
-	return []Finding{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", terminal.TaskVar(in.T.NS), terminal.PTYVar(in.T.NS)))}
+	return []Check{pass("env.redaction", in.Config.Path, fmt.Sprintf("Gemini CLI passes %s and %s to its hooks", terminal.TaskVar(in.T.NS), terminal.PTYVar(in.T.NS)))}
 }
 
 // geminiRange: the versions measured with our hooks (docs/agents.md "Versions").

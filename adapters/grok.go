@@ -64,16 +64,16 @@ func grokCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]strin
 // grokSwitches explains [compat.claude] hooks = false in ~/.grok/config.toml.
 // It is Grok's only hook switch, and it does not touch our own file: it only
 // stops Grok from running the hooks in Claude's settings.json.
-func grokSwitches(in Input) []Finding {
+func grokSwitches(in Input) []Check {
 	path := grokConfigTOML(in.T)
 	doc, ok, err := ReadTOML(in.File(path))
 	switch {
 	case err != nil:
-		return []Finding{info("switch.compat-claude", path, fmt.Sprintf("%s: %v; could not check Grok's switches", path, err), "fix the file: Grok may not start with it")}
+		return []Check{info("switch.compat-claude", path, fmt.Sprintf("%s: %v; could not check Grok's switches", path, err), "fix the file: Grok may not start with it")}
 	case ok:
 		if v, set := TOMLBool(doc, "compat", "claude", "hooks"); set && !v {
-			return []Finding{info("switch.compat-claude", path, fmt.Sprintf("%s: [compat.claude] hooks = false: Grok no longer runs the hooks in Claude's settings.json (ours there stay silent under Grok anyway); the hooks in %s still run", path, in.Config.Path), "")}
+			return []Check{info("switch.compat-claude", path, fmt.Sprintf("%s: [compat.claude] hooks = false: Grok no longer runs the hooks in Claude's settings.json (ours there stay silent under Grok anyway); the hooks in %s still run", path, in.Config.Path), "")}
 		}
 	}
-	return []Finding{pass("switch.compat-claude", path, fmt.Sprintf("Grok runs the hooks in %s; [compat.claude] hooks = false would only stop it from running Claude's", in.Config.Path))}
+	return []Check{pass("switch.compat-claude", path, fmt.Sprintf("Grok runs the hooks in %s; [compat.claude] hooks = false would only stop it from running Claude's", in.Config.Path))}
 }

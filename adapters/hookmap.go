@@ -121,7 +121,7 @@ func (m HookMap) remove(a *Agent, t Target, cur []byte, prev *Record, force bool
 	return ed, nil
 }
 
-func (m HookMap) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
+func (m HookMap) read(a *Agent, t Target, cfg File) ([]Check, *EventMap) {
 	return a.readJSONMap(t, cfg, m.Key)
 }
 

@@ -546,10 +546,10 @@ func dedupe(ss []string) []string {
 
 // read reads config.toml as Kimi Code does: TOML, and every [[hooks]]
 // entry valid, or none of them runs.
-func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
+func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Check, *EventMap) {
 	file := cfg.Path
 	data := cfg.Data
-	var fs []Finding
+	var fs []Check
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		// Kimi Code 2.1.0 ran the hooks of such a file (measured), though
 		// 'kimi doctor config' calls it invalid TOML
@@ -558,7 +558,7 @@ func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 	}
 	d, err := parseKimi(data)
 	if err != nil {
-		return []Finding{fail("config.parse", file, fmt.Sprintf("%s: %v: Kimi Code cannot use it, so none of its hooks run", file, err), "fix the file, then run 'hookinstall doctor' again")}, nil
+		return []Check{fail("config.parse", file, fmt.Sprintf("%s: %v: Kimi Code cannot use it, so none of its hooks run", file, err), "fix the file, then run 'hookinstall doctor' again")}, nil
 	}
 	bad := false
 	for i, e := range d.hooks {
@@ -584,7 +584,7 @@ func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Finding, *EventMap) {
 // readKimiDoctor judges what `kimi doctor config` printed: "OK config.toml
 // <path>" when Kimi accepts the file, "ERROR config.toml <path>" and the
 // validation issues (exit 1) when it does not.
-func readKimiDoctor(in AskInput) []Finding {
+func readKimiDoctor(in AskInput) []Check {
 	out := string(in.Out)
 	var verdict []string
 	for _, l := range strings.Split(out, "\n") {
@@ -597,15 +597,15 @@ func readKimiDoctor(in AskInput) []Finding {
 	case strings.Contains(out, "ERROR config.toml") || strings.Contains(out, "Invalid configuration"):
 		f := fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run 'hookinstall doctor' again")
 		f.Timed = true
-		return []Finding{f}
+		return []Check{f}
 	case strings.Contains(out, "OK config.toml"):
 		f := pass("binary.kimi", in.Config, "'kimi doctor config' accepts the config: "+said)
 		f.Timed = true
-		return []Finding{f}
+		return []Check{f}
 	}
 	f := info("binary.kimi", in.Config, "'kimi doctor config' gave no verdict on config.toml: "+said, "run 'kimi doctor config' yourself")
 	f.Timed = true
-	return []Finding{f}
+	return []Check{f}
 }
 
 // kimiRange: Kimi Code 0.10.0 does not know Interrupt and refuses to start

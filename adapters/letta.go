@@ -79,9 +79,9 @@ func lettaPermissionHooks(config string, root gjson.Result) string {
 
 // --- Letta Code's facts, for add, remove, status and doctor ---
 
-func lettaSwitches(in Input) []Finding {
+func lettaSwitches(in Input) []Check {
 	root := jsonRoot(in.Config)
-	var fs []Finding
+	var fs []Check
 	if root.Get("hooks.disabled").Type == gjson.True {
 		fs = append(fs, switchOff(fail("switch.disabled", in.Config.Path, fmt.Sprintf("%s: hooks.disabled is true, %s", in.Config.Path, lettaOffWhy), "set it to false or remove it")))
 	} else {

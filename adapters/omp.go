@@ -133,9 +133,9 @@ func ompDisabled(t Target, data []byte) string {
 }
 
 // ompSwitches checks disabledExtensions and reports the approval mode.
-func ompSwitches(in Input) []Finding {
+func ompSwitches(in Input) []Check {
 	cfg := in.File(ompConfig(in.T))
-	var fs []Finding
+	var fs []Check
 	if n := ompDisabled(in.T, cfg.Data); n != "" {
 		fs = append(fs, fail("switch.disabledExtensions", cfg.Path, n+", so oh-my-pi does not load our extension", "take it out of disabledExtensions"))
 	} else {

@@ -113,7 +113,7 @@ func (m Module) remove(a *Agent, t Target, cur []byte, prev *Record, force bool)
 }
 
 // read is not used: doctor reads a module as a module (its own profile).
-func (Module) read(*Agent, Target, File) ([]Finding, *EventMap) { return nil, nil }
+func (Module) read(*Agent, Target, File) ([]Check, *EventMap) { return nil, nil }
 
 func (Module) empty(doc []byte) bool { return len(doc) == 0 }
 
@@ -136,11 +136,11 @@ func (m Module) Kind() string {
 }
 
 // deadPaths flags a copy of our file that the agent would also load.
-func (m Module) deadPaths(a *Agent, in Input) []Finding {
+func (m Module) deadPaths(a *Agent, in Input) []Check {
 	t := in.T
 	id := "doubleplugin." + a.ID
 	twins := m.Twins(t)
-	var fs []Finding
+	var fs []Check
 	for _, tw := range twins {
 		if f := in.File(tw); f.Exists || f.Err != nil {
 			fs = append(fs, fail(id, tw, fmt.Sprintf("%s is there as well as %s: %s, so every state would be reported twice", tw, a.Config(t), m.TwinWhy), "delete "+tw+" (hookinstall writes only "+m.Sub+"/"+t.NS+m.Ext+")"))

@@ -77,10 +77,10 @@ func qwenApproval(config string, root gjson.Result) string {
 }
 
 // qwenSwitches checks disableAllHooks and reports the approval mode.
-func qwenSwitches(in Input) []Finding {
+func qwenSwitches(in Input) []Check {
 	data, _ := jsonedit.StripComments(in.Config.Data)
 	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
-	var fs []Finding
+	var fs []Check
 	if root.Get("disableAllHooks").Type == gjson.True {
 		fs = append(fs, switchOff(fail("switch.disableAllHooks", in.Config.Path, fmt.Sprintf("%s: disableAllHooks is true, so Qwen Code runs no hooks at all", in.Config.Path), "set it to false or remove it")))
 	} else {

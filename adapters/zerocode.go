@@ -255,11 +255,11 @@ func (z codexEngine) doctorRequirements(t Target) string {
 // switches checks [features] hooks in config.toml and requirements.toml,
 // allow_managed_hooks_only in requirements.toml, and inline [hooks] beside
 // hooks.json.
-func (z codexEngine) switches(in Input) []Finding {
+func (z codexEngine) switches(in Input) []Check {
 	t := in.T
 	cfg := z.configTOML(t)
 	req := z.doctorRequirements(t)
-	var fs []Finding
+	var fs []Check
 	off := false
 	for _, path := range nonEmpty(cfg, req) {
 		doc, ok, err := ReadTOML(in.File(path))
@@ -309,7 +309,7 @@ type codexHook struct {
 
 // readCodexHooks reads Codex's app-server hooks/list reply: which hooks
 // Codex resolved, with their trust, checked against the trust check's word.
-func readCodexHooks(in AskInput) []Finding {
+func readCodexHooks(in AskInput) []Check {
 	file := in.Config
 	var reply struct {
 		Result struct {
@@ -330,7 +330,7 @@ func readCodexHooks(in AskInput) []Finding {
 		} else if err != nil {
 			msg = err.Error()
 		}
-		return []Finding{{ID: "binary.codex", Result: Info, File: file, Timed: true, Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)}}
+		return []Check{{ID: "binary.codex", Result: Info, File: file, Timed: true, Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)}}
 	}
 	d := reply.Result.Data[0]
 	var problems []string
@@ -368,11 +368,11 @@ func readCodexHooks(in AskInput) []Finding {
 			parts = append(parts, "lists as disabled "+strings.Join(off, ", "))
 		}
 		parts = append(parts, problems...)
-		return []Finding{{ID: "binary.codex", Result: Fail, File: file, Timed: true,
+		return []Check{{ID: "binary.codex", Result: Fail, File: file, Timed: true,
 			Verdict: fmt.Sprintf("codex app-server hooks/list %s: Codex will not run them", strings.Join(parts, "; ")),
 			Hint:    "fix what it names, then run 'hookinstall doctor codex' again"}}
 	}
-	var fs []Finding
+	var fs []Check
 	// Codex's own word on trust against the trust check's.
 	for _, c := range in.Ours {
 		for _, h := range d.Hooks {
@@ -380,7 +380,7 @@ func readCodexHooks(in AskInput) []Finding {
 				continue
 			}
 			if ours, ok := in.Trusted[c]; ok && ours != (h.TrustStatus == "trusted") {
-				fs = append(fs, Finding{ID: "trust.codex-binary", Result: Fail, File: file, Timed: true,
+				fs = append(fs, Check{ID: "trust.codex-binary", Result: Fail, File: file, Timed: true,
 					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, h.TrustStatus, h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
 					Hint:    "Codex is right: open codex, type /hooks, and trust the " + in.T.NS + " hooks"})
 			}
@@ -390,7 +390,7 @@ func readCodexHooks(in AskInput) []Finding {
 	if len(problems) > 0 {
 		verdict += "; it also says " + strings.Join(problems, "; ")
 	}
-	return append(fs, Finding{ID: "binary.codex", Result: Pass, File: file, Timed: true, Verdict: verdict})
+	return append(fs, Check{ID: "binary.codex", Result: Pass, File: file, Timed: true, Verdict: verdict})
 }
 
 // codexRange: Codex runs our hooks back to 0.129.0; 0.149.0 has no Interrupt

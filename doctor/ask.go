@@ -51,12 +51,12 @@ func (r *run) ask(a *adapters.Ask) {
 	}
 	d := took(res.Dur)
 	if res.Err != nil { // information: the agent's own word is missing
-		r.add(Check{ID: a.ID, Result: Info, File: file, Took: d, Hint: a.Hint,
+		r.add(Check{ID: a.ID, Result: adapters.Info, File: file, Took: d, Hint: a.Hint,
 			Verdict: fmt.Sprintf(a.What+" failed: %v", res.Path, res.Err)})
 		return
 	}
 	for _, f := range a.Read(adapters.AskInput{T: r.t, Config: file, Out: res.Out, Ours: ourCommands(r), Trusted: r.trusted}) {
-		c := checkOf(f)
+		c := f
 		if f.Timed {
 			c.Took = d
 		}

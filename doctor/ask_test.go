@@ -47,7 +47,7 @@ func TestAskIsBounded(t *testing.T) {
 	for _, c := range a.Checks {
 		if c.ID == "binary.claude" {
 			found = true
-			if c.Result != Info || !strings.Contains(c.Verdict, "did not answer within 300ms") {
+			if c.Result != adapters.Info || !strings.Contains(c.Verdict, "did not answer within 300ms") {
 				t.Errorf("binary.claude: %s %q, want info saying it did not answer within 300ms", c.Result, c.Verdict)
 			}
 		}

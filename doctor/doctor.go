@@ -16,30 +16,8 @@ import (
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
-// A Result is the outcome of one check.
-type Result string
-
-// The results. Only Fail makes doctor exit 1.
-const (
-	Pass Result = "pass" // the agent will do what the install promises here
-	Fail Result = "fail" // it will not: the hint says how to fix it
-	Info Result = "info" // worth knowing, not a fault
-	Skip Result = "skip" // could not be checked (the verdict says why)
-)
-
-// A Check is one finding about one agent.
-type Check struct {
-	ID      string `json:"id"`
-	Result  Result `json:"result"`
-	File    string `json:"file,omitempty"`
-	Verdict string `json:"verdict"`
-	Hint    string `json:"hint,omitempty"`
-	// Took is how long the script or program the check ran took (a fire,
-	// an ask), to the microsecond; 0 when it ran none. It stays a
-	// time.Duration up to the one place that prints it (the command's
-	// --json, in milliseconds).
-	Took time.Duration `json:"-"`
-}
+// A Check is one finding about one agent: the vocabulary is adapters'.
+type Check = adapters.Check
 
 // took is d to the microsecond, what a check reports.
 func took(d time.Duration) time.Duration { return d.Truncate(time.Microsecond) }
@@ -47,35 +25,23 @@ func took(d time.Duration) time.Duration { return d.Truncate(time.Microsecond) }
 // ms words d for a verdict: "12.3ms".
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
 
-// The one-word statuses, shared with `hookinstall status`.
-const (
-	StatusInstalled    = "installed"
-	StatusNotInstalled = "not-installed"
-	StatusDisabled     = "disabled"
-	StatusDrifted      = "drifted"
-	StatusOutdated     = "outdated"
-	StatusUntrusted    = "untrusted"
-	StatusNotDetected  = "not-detected"
-	StatusNotNeeded    = "not-needed"
-)
-
 // An Agent is everything doctor found about one agent.
 type Agent struct {
-	Agent     string  `json:"agent"`
-	Status    string  `json:"status"`
-	OK        bool    `json:"ok"`
-	Config    string  `json:"config"`
-	HooksDir  string  `json:"hooks_dir"`
-	Installed bool    `json:"installed"`
-	Detected  bool    `json:"detected"`
-	Checks    []Check `json:"checks"`
+	Agent     string
+	Status    adapters.Status
+	OK        bool
+	Config    string
+	HooksDir  string
+	Installed bool
+	Detected  bool
+	Checks    []Check
 }
 
 // Failed returns the checks that failed.
 func (a Agent) Failed() []Check {
 	var cs []Check
 	for _, c := range a.Checks {
-		if c.Result == Fail {
+		if c.Result == adapters.Fail {
 			cs = append(cs, c)
 		}
 	}
@@ -172,15 +138,15 @@ func readFile(path string) file {
 func (r *run) add(c Check) { r.a.Checks = append(r.a.Checks, c) }
 
 func (r *run) pass(id, file, verdict string) {
-	r.add(Check{ID: id, Result: Pass, File: file, Verdict: verdict})
+	r.add(Check{ID: id, Result: adapters.Pass, File: file, Verdict: verdict})
 }
 
 func (r *run) fail(id, file, verdict, hint string) {
-	r.add(Check{ID: id, Result: Fail, File: file, Verdict: verdict, Hint: hint})
+	r.add(Check{ID: id, Result: adapters.Fail, File: file, Verdict: verdict, Hint: hint})
 }
 
 func (r *run) skip(id, file, verdict string) {
-	r.add(Check{ID: id, Result: Skip, File: file, Verdict: verdict})
+	r.add(Check{ID: id, Result: adapters.Skip, File: file, Verdict: verdict})
 }
 
 // upHint is the fix for an install an older hookinstall made.
@@ -267,20 +233,20 @@ func (d *Doctor) detected(t adapters.Target) bool {
 // status turns the checks into the one word `status` prints. Switches come
 // first (an install would never fire whatever else is true), then drift,
 // then trust.
-func status(t adapters.Target, a *Agent) string {
+func status(t adapters.Target, a *Agent) adapters.Status {
 	if !a.Installed {
 		switch {
 		case t.Adapter.ByNameOnly():
-			return StatusNotNeeded
+			return adapters.StatusNotNeeded
 		case a.Detected:
-			return StatusNotInstalled
+			return adapters.StatusNotInstalled
 		default:
-			return StatusNotDetected
+			return adapters.StatusNotDetected
 		}
 	}
 	disabled, drifted, outdated, untrusted := false, false, false, false
 	for _, c := range a.Checks {
-		if c.Result != Fail {
+		if c.Result != adapters.Fail {
 			continue
 		}
 		switch {
@@ -296,15 +262,15 @@ func status(t adapters.Target, a *Agent) string {
 	}
 	switch {
 	case disabled:
-		return StatusDisabled
+		return adapters.StatusDisabled
 	case drifted:
-		return StatusDrifted
+		return adapters.StatusDrifted
 	case outdated:
-		return StatusOutdated
+		return adapters.StatusOutdated
 	case untrusted:
-		return StatusUntrusted
+		return adapters.StatusUntrusted
 	}
-	return StatusInstalled
+	return adapters.StatusInstalled
 }
 
 // Reasons are the verdicts of the failed checks, for `status`.

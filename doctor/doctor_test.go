@@ -192,9 +192,9 @@ func TestAgentsStatic(t *testing.T) {
 	d := New(Options{Getenv: func(string) string { return "" }})
 	for _, tg := range ts {
 		a := d.Agent(tg)
-		want := StatusInstalled
+		want := adapters.StatusInstalled
 		if tg.ID == "codex" || tg.ID == "zerocode" {
-			want = StatusUntrusted
+			want = adapters.StatusUntrusted
 		}
 		if a.Status != want {
 			t.Errorf("%s: status %s, want %s: %v", tg.ID, a.Status, want, a.Reasons())
@@ -219,7 +219,7 @@ func BenchmarkDoctorAllAgents(b *testing.B) {
 	for _, tg := range ts {
 		for _, c := range d.Agent(tg).Checks {
 			checks++
-			if strings.HasPrefix(c.ID, "fire.") && c.Result == Pass {
+			if strings.HasPrefix(c.ID, "fire.") && c.Result == adapters.Pass {
 				fires++
 			}
 		}

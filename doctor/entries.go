@@ -117,7 +117,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 	}
 	fs, m := p.f.Read(r.input())
 	for _, f := range fs {
-		r.add(checkOf(f))
+		r.add(f)
 	}
 	if m == nil {
 		return nil

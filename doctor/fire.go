@@ -134,7 +134,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		if c.State == "" {
 			hint = "the script must keep its gates; " + hint
 		}
-		r.add(Check{ID: c.ID, Result: Fail, File: s.Path, Took: d,
+		r.add(Check{ID: c.ID, Result: adapters.Fail, File: s.Path, Took: d,
 			Verdict: fmt.Sprintf("%s: %s", base, joinFaults(faults)), Hint: hint})
 		return
 	}
@@ -147,7 +147,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	default:
 		got = fmt.Sprintf("wrote %s to the pty", show(wantPTY))
 	}
-	r.add(Check{ID: c.ID, Result: Pass, File: s.Path, Took: d, Verdict: fmt.Sprintf("%s %s in %s", base, got, ms(d))})
+	r.add(Check{ID: c.ID, Result: adapters.Pass, File: s.Path, Took: d, Verdict: fmt.Sprintf("%s %s in %s", base, got, ms(d))})
 }
 
 func joinFaults(fs []string) string {

@@ -286,14 +286,14 @@ func (p pluginProfile) fire(r *run) {
 		}
 		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
 		if len(faults) > 0 {
-			r.add(Check{ID: f.id, Result: Fail, File: file, Took: d, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			r.add(Check{ID: f.id, Result: adapters.Fail, File: file, Took: d, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
 			continue
 		}
 		what := "stayed silent (nothing on the pty)"
 		if f.want != nil {
 			what = "wrote " + show(f.want) + " to the pty"
 		}
-		r.add(Check{ID: f.id, Result: Pass, File: file, Took: d, Verdict: fmt.Sprintf("%s %s in %s (the runtime took %.0fms in all)", base, what, ms(d), float64(res.Dur)/float64(time.Millisecond))})
+		r.add(Check{ID: f.id, Result: adapters.Pass, File: file, Took: d, Verdict: fmt.Sprintf("%s %s in %s (the runtime took %.0fms in all)", base, what, ms(d), float64(res.Dur)/float64(time.Millisecond))})
 	}
 }
 

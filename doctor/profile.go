@@ -107,12 +107,12 @@ func (p *jsonProfile) ask(r *run) { r.ask(p.f.Ask) }
 
 // apply runs a pure check of the agent's facts over the config and the files
 // the facts name, as read now, and records what it found.
-func (r *run) apply(check func(adapters.Input) []adapters.Finding) {
+func (r *run) apply(check func(adapters.Input) []adapters.Check) {
 	if check == nil {
 		return
 	}
 	for _, f := range check(r.input()) {
-		r.add(checkOf(f))
+		r.add(f)
 	}
 }
 
@@ -123,9 +123,4 @@ func (r *run) input() adapters.Input {
 		in.Files[p] = readFile(p)
 	}
 	return in
-}
-
-// checkOf turns an adapter's finding into a check.
-func checkOf(f adapters.Finding) Check {
-	return Check{ID: f.ID, Result: Result(f.Result), File: f.File, Verdict: f.Verdict, Hint: f.Hint}
 }

@@ -3,6 +3,8 @@ package doctor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hookinstall/hookinstall/adapters"
 )
 
 // versionCheck says what the agent version on PATH does with our hooks, from
@@ -31,12 +33,12 @@ func (r *run) versionCheck() {
 		if g.TimeoutMS {
 			what = append(what, "reads a hook's timeout in milliseconds, so ours are written in milliseconds")
 		}
-		r.add(Check{ID: "version", Result: Info, File: file, Verdict: who + " is older than " + rng + ": it " + strings.Join(what, "; it "),
+		r.add(Check{ID: "version", Result: adapters.Info, File: file, Verdict: who + " is older than " + rng + ": it " + strings.Join(what, "; it "),
 			Hint: fmt.Sprintf("upgrade %s to %s or newer for every state", f.Product, f.Range.Oldest)})
 	case g.Newer:
-		r.add(Check{ID: "version", Result: Info, File: file, Verdict: who + " is newer than " + rng + "; the checks below say whether ours still run"})
+		r.add(Check{ID: "version", Result: adapters.Info, File: file, Verdict: who + " is newer than " + rng + "; the checks below say whether ours still run"})
 	case g.Unmeasured:
-		r.add(Check{ID: "version", Result: Info, File: file, Verdict: who + " is older than any version measured with these hooks"})
+		r.add(Check{ID: "version", Result: adapters.Info, File: file, Verdict: who + " is older than any version measured with these hooks"})
 	default:
 		r.pass("version", file, who+" is within "+rng)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // initCases are environments for init, each with what init must leave in
-// the task variable ("=" + value; "DETECT" for DetectTerminal's choice with
+// the task variable ("=" + value; "DETECT" for Detect's choice with
 // the terminal prefix).
 var initCases = []struct {
 	name string
@@ -68,11 +68,11 @@ func runInPTY(t *testing.T, args []string, env []string) string {
 	return strings.ReplaceAll(b.String(), "\r\n", "\n")
 }
 
-// TestInitScriptInShells evaluates init's code in real interactive bash,
-// zsh and fish on a pty: the task id is DetectTerminal's choice with the
+// TestInitInShells evaluates init's code in real interactive bash,
+// zsh and fish on a pty: the task id is Detect's choice with the
 // terminal prefix, the pty is the shell's own tty, a host's variables are
 // left alone, off undoes init, and a non-interactive shell is untouched.
-func TestInitScriptInShells(t *testing.T) {
+func TestInitInShells(t *testing.T) {
 	dir := t.TempDir()
 	for _, sh := range Shells() {
 		if _, err := exec.LookPath(sh); err != nil {
@@ -137,7 +137,7 @@ func TestInitScriptInShells(t *testing.T) {
 	}
 }
 
-func TestInitScriptRefuses(t *testing.T) {
+func TestInitRefuses(t *testing.T) {
 	if _, err := Init("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish") {
 		t.Errorf("csh: %v", err)
 	}

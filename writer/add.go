@@ -28,11 +28,11 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	case err != nil:
 		return r.failed(err)
 	case len(r.Changes) == 0:
-		r.Status = "unchanged"
+		r.Status = adapters.StatusUnchanged
 	case w.o.DryRun:
-		r.Status = "would-install"
+		r.Status = adapters.StatusWouldInstall
 	default:
-		r.Status = "installed"
+		r.Status = adapters.StatusInstalled
 		r.Next = x.plan.Next
 	}
 	return r

@@ -61,7 +61,7 @@ func benchSetup(b *testing.B, doc []byte) (adapters.Target, *writer.Writer, stri
 	return tg, w, cfg
 }
 
-func benchMust(b *testing.B, r writer.Report, status string) {
+func benchMust(b *testing.B, r writer.Report, status adapters.Status) {
 	b.Helper()
 	if r.Err != nil || r.Status != status {
 		b.Fatalf("%s: status %q, want %q: %v", r.Agent, r.Status, status, r.Err)

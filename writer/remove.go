@@ -34,18 +34,18 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 	switch {
 	case err != nil:
 		if note, ok := w.nothingOurs(t, err); ok {
-			r.Status, r.Notes = "not-installed", []string{note}
+			r.Status, r.Notes = adapters.StatusNotInstalled, []string{note}
 			return r
 		}
 		return r.failed(err)
 	case nothing:
-		r.Status = "not-installed"
+		r.Status = adapters.StatusNotInstalled
 	case w.o.DryRun:
-		r.Status = "would-remove"
+		r.Status = adapters.StatusWouldRemove
 	case x.plan.Kept() || len(r.Notes) > 0 && leftOurs(x):
-		r.Status = "partly-removed"
+		r.Status = adapters.StatusPartlyRemoved
 	default:
-		r.Status = "removed"
+		r.Status = adapters.StatusRemoved
 	}
 	return r
 }

@@ -77,22 +77,22 @@ type Change struct {
 
 // A Report says what a run did for one agent.
 type Report struct {
-	Agent   string   `json:"agent"`
-	Status  string   `json:"status"`
-	Config  string   `json:"config"`
-	Changes []Change `json:"changes"`
-	Notes   []string `json:"notes,omitempty"`
+	Agent   string
+	Status  adapters.Status
+	Config  string
+	Changes []Change
+	Notes   []string
 	// Next says what the user must do before the hooks run (trust them in
 	// the agent), after an install that wrote something.
-	Next string `json:"next,omitempty"`
-	Err  error  `json:"-"`
+	Next string
+	Err  error
 }
 
 // failed is r with err as its outcome.
 func (r Report) failed(err error) Report {
-	r.Err, r.Status = err, "error"
+	r.Err, r.Status = err, adapters.StatusFailed
 	if Off(err) {
-		r.Status = "disabled"
+		r.Status = adapters.StatusDisabled
 	}
 	return r
 }

@@ -52,14 +52,19 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	if o.Trust && !o.All && o.AgentID == "" {
 		// --trust applies to agents whose trust records hookinstall
 		// writes (Codex); for the others it is a usage mistake.
+		agents, err := in.Agents()
+		if err != nil {
+			return err
+		}
 		var writable []string
-		for _, a := range hookinstall.AgentNames() {
-			if hookinstall.TrustWritable(a) {
-				writable = append(writable, a)
+		for _, a := range agents {
+			if a.TrustWritable {
+				writable = append(writable, a.Name)
 			}
 		}
 		for _, n := range o.Agents {
-			if a, ok := hookinstall.AgentName(n); ok && !hookinstall.TrustWritable(a) {
+			if ag, err := in.Agent(n); err == nil && !ag.TrustWritable {
+				a := ag.Name
 				return usageError{hinted{fmt.Errorf("--trust: hookinstall records trust only for %s, not for %s", strings.Join(writable, ", "), a),
 					fmt.Sprintf("drop --trust: 'hookinstall add %s' says what %s needs, if anything, before its hooks run", a, a)}}
 			}
@@ -79,7 +84,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 			return err // no agent could be picked
 		}
 		for _, r := range rs {
-			results = append(results, done{Result: r, NS: in.Namespace()})
+			results = append(results, done{Result: r})
 		}
 		agents, err := in.Agents()
 		if err != nil {
@@ -93,10 +98,10 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	} else {
 		for _, a := range sel.agents {
 			// asked before the install, which creates the agent's folder
-			ag, err := in.Agent(a, sel.base)
-			r, _ := in.Install(ctx, a, opts)
-			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base})
-			if err == nil && !ag.Detected && r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
+			ag, err := in.Clone(a, sel.base)
+			r := in.Install(ctx, a, opts)
+			results = append(results, done{Result: r})
+			if err == nil && !ag.Detected && r.Err == nil && r.Status == hookinstall.StatusInstalled {
 				missing = append(missing, notFound(ag))
 			}
 		}
@@ -124,7 +129,7 @@ func notFound(a hookinstall.Agent) string {
 func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, flags string) []string {
 	var installed []string
 	for _, r := range results {
-		if r.Err == nil && r.Outcome == hookinstall.OutcomeInstalled {
+		if r.Err == nil && r.Status == hookinstall.StatusInstalled {
 			installed = append(installed, r.Agent)
 		}
 	}

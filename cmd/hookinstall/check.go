@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -26,17 +28,17 @@ func (h hinted) Unwrap() error { return h.error }
 // it, --home or --as-home, with what to do.
 func homeFlagError(flag, value string, err error) error {
 	switch {
-	case errors.Is(err, hookinstall.ErrHomeNotAbsolute) && strings.HasPrefix(value, "~"):
+	case !filepath.IsAbs(value) && strings.HasPrefix(value, "~"):
 		return usageError{hinted{fmt.Errorf("%s %q starts with ~, which the shell did not expand", flag, value),
 			fmt.Sprintf("give an absolute path: %s \"$HOME%s\", or %s ~%s with a space instead of = so the shell expands it",
 				flag, strings.TrimPrefix(value, "~"), flag, strings.TrimPrefix(value, "~"))}}
-	case errors.Is(err, hookinstall.ErrHomeNotAbsolute):
+	case !filepath.IsAbs(value):
 		return usageError{hinted{fmt.Errorf("%s %q is not an absolute path", flag, value),
 			"give an absolute path: hookinstall never writes under the current directory"}}
 	case errors.Is(err, fs.ErrNotExist):
 		return usageError{hinted{fmt.Errorf("%s %q does not exist", flag, value),
 			"check it for a typo, or create it first: hookinstall does not create a home"}}
-	case errors.Is(err, hookinstall.ErrHomeNotDir):
+	case errors.Is(err, syscall.ENOTDIR):
 		return usageError{fmt.Errorf("%s %q is not a directory", flag, value)}
 	}
 	return usageError{fmt.Errorf("%s %q: %v", flag, value, errors.Unwrap(err))}

@@ -77,15 +77,9 @@ type jsonDoctor struct {
 	Agents    []jsonDoctorAgent `json:"agents"`
 }
 
+// jsonDoctorAgent is one agent's Report, with the shell doctor runs in.
 type jsonDoctorAgent struct {
-	Agent     string      `json:"agent"`
-	Status    string      `json:"status"`
-	OK        bool        `json:"ok"`
-	Config    string      `json:"config"`
-	HooksDir  string      `json:"hooks_dir"`
-	Installed bool        `json:"installed"`
-	Detected  bool        `json:"detected"`
-	Checks    []jsonCheck `json:"checks"`
+	*hookinstall.Report
 	// Shell says, for an installed agent, what its hooks send when it is
 	// started from the shell doctor runs in.
 	Shell *jsonShell `json:"shell,omitempty"`
@@ -100,15 +94,6 @@ type jsonShell struct {
 	Terminal string `json:"terminal,omitempty"` // with init: "osc777", "tmux+osc9"
 	Sends    string `json:"sends"`
 	Hint     string `json:"hint,omitempty"`
-}
-
-type jsonCheck struct {
-	ID      string   `json:"id"`
-	Result  string   `json:"result"`
-	File    string   `json:"file,omitempty"`
-	Verdict string   `json:"verdict"`
-	Hint    string   `json:"hint,omitempty"`
-	Millis  *float64 `json:"ms,omitempty"`
 }
 
 // millis is d in milliseconds, to the microsecond.
@@ -165,16 +150,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		if !r.OK {
 			code = exitFail
 		}
-		a := jsonDoctorAgent{Agent: r.Agent, Status: string(r.Status), OK: r.OK, Config: r.Config, HooksDir: r.HooksDir,
-			Installed: r.Installed, Detected: r.Detected, Checks: []jsonCheck{}}
-		for _, c := range r.Checks {
-			jc := jsonCheck{ID: c.ID, Result: string(c.Result), File: c.File, Verdict: c.Verdict, Hint: c.Hint}
-			if c.Took != 0 {
-				ms := millis(c.Took)
-				jc.Millis = &ms
-			}
-			a.Checks = append(a.Checks, jc)
-		}
+		a := jsonDoctorAgent{Report: r}
 		if r.Installed {
 			sh := o.shellReport(in, r.Agent)
 			a.Shell = &sh
@@ -193,7 +169,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	return nil
 }
 
-var resultWords = map[string]string{"pass": "ok  ", "fail": "FAIL", "info": "info", "skip": "skip"}
+var resultWords = map[hookinstall.CheckResult]string{hookinstall.CheckPass: "ok  ", hookinstall.CheckFail: "FAIL", hookinstall.CheckInfo: "info", hookinstall.CheckSkip: "skip"}
 
 // Marks, one per agent line: works, a check failed, works with something
 // to know, nothing of ours installed.
@@ -223,7 +199,7 @@ func (g *globalOptions) useColor() bool {
 func agentMark(a jsonDoctorAgent) string {
 	hasInfo := false
 	for _, c := range a.Checks {
-		if c.Result == string(hookinstall.CheckInfo) {
+		if c.Result == hookinstall.CheckInfo {
 			hasInfo = true
 		}
 	}
@@ -253,10 +229,10 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		}
 		for _, c := range a.Checks {
 			switch c.Result {
-			case string(hookinstall.CheckInfo):
+			case hookinstall.CheckInfo:
 				notes++
 				continue
-			case string(hookinstall.CheckFail):
+			case hookinstall.CheckFail:
 				failed++
 			}
 			checks++
@@ -307,13 +283,13 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	_ = shown
 	hidden, skipped := 0, 0
 	for _, a := range agents {
-		var lines []jsonCheck
+		var lines []hookinstall.Check
 		more := map[int]int{} // by index in lines: the checks it stands for besides itself
 		for _, c := range a.Checks {
 			switch {
 			case o.Verbose:
 				lines = append(lines, c)
-			case c.Result == string(hookinstall.CheckFail) || c.Result == string(hookinstall.CheckInfo):
+			case c.Result == hookinstall.CheckFail || c.Result == hookinstall.CheckInfo:
 				// One entry per problem: checks of the same id, result
 				// and fix (one per script of an untrusted install) are one.
 				if i := sameProblem(lines, c); i >= 0 {
@@ -321,7 +297,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 					continue
 				}
 				lines = append(lines, c)
-			case c.Result == string(hookinstall.CheckSkip):
+			case c.Result == hookinstall.CheckSkip:
 				skipped++
 			default:
 				hidden++
@@ -334,7 +310,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		lastHint := ""
 		for i, c := range lines {
 			word := resultWords[c.Result]
-			if color && c.Result == string(hookinstall.CheckFail) {
+			if color && c.Result == hookinstall.CheckFail {
 				word = markColors[markFail] + word + "\033[0m"
 			}
 			if o.Verbose {
@@ -348,7 +324,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 				o.printWrapped(fmt.Sprintf("  %s %s %s: ", word, a.Agent, id), c.Verdict)
 			}
 			// One hint once: three untrusted hooks share one fix.
-			if c.Hint != "" && c.Result != string(hookinstall.CheckPass) && (o.Verbose || c.Hint != lastHint) {
+			if c.Hint != "" && c.Result != hookinstall.CheckPass && (o.Verbose || c.Hint != lastHint) {
 				if o.Verbose {
 					fmt.Fprintf(w, "       hint: %s\n", c.Hint)
 				} else {
@@ -374,7 +350,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 
 // sameProblem is the index in lines of a check that reports the same
 // problem as c (same id, result and hint), or -1.
-func sameProblem(lines []jsonCheck, c jsonCheck) int {
+func sameProblem(lines []hookinstall.Check, c hookinstall.Check) int {
 	for i, l := range lines {
 		if l.ID == c.ID && l.Result == c.Result && l.Hint == c.Hint {
 			return i
@@ -422,7 +398,7 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	id, path := o.Getenv(task), o.Getenv(pty)
 	t, ours := terminal.FromTask(id)
 	product := agent
-	if a, err := in.Agent(agent, ""); err == nil && a.Product != "" {
+	if a, err := in.Agent(agent); err == nil && a.Product != "" {
 		product = a.Product
 	}
 	switch {

@@ -101,7 +101,7 @@ func runEmit(o *emitOptions) error {
 			if err != nil {
 				return err
 			}
-			a, err := in.Agent(o.Agent, "")
+			a, err := in.Agent(o.Agent)
 			if err != nil {
 				return usageError{err}
 			}

@@ -14,13 +14,9 @@ import (
 // that works across namespaces (remove --all) reports several.
 type done struct {
 	*hookinstall.Result
-	NS   string // the namespace of the install
-	Base string // a clone's base agent, "" for an agent's own install
 	// Also is said after the agent's name in text, when the command named
 	// no agent (remove --all): "clone of claude".
 	Also string
-	// HooksDir is the install's hooks dir (named when a removal left it).
-	HooksDir string
 }
 
 // A skip is an agent add --all did not install, and why.
@@ -46,23 +42,10 @@ type jsonReport struct {
 	NextSteps []string `json:"next_steps"`
 }
 
+// jsonResult is one agent's Result, with its error's words.
 type jsonResult struct {
-	Agent     string       `json:"agent"`
-	Namespace string       `json:"namespace"`
-	Base      string       `json:"base,omitempty"`
-	Status    string       `json:"status"`
-	Config    string       `json:"config,omitempty"`
-	Changes   []jsonChange `json:"changes"`
-	Notes     []string     `json:"notes"`
-	Hint      string       `json:"hint,omitempty"`
-	Error     string       `json:"error,omitempty"`
-}
-
-type jsonChange struct {
-	Path   string `json:"path"`
-	Kind   string `json:"kind"`
-	Action string `json:"action"`
-	Diff   string `json:"diff,omitempty"`
+	*hookinstall.Result
+	Error string `json:"error,omitempty"`
 }
 
 // exitCode is the exit code of add or remove. With all (add --all), an
@@ -95,16 +78,12 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 		doc.Skipped = append(doc.Skipped, skipped...)
 		doc.NextSteps = append(doc.NextSteps, next...)
 		for _, r := range results {
-			a := jsonResult{Agent: r.Agent, Namespace: r.NS, Base: r.Base, Status: string(r.Outcome), Config: r.Config,
-				Changes: []jsonChange{}, Notes: []string{}, Hint: r.Hint}
-			a.Notes = append(a.Notes, r.Notes...)
-			for _, c := range r.Changes {
-				a.Changes = append(a.Changes, jsonChange{Path: c.Path, Kind: c.Kind, Action: c.Action, Diff: c.Diff})
-			}
+			rc := *r.Result
+			a := jsonResult{Result: &rc}
 			if r.Err != nil {
 				a.Error = r.Err.Error()
 				if h := leftHint(command, r, in.HomeFlags()); h != "" {
-					a.Hint = h
+					rc.Hint = h
 				}
 			}
 			doc.Agents = append(doc.Agents, a)
@@ -138,16 +117,16 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 	return nil
 }
 
-var outcomeWords = map[hookinstall.Outcome]string{
-	hookinstall.OutcomeInstalled:     "installed",
-	hookinstall.OutcomeUnchanged:     "already installed; nothing changed",
-	hookinstall.OutcomeWouldInstall:  "would install (dry run; nothing written)",
-	hookinstall.OutcomeRemoved:       "removed",
-	hookinstall.OutcomePartlyRemoved: "removed, except entries edited by hand",
-	hookinstall.OutcomeWouldRemove:   "would remove (dry run; nothing written)",
-	hookinstall.OutcomeNotInstalled:  "not installed; nothing to remove",
-	hookinstall.OutcomeDisabled:      "hooks are switched off; nothing installed",
-	hookinstall.OutcomeFailed:        "failed",
+var outcomeWords = map[hookinstall.Status]string{
+	hookinstall.StatusInstalled:     "installed",
+	hookinstall.StatusUnchanged:     "already installed; nothing changed",
+	hookinstall.StatusWouldInstall:  "would install (dry run; nothing written)",
+	hookinstall.StatusRemoved:       "removed",
+	hookinstall.StatusPartlyRemoved: "removed, except entries edited by hand",
+	hookinstall.StatusWouldRemove:   "would remove (dry run; nothing written)",
+	hookinstall.StatusNotInstalled:  "not installed; nothing to remove",
+	hookinstall.StatusDisabled:      "hooks are switched off; nothing installed",
+	hookinstall.StatusFailed:        "failed",
 }
 
 // label names an agent's install in text: "grok", or "grok (namespace
@@ -155,8 +134,8 @@ var outcomeWords = map[hookinstall.Outcome]string{
 // remove --all.
 func label(in *hookinstall.Installer, r done) string {
 	var q []string
-	if r.NS != "" && r.NS != in.Namespace() {
-		q = append(q, "namespace "+r.NS)
+	if r.Namespace != "" && r.Namespace != in.Namespace() {
+		q = append(q, "namespace "+r.Namespace)
 	}
 	if r.Also != "" {
 		q = append(q, r.Also)
@@ -171,8 +150,8 @@ func label(in *hookinstall.Installer, r done) string {
 // the home's (Installer.HomeFlags).
 func removeCommand(r done, flags string) string {
 	c := "hookinstall remove " + r.Agent
-	if r.NS != "" && r.NS != hookinstall.DefaultNamespace {
-		c += " --namespace " + r.NS
+	if r.Namespace != "" && r.Namespace != hookinstall.DefaultNamespace {
+		c += " --namespace " + r.Namespace
 	}
 	return c + flags
 }
@@ -214,13 +193,13 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 		}
 		return
 	}
-	word := outcomeWords[r.Outcome]
+	word := outcomeWords[r.Status]
 	if word == "" {
-		word = string(r.Outcome)
+		word = string(r.Status)
 	}
 	fmt.Fprintf(w, "%s: %s\n", name, word)
 	verbs := map[string]string{"create": "created ", "modify": "modified", "delete": "deleted "}
-	if r.Outcome == hookinstall.OutcomeWouldInstall || r.Outcome == hookinstall.OutcomeWouldRemove {
+	if r.Status == hookinstall.StatusWouldInstall || r.Status == hookinstall.StatusWouldRemove {
 		verbs = map[string]string{"create": "would create", "modify": "would modify", "delete": "would delete"}
 	}
 	for _, c := range r.Changes {

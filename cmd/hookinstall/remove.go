@@ -53,7 +53,7 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 			return err
 		}
 		for _, r := range rs {
-			d := done{Result: r, NS: r.Namespace, Base: r.Base, HooksDir: r.HooksDir}
+			d := done{Result: r}
 			if r.Base != "" {
 				d.Also = "clone of " + r.Base
 			}
@@ -61,8 +61,7 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 		}
 	} else {
 		for _, a := range sel.agents {
-			r, _ := in.Remove(ctx, a, opts)
-			results = append(results, done{Result: r, NS: in.Namespace(), Base: sel.base, HooksDir: r.HooksDir})
+			results = append(results, done{Result: in.Remove(ctx, a, opts)})
 		}
 	}
 	if len(results) == 0 && !o.JSON {

@@ -248,7 +248,7 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 		if len(names) > 0 || all {
 			return selection{}, usageError{errors.New("--agent-id names one clone agent: give no agent names and no --all")}
 		}
-		if _, err := in.Agent(g.AgentID, g.Base); err != nil {
+		if _, err := in.Clone(g.AgentID, g.Base); err != nil {
 			if errors.Is(err, hookinstall.ErrUnknownAgent) {
 				if g.Base == "" {
 					err = fmt.Errorf("no install of clone agent %q found under %s; name its --base", g.AgentID, in.Home())
@@ -274,20 +274,18 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 	var sel selection
 	seen := map[string]bool{}
 	for _, n := range names {
-		if a, ok := hookinstall.AgentName(n); ok {
-			n = a // "agy" is antigravity, "Claude" claude
-		}
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		if _, err := in.Agent(n, ""); err != nil {
+		a, err := in.Agent(n) // "agy" is antigravity, "Claude" claude
+		if err != nil {
 			if errors.Is(err, hookinstall.ErrUnknownAgent) {
 				return selection{}, unknownAgent(n, err)
 			}
 			return selection{}, err
 		}
-		sel.agents = append(sel.agents, n)
+		if seen[a.Name] {
+			continue
+		}
+		seen[a.Name] = true
+		sel.agents = append(sel.agents, a.Name)
 	}
 	return sel, nil
 }

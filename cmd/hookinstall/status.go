@@ -38,21 +38,12 @@ untrusted, and 0 otherwise.`,
 
 // jsonStatus is status's --json document (docs/json.md).
 type jsonStatus struct {
-	Schema    int               `json:"schema"`
-	Command   string            `json:"command"`
-	Namespace string            `json:"namespace"`
-	Home      string            `json:"home"`
-	ExitCode  int               `json:"exit_code"`
-	Agents    []jsonAgentStatus `json:"agents"`
-}
-
-type jsonAgentStatus struct {
-	Agent     string   `json:"agent"`
-	Namespace string   `json:"namespace"`
-	Base      string   `json:"base,omitempty"`
-	Status    string   `json:"status"`
-	Config    string   `json:"config"`
-	Reasons   []string `json:"reasons"`
+	Schema    int                        `json:"schema"`
+	Command   string                     `json:"command"`
+	Namespace string                     `json:"namespace"`
+	Home      string                     `json:"home"`
+	ExitCode  int                        `json:"exit_code"`
+	Agents    []*hookinstall.AgentStatus `json:"agents"`
 }
 
 // statusFails are the statuses that make status exit 1: ours are there,
@@ -71,7 +62,7 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	states := []jsonAgentStatus{}
+	states := []*hookinstall.AgentStatus{}
 	code := exitOK
 	add := func(nin *hookinstall.Installer, agent, base string) error {
 		s, err := nin.Status(ctx, agent, hookinstall.StatusOptions{Base: base})
@@ -81,12 +72,7 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 		if statusFails[s.Status] {
 			code = exitFail
 		}
-		st := jsonAgentStatus{Agent: s.Agent, Namespace: nin.Namespace(), Status: string(s.Status), Config: s.Config, Reasons: []string{}}
-		if base != "" || s.Agent != agent {
-			st.Base = base
-		}
-		st.Reasons = append(st.Reasons, s.Reasons...)
-		states = append(states, st)
+		states = append(states, s)
 		return nil
 	}
 	for _, a := range sel.agents {
@@ -147,7 +133,7 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 		}
 		var up []string
 		for _, s := range states {
-			if s.Status == string(hookinstall.StatusOutdated) {
+			if s.Status == hookinstall.StatusOutdated {
 				up = append(up, s.Agent)
 			}
 		}

@@ -350,7 +350,7 @@ func runTermCase(t *testing.T, c termCase) {
 	bare := c.want
 	bare.Tmux = false
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
-		for _, w := range strings.SplitAfter(string(terminal.Bytes(bare, c.product, r.work, s)), "\a") {
+		for _, w := range strings.SplitAfter(string(terminal.Bytes(bare, c.product, terminal.SafeFolder(r.work), string(s))), "\a") {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator

@@ -1,0 +1,4 @@
+package hookinstall
+
+// ModuleVersion is moduleVersion, for the external tests.
+var ModuleVersion = moduleVersion
