@@ -111,7 +111,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 	case cfg.Err != nil:
 		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run 'hookinstall add "+r.t.ID+"'")
 		return nil
-	case !cfg.Exists && p.f.ReadFiles == nil: // droid's reads the files it has
+	case !cfg.Exists && r.a.Config == file: // no other file holds ours (droid's hooks.json)
 		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
 		return nil
 	}
