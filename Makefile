@@ -55,12 +55,14 @@ check: lint
 # Rewrite the goldens after an intended change (review the diff): those
 # inside testdata/script (the scripts that list every agent among them),
 # testdata/renders (the file of every agent that owns its file) and
-# scripts/testdata (one hook script per payload rule). The one command a
-# newcomer runs after adding an agent (README "To add an agent").
+# scripts/testdata (one hook script per payload rule), and the README's agents
+# table (from the registry). The one command a
+# newcomer runs after adding an agent (CONTRIBUTING.md "To add an agent").
 update:
 	$(GO) test -count=1 ./cmd/hookinstall -run TestScript -update
 	HOOKINSTALL_UPDATE_RENDERS=1 $(GO) test -count=1 . -run '^TestOwnFileRenders$$'
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./scripts -run '^TestGolden$$'
+	HOOKINSTALL_UPDATE_DOCS=1 $(GO) test -count=1 . -run '^TestREADMEAgentsTable$$'
 
 # gofmt, go.mod tidy, vet (with and without the e2e tag), a darwin build and
 # vet of every package, and staticcheck (pinned; go install fetches it
