@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -132,8 +131,7 @@ func keepReferenced(x *txn) {
 		if alt.Prefix() == t.Prefix() {
 			continue
 		}
-		ed, err := t.Adapter.Remove(alt, doc, nil, true)
-		if err != nil || !ed.Delete && bytes.Equal(ed.Doc, doc) {
+		if len(t.Adapter.Holds(alt, map[string][]byte{cfg: doc})) == 0 {
 			continue
 		}
 		if idx < 0 {
