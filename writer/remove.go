@@ -50,19 +50,13 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 }
 
 // nothingOurs reports whether a removal that could not be planned (err: a
-// file it reads is broken) has nothing to remove anyway: no hooks dir of
-// ours exists, and no file the plan reads holds an entry of ours (a file
-// it cannot read at all holds none it could take out). Then the removal is
+// file it reads is broken) has nothing to remove anyway: nothing of an
+// install is there (Installed; a file it cannot read at all holds nothing
+// it could take out). Then the removal is
 // not-installed, and note says why the broken file did not matter.
 func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool) {
 	var we *Error
-	if !errors.As(err, &we) || we.File == "" || we.Written {
-		return "", false
-	}
-	if _, err := os.Lstat(t.HooksDir()); !errors.Is(err, fs.ErrNotExist) {
-		return "", false
-	}
-	if hasOurs(t) {
+	if !errors.As(err, &we) || we.File == "" || we.Written || w.Installed(t) {
 		return "", false
 	}
 	return fmt.Sprintf("%s: %v; hookinstall cannot use it, and no folder of its hooks (%s) exists, so there is nothing of ours to remove",
