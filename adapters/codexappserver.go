@@ -35,6 +35,7 @@ type CodexListedHook struct {
 	Command     *string `json:"command"`
 	CurrentHash *string `json:"currentHash"`
 	TrustStatus *string `json:"trustStatus"`
+	Enabled     bool    `json:"enabled"`
 }
 
 // A CodexHooksList is Codex's reply to hooks/list: every hook it found, and

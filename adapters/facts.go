@@ -142,8 +142,8 @@ type TrustWrite struct {
 }
 
 // An Ask is how to ask the agent's binary what it resolved. It runs as
-// internal/agentexec runs every agent program, with no stdin (or the RPC
-// lines), from the user's HOME (the question is what it resolves there)
+// internal/agentexec runs every agent program, with Input on its stdin,
+// from the user's HOME (the question is what it resolves there)
 // plus Env; Read turns what it printed into findings.
 type Ask struct {
 	ID      string // the check id: "binary.claude"
@@ -154,9 +154,9 @@ type Ask struct {
 	// config exits 1 on a config it rejects), so what it printed is read
 	// whatever the status; otherwise a non-zero exit means it could not answer.
 	AnyExit bool
-	// RPC, when set, gives JSON-RPC lines written one by one to stdin; the
-	// answer is then the one reply line whose id is ReplyID.
-	RPC     func(t Target) []string
+	// Input, when set, is written to its stdin; with ReplyID it is a
+	// JSON-RPC server, and the answer is the one reply line whose id it is.
+	Input   []byte
 	ReplyID int
 	// What names the run in a verdict; %s is the program's path.
 	What string

@@ -58,17 +58,10 @@ func init() {
 	codex.Ask = &Ask{
 		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},
 		Env: func(t Target) []string { return []string{"CODEX_HOME=" + t.Dir} },
-		// JSON-RPC on stdio: initialize, initialized, hooks/list. It works
-		// offline in Codex 0.171.0 and answers in well under a second.
-		RPC: func(t Target) []string {
-			return []string{
-				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"hookinstall-doctor","version":"0"}}}`,
-				`{"method":"initialized"}`,
-				fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, t.Home),
-			}
-		},
-		ReplyID: 2,
-		What:    "'%s app-server' hooks/list", Hint: "open codex and look at /hooks yourself",
+		// hooks/list, as add --trust asks it. It works offline in Codex
+		// 0.171.0 and answers in well under a second.
+		Input: []byte(codexAppServerInput), ReplyID: codexHooksListID,
+		What: "'%s app-server' hooks/list", Hint: "open codex and look at /hooks yourself",
 		Read: readCodexHooks,
 	}
 	register(codex)
@@ -297,56 +290,27 @@ func (z codexEngine) switches(in Input) []Check {
 	return fs
 }
 
-// codexHook is one entry of Codex's app-server hooks/list reply.
-type codexHook struct {
-	Key         string `json:"key"`
-	Command     string `json:"command"`
-	Enabled     bool   `json:"enabled"`
-	CurrentHash string `json:"currentHash"`
-	TrustStatus string `json:"trustStatus"`
-	SourcePath  string `json:"sourcePath"`
-}
-
 // readCodexHooks reads Codex's app-server hooks/list reply: which hooks
 // Codex resolved, with their trust, checked against the trust check's word.
 func readCodexHooks(in AskInput) []Check {
 	file := in.Config
-	var reply struct {
-		Result struct {
-			Data []struct {
-				Hooks    []codexHook `json:"hooks"`
-				Warnings []string    `json:"warnings"`
-				Errors   []any       `json:"errors"`
-			} `json:"data"`
-		} `json:"result"`
-		Error *struct {
-			Message string `json:"message"`
-		} `json:"error"`
+	l, err := ParseCodexHooksList(Reply{Out: in.Out})
+	if err != nil {
+		return []Check{{ID: "binary.codex", Result: Info, File: file, Timed: true, Verdict: "codex app-server hooks/list: " + err.Error()}}
 	}
-	if err := json.Unmarshal(in.Out, &reply); err != nil || reply.Error != nil || len(reply.Result.Data) == 0 {
-		msg := "no answer"
-		if reply.Error != nil {
-			msg = reply.Error.Message
-		} else if err != nil {
-			msg = err.Error()
-		}
-		return []Check{{ID: "binary.codex", Result: Info, File: file, Timed: true, Verdict: fmt.Sprintf("codex app-server hooks/list: %s", msg)}}
-	}
-	d := reply.Result.Data[0]
 	var problems []string
-	for _, w := range d.Warnings {
+	for _, w := range l.Warnings {
 		problems = append(problems, "warning: "+w)
 	}
-	for _, e := range d.Errors {
-		b, _ := json.Marshal(e)
-		problems = append(problems, "error: "+string(b))
+	for _, e := range l.Errors {
+		problems = append(problems, "error: "+e)
 	}
 	var missing, off, listed []string
 	for _, c := range in.Ours {
-		var found *codexHook
-		for i := range d.Hooks {
-			if d.Hooks[i].Command == c {
-				found = &d.Hooks[i]
+		var found *CodexListedHook
+		for i, h := range l.Hooks {
+			if h.Command != nil && *h.Command == c {
+				found = &l.Hooks[i]
 				break
 			}
 		}
@@ -356,7 +320,7 @@ func readCodexHooks(in AskInput) []Check {
 		case !found.Enabled:
 			off = append(off, c)
 		default:
-			listed = append(listed, fmt.Sprintf("%s (%s)", found.Key, found.TrustStatus))
+			listed = append(listed, fmt.Sprintf("%s (%s)", found.Key, *found.TrustStatus))
 		}
 	}
 	if len(missing) > 0 || len(off) > 0 {
@@ -375,13 +339,13 @@ func readCodexHooks(in AskInput) []Check {
 	var fs []Check
 	// Codex's own word on trust against the trust check's.
 	for _, c := range in.Ours {
-		for _, h := range d.Hooks {
-			if h.Command != c {
+		for _, h := range l.Hooks {
+			if h.Command == nil || *h.Command != c {
 				continue
 			}
-			if ours, ok := in.Trusted[c]; ok && ours != (h.TrustStatus == "trusted") {
+			if ours, ok := in.Trusted[c]; ok && ours != (*h.TrustStatus == "trusted") {
 				fs = append(fs, Check{ID: "trust.codex-binary", Result: Fail, File: file, Timed: true,
-					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, h.TrustStatus, h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
+					Verdict: fmt.Sprintf("codex app-server says %s is %s (current hash %s), but the trust check read the record as %s", h.Key, *h.TrustStatus, *h.CurrentHash, map[bool]string{true: "trusted", false: "untrusted"}[ours]),
 					Hint:    "Codex is right: open codex, type /hooks, and trust the " + in.T.NS + " hooks"})
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
@@ -33,12 +32,10 @@ func (r *run) ask(a *adapters.Ask) {
 	file := r.cfg.Path
 	// The user's HOME, run from it: the question is what the agent
 	// resolves from their config.
-	c := agentexec.Cmd{Name: a.Program, Args: a.Args, Env: []string{"HOME=" + r.t.Home}, Dir: r.t.Home, Timeout: r.d.AskTimeout}
+	c := agentexec.Cmd{Name: a.Program, Args: a.Args, Env: []string{"HOME=" + r.t.Home}, Dir: r.t.Home,
+		Input: a.Input, ReplyID: a.ReplyID, Timeout: r.d.AskTimeout}
 	if a.Env != nil {
 		c.Env = append(c.Env, a.Env(r.t)...)
-	}
-	if a.RPC != nil {
-		c.Input, c.ReplyID = []byte(strings.Join(a.RPC(r.t), "\n")+"\n"), a.ReplyID
 	}
 	res := agentexec.Run(r.ctx, r.d.Getenv, c)
 	if res.Path == "" {
