@@ -42,10 +42,9 @@ func (a *Agent) Read(in Input) ([]Check, *EventMap) {
 // Reads(t) that exist, by path (PlanInput.Files). It returns those that
 // hold an entry of ours, in the order of a removal's edits (the config
 // first): each hook config a forced removal would change (trust records
-// are not entries). A file the removal
-// cannot read holds one when it may (MayHold): nothing is claimed to be
-// free of ours that cannot be read. Files that cannot name our namespace
-// at all are not parsed.
+// are not entries). When the removal cannot read them, a file holds one
+// when it may (MayHold): none that cannot be read is claimed free of ours.
+// Files that cannot name our namespace at all are not parsed.
 func (a *Agent) Holds(t Target, files map[string][]byte) []string {
 	may := false
 	for _, b := range files {
