@@ -1,13 +1,16 @@
 package writer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -184,12 +187,71 @@ func (w *Writer) changedSince(x *txn, exact map[string]adapters.Edit) []string {
 	var notes []string
 	for _, e := range x.plan.Edits {
 		st := x.files[e.Path]
-		if _, ok := exact[e.Path]; ok || e.Delete || e.Kept || !st.Exists || x.man == nil || x.man.File(w.rel(x.t, e.Path)) == nil {
+		if _, ok := exact[e.Path]; ok || e.Delete || e.Kept || !st.Exists || x.man == nil || x.man.File(w.rel(x.t, e.Path)) == nil ||
+			w.onlyOthers(x, e) {
 			continue
 		}
 		notes = append(notes, fmt.Sprintf("%s changed after add, so remove takes only our entries out of it and does not put its backup back: the rest stays as it is", e.Path))
 	}
 	return notes
+}
+
+// onlyOthers reports whether file e changed after add only by the installs
+// and removals of our other namespaces: what this remove leaves of it, and
+// what it held before add (its backup, or nothing when add created it),
+// are the same once every namespace's entries are out of both.
+func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
+	rec := x.man.File(w.rel(x.t, e.Path))
+	var before []byte
+	if !rec.Created {
+		b, ok := readBackup(x.hooksDir, rec, nil)
+		if !ok {
+			return false
+		}
+		before = b
+	}
+	prev := &adapters.Record{Created: rec.Containers, Emptied: rec.Emptied, CreatedFile: rec.Created}
+	failed := false
+	strip := func(doc []byte) []byte {
+		for _, ns := range namespacesIn(x.t, doc) {
+			o := x.t
+			o.NS = ns
+			p, err := x.t.Adapter.PlanRemove(o, adapters.PlanInput{Files: map[string][]byte{e.Path: doc},
+				Records: map[string]*adapters.Record{e.Path: prev}, Force: true})
+			if err != nil {
+				failed = true
+				return nil
+			}
+			for _, pe := range p.Edits {
+				if pe.Path == e.Path {
+					doc = pe.Doc // nil when deleted
+				}
+			}
+		}
+		return doc
+	}
+	after, b := strip(e.Doc), strip(before)
+	return !failed && bytes.Equal(after, b) && (after == nil) == (b == nil)
+}
+
+// namespacesIn are the namespaces other than t's whose hooks dir of t's
+// agent a command in doc names (<dir>/<NS>-hooks/, as written into configs).
+func namespacesIn(t adapters.Target, doc []byte) []string {
+	var out []string
+	dir := []byte(t.AsPath(t.Dir) + "/")
+	suffix := strings.TrimPrefix(filepath.Base(t.HooksDir()), t.NS)
+	for rest := doc; ; {
+		i := bytes.Index(rest, dir)
+		if i < 0 {
+			return out
+		}
+		rest = rest[i+len(dir):]
+		seg, _, ok := bytes.Cut(rest, []byte("/"))
+		ns, found := strings.CutSuffix(string(seg), suffix)
+		if ok && found && ns != t.NS && ns != "" && !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
 }
 
 // holdsOurs reports whether b, the backup of file path, holds entries of
