@@ -338,7 +338,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
-		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.VersionCommand() != nil,
+		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
 	}
 	if !a.Detected {
 		a.Missing = missing(t)

@@ -237,16 +237,6 @@ func (a *Agent) Scripts(t Target) ([]Script, error) {
 	return ss, nil
 }
 
-// VersionCommand is the command that prints the agent's version, which the
-// writer runs (Probe) before a plan with PlanInput.Trust; nil for an agent
-// whose trust records hookinstall does not write.
-func (a *Agent) VersionCommand() []string {
-	if a.Trust == nil || a.Trust.Write == nil {
-		return nil
-	}
-	return a.Trust.Write.VersionCommand
-}
-
 // TrustWritable reports whether add --trust can record the user's trust
 // for this agent's hooks.
 func (a *Agent) TrustWritable() bool { return a.Trust != nil && a.Trust.Write != nil }

@@ -34,9 +34,9 @@ type TrustEntry struct {
 var codexTrustWrite = &TrustWrite{
 	Version: CodexTrustVersion,
 	// for the messages and the fallback
-	VersionCommand: []string{"codex", "--version"},
-	Query:          codexTrustQuery,
-	Add:            codexTrustAdd,
+	Program: "codex",
+	Query:   codexTrustQuery,
+	Add:     codexTrustAdd,
 }
 
 // codexTrustQuery asks the installed Codex for hooks/list about the

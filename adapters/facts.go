@@ -130,10 +130,10 @@ type Trust struct {
 type TrustWrite struct {
 	// Version is the release whose hash hookinstall computes itself.
 	Version string
-	// VersionCommand prints the installed release; the writer asks its
-	// program's --version (Probe, once per run) before a plan with
+	// Program is the binary whose --version says the installed release;
+	// the writer asks it (Probe, once per run) before a plan with
 	// PlanInput.Trust.
-	VersionCommand []string
+	Program string
 	// Query, when set, is what the binary is asked before the plan
 	// (Agent.TrustQuery); its reply comes in as Probe.Reply.
 	Query func(a *Agent, t Target, in PlanInput) *Query

@@ -24,7 +24,7 @@ const (
 // A Probe is what only I/O can tell a plan. The writer gathers it, before
 // it plans, so no caller can skip it.
 type Probe struct {
-	// VersionOut is what the agent's VersionCommand printed, asked only
+	// VersionOut is what TrustWrite.Program printed for --version, asked only
 	// when PlanInput.Trust is set; VersionErr says why it could not be asked.
 	// Binary is the path of the binary run, "" when it is not on PATH.
 	Binary     string
@@ -266,7 +266,7 @@ func configRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 // hash this package reproduces itself: a wrong hash silently leaves the
 // hooks skipped.
 func (w *TrustWrite) CheckVersion(pr Probe) *TrustVersionError {
-	e := &TrustVersionError{Name: w.VersionCommand[0], Binary: pr.Binary, Want: w.Version, Err: pr.VersionErr}
+	e := &TrustVersionError{Name: w.Program, Binary: pr.Binary, Want: w.Version, Err: pr.VersionErr}
 	if pr.Binary == "" || pr.VersionErr != nil {
 		return e
 	}

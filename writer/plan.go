@@ -221,11 +221,10 @@ func (w *Writer) checkPlan(x *txn) error {
 // version gate had, when the run asked it already).
 func (w *Writer) probe(ctx context.Context, t adapters.Target, trust bool) adapters.Probe {
 	var pr adapters.Probe
-	argv := t.Adapter.VersionCommand()
-	if !trust || len(argv) == 0 {
+	if !trust || !t.Adapter.TrustWritable() {
 		return pr
 	}
-	v := w.version(ctx, argv[0])
+	v := w.version(ctx, t.Adapter.Trust.Write.Program)
 	pr.Binary, pr.VersionOut, pr.VersionErr = v.Path, v.Out, v.Err
 	return pr
 }
