@@ -149,3 +149,64 @@ func TestInitRefuses(t *testing.T) {
 		t.Error("namespace not used")
 	}
 }
+
+// TestInitUnderStrictZshenv: init's zsh code holds in a shell whose
+// ~/.zshenv prints and sets -u (nounset), as some users' do and as zsh
+// reads first, before ~/.zshrc: it sets the task id and the pty, prints
+// nothing of its own, and no unset variable stops it. (Letta on macOS runs
+// hooks with /bin/zsh -c, so the same ~/.zshenv runs before our hooks;
+// they are #!/bin/sh scripts, which zsh's -u does not reach.)
+func TestInitUnderStrictZshenv(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Skip("SKIPPING: zsh is not installed (apt-get install zsh)")
+	}
+	dir := t.TempDir()
+	code, err := Init("zsh", "hookinstall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "init.zsh")
+	if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zshenv := "echo zshenv-ran\nset -u\n"
+	if err := os.WriteFile(filepath.Join(dir, ".zshenv"), []byte(zshenv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	show := `printf 'RESULT=%s|%s|' "${HOOKINSTALL_TASK_ID-}" "${HOOKINSTALL_PTY-}"; tty`
+	args := []string{"zsh", "-i", "-c", `eval "$(cat ` + file + `)"; ` + show}
+	for _, env := range [][]string{
+		{"TERM_PROGRAM=ghostty"},
+		{"TMUX=/tmp/x,1,0"},
+		{"HOOKINSTALL_TERMINAL=off"},
+	} {
+		out := runInPTY(t, args, append([]string{"PATH=/usr/bin:/bin", "HOME=" + dir, "ZDOTDIR=" + dir, "TERM=xterm-256color"}, env...))
+		if !strings.Contains(out, "zshenv-ran") {
+			t.Fatalf("%v: ~/.zshenv did not run: %q", env, out)
+		}
+		if strings.Contains(out, "parameter not set") || strings.Contains(out, "unbound") {
+			t.Errorf("%v: init stopped on an unset variable under set -u: %q", env, out)
+		}
+		i := strings.LastIndex(out, "RESULT=")
+		if i < 0 {
+			t.Errorf("%v: no result in %q", env, out)
+			continue
+		}
+		res := strings.SplitN(strings.TrimSpace(out[i+len("RESULT="):]), "|", 3)
+		if len(res) != 3 {
+			t.Errorf("%v: result %q", env, out[i:])
+			continue
+		}
+		want := "|"
+		if env[0] != "HOOKINSTALL_TERMINAL=off" {
+			m := map[string]string{"TERM": "xterm-256color"}
+			k, v, _ := strings.Cut(env[0], "=")
+			m[k] = v
+			term, _ := Detect("hookinstall", func(k string) string { return m[k] })
+			want = term.TaskID() + "|" + res[2]
+		}
+		if got := res[0] + "|" + res[1]; got != want {
+			t.Errorf("%v: init left %q, want %q (output %q)", env, got, want, out)
+		}
+	}
+}

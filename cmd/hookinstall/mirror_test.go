@@ -32,13 +32,17 @@ func TestNoMirrorStructs(t *testing.T) {
 		}
 		lib[ty.Name()] = keys
 	}
-	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	ents, err := os.ReadDir(".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	structs := 0
-	for _, p := range pkgs {
-		for _, f := range p.Files {
+	for _, e := range ents {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			f, err := parser.ParseFile(token.NewFileSet(), n, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
 			ast.Inspect(f, func(n ast.Node) bool {
 				ts, ok := n.(*ast.TypeSpec)
 				if !ok {
