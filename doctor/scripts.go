@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -80,7 +81,15 @@ func (r *run) scriptChecks() []scriptInfo {
 	r.manifestCheck()
 	if _, err := os.Lstat(dir); err == nil {
 		if err := writer.CheckPrivateDir(dir); err != nil {
-			r.fail("hooksdir.private", dir, err.Error(), "run 'chmod go-w "+dir+"' and make sure it is yours")
+			fault, hint := err.Error(), "make it yours and not writable by group or others"
+			var h interface {
+				Fault() string
+				Hint() string
+			}
+			if errors.As(err, &h) {
+				fault, hint = h.Fault(), h.Hint()
+			}
+			r.fail("hooksdir.private", dir, fault, hint)
 		} else {
 			r.pass("hooksdir.private", dir, dir+" is yours and not writable by group or others")
 		}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -355,12 +357,51 @@ func checkPrivateDir(dir string) error {
 		return fmt.Errorf("%s exists and is not a directory", dir)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s is writable by group or others (mode %04o); refusing, since anyone who can write there can run code in your agent (run chmod go-w on it)", dir, fi.Mode().Perm())
+		return &fixable{fmt.Sprintf("%s is writable by group or others (mode %04o); refusing, since anyone who can write there can run code in your agent", dir, fi.Mode().Perm()),
+			"run 'chmod go-w " + dir + "'"}
 	}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
-		return fmt.Errorf("%s is owned by uid %d, not by you (uid %d); refusing", dir, sys.Uid, os.Geteuid())
+		return &fixable{fmt.Sprintf("%s is owned by %s, not by you (%s); refusing", dir, userName(int(sys.Uid)), userName(os.Geteuid())),
+			fmt.Sprintf("if it was made by a run as another user (sudo), give it back: 'sudo chown -R %s %s'", userName(os.Geteuid()), dir)}
 	}
 	return nil
+}
+
+// A fixable error says what is wrong, and Hint what to run about it.
+type fixable struct{ msg, hint string }
+
+func (e *fixable) Error() string { return e.msg + " (" + e.hint + ")" }
+
+// Fault is what is wrong, and Hint what to run to fix it.
+func (e *fixable) Fault() string { return e.msg }
+func (e *fixable) Hint() string  { return e.hint }
+
+// userName is uid's login name, or "uid N" when it has none.
+func userName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		return u.Username
+	}
+	return "uid " + strconv.Itoa(uid)
+}
+
+// checkHomeOwner refuses to write, as root, into a home that another user
+// owns: what it wrote would be root's, and that user could neither change
+// nor remove it.
+func checkHomeOwner(home string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	fi, err := os.Stat(home)
+	if err != nil {
+		return nil // the writes themselves say what is wrong with the home
+	}
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || sys.Uid == 0 {
+		return nil
+	}
+	who := userName(int(sys.Uid))
+	return &fixable{fmt.Sprintf("this runs as root, and the home %s is %s's: what it wrote would be root's, and %s could neither change nor remove it; nothing written", home, who, who),
+		"run hookinstall as " + who + " (for example 'sudo -u " + who + " hookinstall ...')"}
 }
 
 // ConfigTemp is the temp file a config write goes through, beside the real
