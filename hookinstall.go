@@ -337,7 +337,7 @@ func (in *Installer) Clone(id, base string) (Agent, error) {
 func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
-		Detected: in.writer(writer.Options{}).Detected(t), ByNameOnly: t.Adapter.ByNameOnly(),
+		Detected: t.Detected(in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
 		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
 	}
 	if !a.Detected {

@@ -2,10 +2,12 @@ package adapters
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/terminal"
 )
@@ -88,6 +90,23 @@ func DetectPaths(t Target) []string {
 		}
 	}
 	return []string{t.Dir}
+}
+
+// Detected reports whether the agent looks installed on this machine: a
+// path of DetectPaths exists (its config dir, for most), or one of its
+// programs is on getenv's PATH.
+func (t Target) Detected(getenv func(string) string) bool {
+	for _, p := range DetectPaths(t) {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	for _, b := range t.Adapter.Binaries() {
+		if _, err := agentexec.LookPath(getenv, b); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // AsPath rewrites a path under Home to the same path under AsHome.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
@@ -174,7 +173,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	} else if mf.Exists {
 		r.man, r.manErr = manifest.Load(mf.Data)
 	}
-	a.Detected = d.detected(t)
+	a.Detected = t.Detected(d.Getenv)
 	p := profileFor(t)
 	held := t.Adapter.Holds(t, r.input().Present())
 	a.Installed = r.hooksDirExists() || len(held) > 0
@@ -213,21 +212,6 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 func (r *run) hooksDirExists() bool {
 	_, err := os.Lstat(r.t.HooksDir())
 	return err == nil
-}
-
-// detected reports whether the agent looks installed on this machine.
-func (d *Doctor) detected(t adapters.Target) bool {
-	for _, p := range adapters.DetectPaths(t) {
-		if _, err := os.Stat(p); err == nil {
-			return true
-		}
-	}
-	for _, b := range t.Adapter.Binaries() {
-		if _, err := agentexec.LookPath(d.Getenv, b); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // status turns the checks into the one word `status` prints. Switches come

@@ -5,25 +5,7 @@ import (
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
-
-// Detected reports whether the agent looks installed on this machine: a path
-// of adapters.DetectPaths exists (its config dir, for most), or one of its
-// programs is on PATH.
-func (w *Writer) Detected(t adapters.Target) bool {
-	for _, p := range adapters.DetectPaths(t) {
-		if _, err := os.Stat(p); err == nil {
-			return true
-		}
-	}
-	for _, b := range t.Adapter.Binaries() {
-		if _, err := agentexec.LookPath(w.o.Getenv, b); err == nil {
-			return true
-		}
-	}
-	return false
-}
 
 // Installed reports whether any trace of an install of t is on disk: our
 // entries in a file it reads (adapters.Agent.Holds), or its hooks dir.
