@@ -49,6 +49,12 @@ type InstallOptions struct {
 	// whether it trusts our hooks; nothing is written, or everything is put
 	// back, when it cannot say or does not (ErrTrustVersion).
 	Trust bool
+	// Linked writes through a symlink that leads into a git repository
+	// (dotfiles managed by GNU stow, chezmoi's symlink mode, ...): the
+	// config gains this machine's paths there, and an agent folder linked
+	// there gets our scripts too. Without it such an install is refused,
+	// saying where the link leads.
+	Linked bool
 	// Base makes agent a new clone of the agent Base names: its own
 	// directory and manifest, Base's config shape and events.
 	Base string
@@ -154,7 +160,7 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	// With Trust, the writer asks the agent's program for the trust it
 	// expects, and checks it afterwards (ErrTrustVersion): no caller of the
 	// writer can skip it.
-	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust})
+	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked})
 	rep := w.Add(ctx, t)
 	r := in.result(t, rep)
 	if rep.Err == nil && len(notes) > 0 { // what the version gate left out, only of an install that stands

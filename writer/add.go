@@ -58,6 +58,9 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err := w.checkPlan(x); err != nil {
 		return nil, err
 	}
+	if err := w.checkLinks(x); err != nil {
+		return nil, err
+	}
 	if err := checkHomeOwner(t.Home); err != nil && !w.o.DryRun {
 		return nil, w.fail(t, "", err)
 	}

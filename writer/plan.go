@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -210,10 +211,66 @@ func (w *Writer) checkPlan(x *txn) error {
 			return w.fail(x.t, e.Path, st.Dangling)
 		}
 		if st.Exists && st.Mode&0o222 == 0 && changes(e, st) {
-			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the hooks at its source", st.Mode, st.Real))
+			if w.o.DryRun { // the diff is what to add at its source
+				x.notes = append(x.notes, fmt.Sprintf("%s is read-only (real file %s): add would refuse; the diff below is what to add at its source", e.Path, st.Real))
+				continue
+			}
+			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the entries at its source ('hookinstall add %s --dry-run' prints them)", st.Mode, st.Real, x.t.ID))
 		}
 	}
 	return nil
+}
+
+// checkLinks refuses an add that, unless Linked, writes through a symlink
+// into a git repository (dotfiles): this machine's paths would go into the
+// repository. Where a link is written through, a note says where it leads.
+func (w *Writer) checkLinks(x *txn) error {
+	writes := false
+	for _, e := range x.plan.Edits {
+		writes = writes || changes(e, x.files[e.Path])
+	}
+	if x.realDir != "" && x.realDir != x.t.Dir && writes {
+		if err := w.throughLink(x, x.t.Dir, x.realDir, "our scripts, backup and manifest"); err != nil {
+			return err
+		}
+	}
+	for _, e := range x.plan.Edits {
+		st := x.files[e.Path]
+		if st.Real != "" && st.Real != e.Path && changes(e, st) && (x.realDir == "" || filepath.Dir(st.Real) != x.realDir) {
+			if err := w.throughLink(x, e.Path, st.Real, "our entries, with this machine's paths,"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// throughLink refuses to write what at path, which a symlink leads to
+// real, when real is inside a git repository and the run is not Linked;
+// otherwise it notes where the link leads.
+func (w *Writer) throughLink(x *txn, path, real, what string) error {
+	repo := gitRoot(real)
+	if repo == "" || w.o.Linked {
+		x.notes = append(x.notes, fmt.Sprintf("%s is a link to %s: %s went there", path, real, strings.TrimSuffix(what, ",")))
+		return nil
+	}
+	if w.o.DryRun {
+		x.notes = append(x.notes, fmt.Sprintf("%s is a link to %s, in the git repository %s: add would refuse without --linked", path, real, repo))
+		return nil
+	}
+	return w.fail(x.t, path, fmt.Errorf("is a link to %s, in the git repository %s: %s would go into the repository. Add --linked to write there anyway, or move it out of the repository", real, repo, what))
+}
+
+// gitRoot is the git work tree that holds path (a folder with .git), or "".
+func gitRoot(path string) string {
+	for dir := path; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
 }
 
 // probe asks what only I/O can tell t's plans: with trust, the version of

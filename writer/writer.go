@@ -18,6 +18,7 @@ type Options struct {
 	DryRun  bool // plan and report, write nothing
 	Force   bool // replace or remove our entries even where they were edited by hand
 	Trust   bool // also record the user's trust for our hooks where the agent keys it (codex)
+	Linked  bool // write through a symlink that leads into a git repository (dotfiles)
 	Version string
 	Now     func() time.Time
 	// Getenv gives the PATH that agents' binaries are looked up on and run

@@ -19,6 +19,7 @@ type addOptions struct {
 	DryRun bool
 	Force  bool
 	Trust  bool
+	Linked bool
 }
 
 func newAddCmd(g *globalOptions) *cobra.Command {
@@ -40,6 +41,7 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.All, "all", false, "every agent detected on this machine (codex only when named)")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "name the files and print a unified diff; write nothing")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace our entries even where they were edited by hand")
+	cmd.Flags().BoolVar(&o.Linked, "linked", false, "write through a symlink into a git repository (dotfiles): its files get this machine's paths")
 	cmd.Flags().BoolVar(&o.Trust, "trust", false, "codex: also record your trust for our hooks in config.toml, so they run with no review (asks the installed Codex for the hashes and checks it trusts them)")
 	return cmd
 }
@@ -74,7 +76,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Base: sel.base}
+	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Base: sel.base}
 	var results []done
 	var skipped []skip
 	var missing []string // named agents not found on this machine
