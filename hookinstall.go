@@ -396,7 +396,7 @@ func missing(t adapters.Target) string {
 }
 
 func (in *Installer) options() adapters.Options {
-	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot, NameHome: in.homeGiven && !in.ownHome()}
+	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot, GOOS: testonly.GOOS, NameHome: in.homeGiven && !in.ownHome()}
 	if !in.homeGiven {
 		o.Getenv = in.getenv
 	}

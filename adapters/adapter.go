@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
@@ -50,6 +51,12 @@ type Target struct {
 	// read: "/" on the machine itself, a scratch folder in tests, "" for
 	// none (a Docker target's system files are the container's).
 	SystemRoot string
+	// GOOS is the OS whose system files are read ("linux", "darwin"):
+	// where each agent keeps them differs (SystemPath).
+	GOOS string
+	// getenv gives the variables that move an agent's system files
+	// (GEMINI_CLI_SYSTEM_SETTINGS_PATH); nil when none apply.
+	getenv func(string) string
 	// NameHome says that Home is not the user's own ($HOME), so the
 	// command that removes the install names it (--home); see Install.
 	NameHome bool
@@ -161,6 +168,8 @@ type Options struct {
 	// SystemRoot is where the agents' machine-wide files (/etc/...) are
 	// read; "" means "/". A Docker target (AsHome set) reads none.
 	SystemRoot string
+	// GOOS is Target.GOOS; "" means runtime.GOOS.
+	GOOS string
 	// NameHome says that Home is not the user's own ($HOME): the command
 	// that removes an install, which its files' headers name, then says
 	// --home.
@@ -178,12 +187,15 @@ func Resolve(id string, opts Options) (Target, error) {
 	if !filepath.IsAbs(opts.Home) {
 		return Target{}, fmt.Errorf("home %q is not an absolute path", opts.Home)
 	}
-	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, AsHomeNamed: opts.AsHome != "", NameHome: opts.NameHome, Cwd: opts.Cwd}
+	t := Target{ID: id, NS: opts.NS, Home: filepath.Clean(opts.Home), AsHome: opts.AsHome, AsHomeNamed: opts.AsHome != "", NameHome: opts.NameHome, Cwd: opts.Cwd, GOOS: opts.GOOS}
+	if t.GOOS == "" {
+		t.GOOS = runtime.GOOS
+	}
 	if t.AsHome == "" {
 		t.AsHome = t.Home
 	}
 	if t.AsHome == t.Home {
-		t.SystemRoot = opts.SystemRoot
+		t.SystemRoot, t.getenv = opts.SystemRoot, opts.Getenv
 		if t.SystemRoot == "" {
 			t.SystemRoot = "/"
 		}

@@ -24,7 +24,7 @@ func init() {
 		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
 		// The machine's managed settings, which can switch every user hook
 		// off (none for a Docker target).
-		Reads: func(t Target) []string { return nonEmpty(SystemPath(t, claudeManaged)) },
+		Reads: claudeManagedFiles,
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: scripts.Working},
 			{Event: "PermissionRequest", State: scripts.Attention},
@@ -76,8 +76,20 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 
 // --- Claude Code's facts, for add, remove, status and doctor ---
 
-// claudeManaged is the machine-wide managed settings file Claude Code reads.
-const claudeManaged = "/etc/claude-code/managed-settings.json"
+// claudeManaged is the folder of the machine's managed settings Claude Code
+// reads (2.1.332's binary): managed-settings.json, and the drop-ins of its
+// managed-settings.d/ folder. Its macOS MDM profile is no file: unread.
+var claudeManaged = OSPath{Linux: "/etc/claude-code", Darwin: "/Library/Application Support/ClaudeCode"}
+
+// claudeManagedFiles are managed-settings.json and each *.json drop-in, in
+// name order (none for a Docker target).
+func claudeManagedFiles(t Target) []string {
+	dir := SystemPath(t, claudeManaged, "")
+	if dir == "" {
+		return nil
+	}
+	return append([]string{filepath.Join(dir, "managed-settings.json")}, dropIns(filepath.Join(dir, "managed-settings.d"))...)
+}
 
 // The switches that stop Claude Code running our hooks, checked and worded
 // once for add's refusal (Check) and doctor's failures (claudeSwitches).
@@ -92,15 +104,6 @@ const (
 
 // claudeOn says whether the switch key is true in a settings root.
 func claudeOn(root gjson.Result, key string) bool { return root.Get(key).Type == gjson.True }
-
-// claudeManagedRoot is the managed settings' root; a file that is absent
-// or not valid JSON switches nothing.
-func claudeManagedRoot(data []byte, exists bool) gjson.Result {
-	if !exists || !gjson.ValidBytes(data) {
-		return gjson.Result{}
-	}
-	return gjson.ParseBytes(data)
-}
 
 // claudeAuto says what the auto permission mode does to our hooks.
 func claudeAuto(path string) string {
@@ -135,29 +138,29 @@ func claudeSwitches(in Input) []Check {
 	var fs []Check
 	user := in.Config
 	userKey := rootKey(in)
-	managedPath := SystemPath(in.T, claudeManaged)
-	managed := in.File(managedPath)
-	managedRoot := claudeManagedRoot(managed.Data, managed.Exists)
-	off := false
+	managed := claudeManagedFiles(in.T)
+	off, managedOnly := false, false
 	if userKey(claudeKeyOff).Type == gjson.True {
 		fs = append(fs, switchOff(fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix)))
 		off = true
 	}
-	if claudeOn(managedRoot, claudeKeyOff) {
-		fs = append(fs, switchOff(fail("switch.disableAllHooks", managed.Path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", managed.Path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it")))
-		off = true
+	// Any one managed file that sets a switch sets it.
+	for _, path := range managed {
+		root := jsonRoot(in.File(path))
+		if claudeOn(root, claudeKeyOff) {
+			fs = append(fs, switchOff(fail("switch.disableAllHooks", path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it")))
+			off = true
+		}
+		if claudeOn(root, claudeKeyManagedOnly) {
+			fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin)))
+			managedOnly = true
+		}
 	}
 	if !off {
-		where := user.Path
-		if managedPath != "" {
-			where += " and " + managedPath
-		}
-		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+where))
+		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+strings.Join(append([]string{user.Path}, managed...), " and ")))
 	}
-	if claudeOn(managedRoot, claudeKeyManagedOnly) {
-		fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", managed.Path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", managed.Path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin)))
-	} else if managedPath != "" {
-		fs = append(fs, pass("switch.allowManagedHooksOnly", managed.Path, "allowManagedHooksOnly is not set in "+managed.Path))
+	if !managedOnly && len(managed) > 0 {
+		fs = append(fs, pass("switch.allowManagedHooksOnly", managed[0], "allowManagedHooksOnly is not set in "+strings.Join(managed, " and ")))
 	}
 	if mode := userKey("permissions").Get("defaultMode").String(); mode == "auto" {
 		fs = append(fs, info("switch.defaultMode", user.Path, claudeAuto(user.Path)+"; working and done still do", "set it to \"default\" if you want attention reported when Claude asks"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -231,13 +232,50 @@ func info(id, file, verdict, hint string) Check {
 	return Check{ID: id, Result: Info, File: file, Verdict: verdict, Hint: hint}
 }
 
-// SystemPath is the machine-wide file p ("/etc/...") under t.SystemRoot, or
-// "" when t reads no system files (a Docker target's are the container's).
-func SystemPath(t Target, p string) string {
+// An OSPath is a machine-wide path an agent reads, as its code names it
+// on each OS ("" where it reads none there).
+type OSPath struct{ Linux, Darwin string }
+
+// SystemPath is p for t's OS under t.SystemRoot, or "" when t reads no
+// system files (a Docker target's are the container's) or the agent none
+// on that OS. $env, when the agent's code lets it move the file and the
+// run gives it, replaces it.
+func SystemPath(t Target, p OSPath, env string) string {
 	if t.SystemRoot == "" {
 		return ""
 	}
-	return filepath.Join(t.SystemRoot, p)
+	if v := t.env(env); v != "" {
+		return v
+	}
+	path := p.Linux
+	if t.GOOS == "darwin" {
+		path = p.Darwin
+	}
+	if path == "" {
+		return ""
+	}
+	return filepath.Join(t.SystemRoot, path)
+}
+
+// env is the variable name as the run gives it to the agents ("" when
+// none apply).
+func (t Target) env(name string) string {
+	if t.getenv == nil || name == "" {
+		return ""
+	}
+	return t.getenv(name)
+}
+
+// dropIns are the *.json files of folder dir, in name order.
+func dropIns(dir string) []string {
+	es, _ := os.ReadDir(dir)
+	var fs []string
+	for _, e := range es {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			fs = append(fs, filepath.Join(dir, e.Name()))
+		}
+	}
+	return fs
 }
 
 // nonEmpty drops the empty strings of ps.

@@ -81,8 +81,8 @@ func TestSystemRoot(t *testing.T) {
 		opts Options
 		want []string
 	}{
-		{Options{NS: "hookinstall", Home: home}, []string{"/etc/codex/requirements.toml"}},
-		{Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys"}, []string{"/tmp/sys/etc/codex/requirements.toml"}},
+		{Options{NS: "hookinstall", Home: home}, []string{"/etc/codex/config.toml", "/etc/codex/requirements.toml"}},
+		{Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys"}, []string{"/tmp/sys/etc/codex/config.toml", "/tmp/sys/etc/codex/requirements.toml"}},
 		{Options{NS: "hookinstall", Home: home, SystemRoot: "/tmp/sys", AsHome: "/root"}, nil},
 	} {
 		tg, err := Resolve("codex", c.opts)

@@ -41,7 +41,7 @@ func init() {
 		// The system settings (which can switch hooks off for every user)
 		// and the folders the user trusted, which doctor reports.
 		Reads: func(t Target) []string {
-			return append(nonEmpty(SystemPath(t, geminiSystem)), geminiTrustedFolders(t))
+			return append(geminiSystemFiles(t), geminiTrustedFolders(t))
 		},
 		Hooks: []Hook{
 			{Event: "BeforeAgent", State: scripts.Working},
@@ -65,27 +65,52 @@ func init() {
 // 1000 is killed after one second, "Hook timed out after 1000ms").
 const geminiTimeout = HookTimeout * 1000
 
-// geminiSystem is the machine-wide settings file, which overrides the
-// user's ($GEMINI_CLI_SYSTEM_SETTINGS_PATH moves it; not followed).
-const geminiSystem = "/etc/gemini-cli/settings.json"
+// geminiSystem is the machine-wide settings file (getSystemSettingsPath in
+// Gemini CLI's code), which overrides the user's.
+var geminiSystem = OSPath{Linux: "/etc/gemini-cli/settings.json", Darwin: "/Library/Application Support/GeminiCli/settings.json"}
+
+// geminiSystemFiles are the system settings and the system defaults, which
+// the user's override: system-defaults.json beside the settings unless
+// $GEMINI_CLI_SYSTEM_DEFAULTS_PATH moves it (getSystemDefaultsPath).
+func geminiSystemFiles(t Target) []string {
+	sys := SystemPath(t, geminiSystem, "GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	if sys == "" {
+		return nil
+	}
+	def := t.env("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+	if def == "" {
+		def = filepath.Join(filepath.Dir(sys), "system-defaults.json")
+	}
+	return []string{sys, def}
+}
 
 func geminiSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
 func geminiTrustedFolders(t Target) string { return filepath.Join(t.Dir, "trustedFolders.json") }
 
-// geminiOff says why Gemini CLI would run none of our hooks, from a
-// settings file's root: hooksConfig.enabled false, or one of our hooks
-// named (by name or by command) in hooksConfig.disabled.
-func geminiOff(file string, system bool, root gjson.Result, ours map[string]bool) *OffError {
-	where, fix := "", "set it to true or remove it, then run add again"
-	if system {
-		where, fix = " in the system settings (they override the user's)", "ask whoever manages this machine"
-	}
+// The settings files whose hooksConfig Gemini CLI merges, in the words of
+// its switches: the user's, the system settings, the system defaults.
+const (
+	geminiUser     = iota // ~/.gemini/settings.json
+	_                     // the system settings
+	geminiDefaults        // the system defaults
+)
+
+// geminiOff says why Gemini CLI would run none of our hooks, from the root
+// of a settings file of a layer: hooksConfig.enabled false (in the system
+// defaults only while the user's own settings, user, do not set it true),
+// or one of our hooks named (by name or by command) in
+// hooksConfig.disabled, a list Gemini CLI joins across the files.
+func geminiOff(file string, layer int, root, user gjson.Result, ours map[string]bool) *OffError {
+	where := []string{"", " in the system settings (they override the user's)", " in the system defaults"}[layer]
+	fix := []string{"set it to true or remove it, then run add again", "ask whoever manages this machine",
+		"set hooksConfig.enabled to true in your own settings, then run add again"}[layer]
 	hc := root.Get("hooksConfig")
-	if hc.Get("enabled").Type == gjson.False {
+	if hc.Get("enabled").Type == gjson.False && (layer != geminiDefaults || user.Get("hooksConfig.enabled").Type != gjson.True) {
 		return &OffError{File: file, Key: "hooksConfig.enabled", Reason: "is false" + where + ", so Gemini CLI runs no hooks at all; " + fix}
 	}
-	if !system {
+	fix = "ask whoever manages this machine"
+	if layer == geminiUser {
 		fix = "take it out of the list (or /hooks enable it), then run add again"
 	}
 	for _, d := range hc.Get("disabled").Array() {
@@ -171,12 +196,12 @@ func geminiSwitches(in Input) []Check {
 		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
 	}
 	off := false
-	if o := geminiOff(in.Config.Path, false, root(in.Config), ours); o != nil {
-		fs = append(fs, switchOff(fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), "")))
-		off = true
+	files := []File{in.Config}
+	for _, path := range geminiSystemFiles(in.T) {
+		files = append(files, in.File(path))
 	}
-	if sys := SystemPath(in.T, geminiSystem); sys != "" {
-		if o := geminiOff(sys, true, root(in.File(sys)), ours); o != nil {
+	for layer, f := range files {
+		if o := geminiOff(f.Path, layer, root(f), root(in.Config), ours); o != nil {
 			fs = append(fs, switchOff(fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), "")))
 			off = true
 		}

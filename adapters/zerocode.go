@@ -21,10 +21,11 @@ type codexEngine struct {
 	dirName string // its config dir under the home: ".zerotwo"
 	envVar  string // the variable that moves that dir, if any: "CODEX_HOME"
 	alias   string // the deprecated alias of [features] hooks: "zerocode_hooks"
-	// sysRequirements is the system-wide requirements.toml the agent reads
-	// ("/etc/codex/requirements.toml"), or "" when the one in its config dir
-	// is the one it reads.
-	sysRequirements string
+	// system is the folder of the system-wide config.toml and
+	// requirements.toml the agent reads, on Linux and macOS alike (Codex:
+	// "/etc/codex", cfg!(unix) in its config loader), or "" for none: then
+	// the requirements.toml in its config dir is the one it reads.
+	system string
 }
 
 var zerocodeHooks = []Hook{
@@ -50,7 +51,7 @@ func init() {
 	// add can also record the user's trust for our hooks in config.toml
 	// (add --trust), and whose binary answers hooks/list.
 	cx := codexEngine{product: "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
-		sysRequirements: "/etc/codex/requirements.toml"}
+		system: "/etc/codex"}
 	codex := cx.agent("codex", codexHooks, codexTrustWrite)
 	codex.ByName = true
 	codex.Range = codexRange
@@ -121,17 +122,22 @@ func (codexEngine) requirementsTOML(t Target) string {
 	return filepath.Join(t.Dir, "requirements.toml")
 }
 
-// reads are config.toml (switches, trust records) and requirements.toml
-// beside hooks.json, and for Codex the system-wide requirements.toml, which
-// is the one Codex 0.171.0 reads (measured: it ignores
-// $CODEX_HOME/requirements.toml), under t.SystemRoot. A Docker target's
-// system files are the container's, which the host cannot see.
-func (z codexEngine) reads(t Target) []string {
-	fs := []string{z.configTOML(t), z.requirementsTOML(t)}
-	if z.sysRequirements != "" {
-		fs = append(fs, nonEmpty(SystemPath(t, z.sysRequirements))...)
+// sysFile is the file name in the agent's system folder (under
+// t.SystemRoot), or "" when it reads none there.
+func (z codexEngine) sysFile(t Target, name string) string {
+	if dir := SystemPath(t, OSPath{Linux: z.system, Darwin: z.system}, ""); z.system != "" && dir != "" {
+		return filepath.Join(dir, name)
 	}
-	return fs
+	return ""
+}
+
+// reads are config.toml (switches, trust records) and requirements.toml
+// beside hooks.json, and for Codex the system-wide config.toml (which the
+// user's overrides) and requirements.toml, which is the one Codex 0.171.0
+// reads (measured: it ignores $CODEX_HOME/requirements.toml). A Docker
+// target's system files are the container's, which the host cannot see.
+func (z codexEngine) reads(t Target) []string {
+	return append([]string{z.configTOML(t), z.requirementsTOML(t)}, nonEmpty(z.sysFile(t, "config.toml"), z.sysFile(t, "requirements.toml"))...)
 }
 
 // check refuses an install that would never fire: hooks switched off in
@@ -156,12 +162,12 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 	}
 	var notes []string
 	req := z.requirementsTOML(t)
-	if z.sysRequirements != "" {
-		req = SystemPath(t, z.sysRequirements)
+	if z.system != "" {
+		req = z.sysFile(t, "requirements.toml")
 		if b, ok := files[z.requirementsTOML(t)]; ok {
 			if doc, err := parseTOML(b); err == nil {
 				if z.requirementsOff(z.requirementsTOML(t), doc) != nil {
-					notes = append(notes, fmt.Sprintf("%s would switch hooks off, but %s reads requirements only from %s (measured on Codex 0.171.0), so the hooks still run", z.requirementsTOML(t), z.product, z.sysRequirements))
+					notes = append(notes, fmt.Sprintf("%s would switch hooks off, but %s reads requirements only from %s (measured on Codex 0.171.0), so the hooks still run", z.requirementsTOML(t), z.product, z.system+"/requirements.toml"))
 				}
 			}
 		}
@@ -239,8 +245,8 @@ func inlineHooks(doc map[string]any) string {
 // doctorRequirements is the requirements.toml the agent reads: the system's
 // when it has one ("" when t reads no system files), else its own.
 func (z codexEngine) doctorRequirements(t Target) string {
-	if z.sysRequirements != "" {
-		return SystemPath(t, z.sysRequirements)
+	if z.system != "" {
+		return z.sysFile(t, "requirements.toml")
 	}
 	return z.requirementsTOML(t)
 }
@@ -252,9 +258,11 @@ func (z codexEngine) switches(in Input) []Check {
 	t := in.T
 	cfg := z.configTOML(t)
 	req := z.doctorRequirements(t)
+	sysCfg := z.sysFile(t, "config.toml")
 	var fs []Check
-	off := false
-	for _, path := range nonEmpty(cfg, req) {
+	off, userSets := false, false
+	paths := nonEmpty(cfg, sysCfg, req)
+	for _, path := range paths {
 		doc, ok, err := ReadTOML(in.File(path))
 		if err != nil {
 			fs = append(fs, fail("switch.features-hooks", path, fmt.Sprintf("%s: %v: %s cannot read its settings", path, err, z.product), "fix the file"))
@@ -264,9 +272,18 @@ func (z codexEngine) switches(in Input) []Check {
 		if !ok {
 			continue
 		}
-		if key, isOff := z.featureOff(doc); isOff {
-			fs = append(fs, switchOff(fail("switch.features-hooks", path, fmt.Sprintf("%s: [features] %s = false, so %s runs no hooks at all", path, z.aliasNote(key), z.product), "set it to true or remove it")))
+		// The system config.toml is the layer under the user's.
+		key, isOff := z.featureOff(doc)
+		if isOff && !(path == sysCfg && userSets) {
+			hint := "set it to true or remove it"
+			if path == sysCfg {
+				hint = "ask whoever manages this machine, or set [features] hooks = true in " + cfg
+			}
+			fs = append(fs, switchOff(fail("switch.features-hooks", path, fmt.Sprintf("%s: [features] %s = false, so %s runs no hooks at all", path, z.aliasNote(key), z.product), hint)))
 			off = true
+		}
+		if path == cfg {
+			userSets = key != ""
 		}
 		if path == req {
 			if v, set := TOMLBool(doc, "allow_managed_hooks_only"); set && v {
@@ -281,11 +298,7 @@ func (z codexEngine) switches(in Input) []Check {
 		}
 	}
 	if !off {
-		where := cfg
-		if req != "" {
-			where += " and " + req
-		}
-		fs = append(fs, pass("switch.features-hooks", cfg, fmt.Sprintf("hooks are not switched off in %s", where)))
+		fs = append(fs, pass("switch.features-hooks", cfg, "hooks are not switched off in "+strings.Join(paths, " and ")))
 	}
 	return fs
 }

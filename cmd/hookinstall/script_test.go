@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 		"hookinstall": func() {
 			testonly.Now = fixedNow
 			testonly.SystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
+			testonly.GOOS = os.Getenv("TEST_GOOS")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
@@ -85,7 +86,7 @@ func scriptParams(dir string) testscript.Params {
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
-			for _, v := range []string{"XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "OPENCODE_CONFIG_DIR", "GEMINI_CLI_HOME", "QWEN_HOME",
+			for _, v := range []string{"XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "OPENCODE_CONFIG_DIR", "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "QWEN_HOME",
 				"KIMI_CODE_HOME", "HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
 				env.Setenv(v, "")
 			}

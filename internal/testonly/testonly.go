@@ -12,4 +12,7 @@ var (
 	// (/etc/...) are looked for instead of "/", by add, status and doctor
 	// alike (adapters.Options.SystemRoot).
 	SystemRoot string
+	// GOOS, when set, is the OS whose system files add, status and doctor
+	// read (adapters.Options.GOOS), so that macOS's are tested on Linux.
+	GOOS string
 )

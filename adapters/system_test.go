@@ -1,0 +1,93 @@
+package adapters
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// systemPlaces are, per OS, the machine-wide files each agent reads that
+// can switch our hooks off (relative to the system root), as read from
+// the agents' own code (docs/agents.md "Admin settings"); the drop-in
+// a fixture puts in Claude's managed-settings.d is "50-policy.json".
+var systemPlaces = map[string]map[string][]string{
+	"linux": {
+		"claude": {"/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d/50-policy.json"},
+		"gemini": {"/etc/gemini-cli/settings.json", "/etc/gemini-cli/system-defaults.json"},
+		"codex":  {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+	},
+	"darwin": {
+		"claude": {"/Library/Application Support/ClaudeCode/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.d/50-policy.json"},
+		"gemini": {"/Library/Application Support/GeminiCli/settings.json", "/Library/Application Support/GeminiCli/system-defaults.json"},
+		"codex":  {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+	},
+}
+
+// switchOffBody is what switches an agent's hooks off in a system file.
+func switchOffBody(agent, path string) string {
+	switch {
+	case agent == "claude":
+		return `{"disableAllHooks": true}`
+	case agent == "gemini":
+		return `{"hooksConfig": {"enabled": false}}`
+	case strings.HasSuffix(path, "requirements.toml"):
+		return "allow_managed_hooks_only = true\n"
+	}
+	return "[features]\nhooks = false\n"
+}
+
+// TestSystemPlacesPerOS: for darwin and linux, each agent's user config
+// is the same home-relative path, and its system and managed files are
+// the ones its code reads on that OS (under the system root); each of
+// them, alone, switching hooks off makes add refuse with an *OffError
+// naming it.
+func TestSystemPlacesPerOS(t *testing.T) {
+	home := "/home/u"
+	for goos, agents := range systemPlaces {
+		for _, a := range All() {
+			tg, err := Resolve(a.ID, Options{NS: "hookinstall", Home: home, GOOS: goos})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lin, _ := Resolve(a.ID, Options{NS: "hookinstall", Home: home, GOOS: "linux"})
+			if tg.Adapter.Config(tg) != lin.Adapter.Config(lin) || !strings.HasPrefix(tg.Adapter.Config(tg), home+"/") {
+				t.Errorf("%s on %s: config %s, on linux %s", a.ID, goos, tg.Adapter.Config(tg), lin.Adapter.Config(lin))
+			}
+		}
+		for id, places := range agents {
+			sys := t.TempDir()
+			dropIns := filepath.Join(sys, filepath.Dir(places[0]), "managed-settings.d")
+			if id == "claude" {
+				if err := os.MkdirAll(dropIns, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range []string{"50-policy.json", "README.txt"} {
+					if err := os.WriteFile(filepath.Join(dropIns, f), []byte("{}"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			tg, err := Resolve(id, Options{NS: "hookinstall", Home: home, SystemRoot: sys, GOOS: goos})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, p := range places {
+				want = append(want, filepath.Join(sys, p))
+			}
+			if got := systemFiles(tg, home); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %s: system files\n%q, want\n%q", id, goos, got, want)
+			}
+			for _, p := range want {
+				_, err := tg.Adapter.Check(tg, nil, map[string][]byte{p: []byte(switchOffBody(id, p))})
+				var off *OffError
+				if !errors.As(err, &off) || off.File != p {
+					t.Errorf("%s on %s: %s switching hooks off: %v, want an OffError naming it", id, goos, p, err)
+				}
+			}
+		}
+	}
+}
