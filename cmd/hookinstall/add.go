@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,11 +25,12 @@ type addOptions struct {
 
 func newAddCmd(g *globalOptions) *cobra.Command {
 	o := &addOptions{globalOptions: g}
+	var agents strings.Builder
+	printWrapped(&agents, "Agents: ", "", strings.Join(hookinstall.AgentNames(), ", ")+" (agy is antigravity).")
 	cmd := &cobra.Command{
 		Use:   "add AGENT...|--all",
 		Short: "Install the state hooks into agents' global configs",
-		Long: "add installs the state hooks into each named agent's global config (with\n--all, into every agent detected on this machine) and says what happens next.\n\nAgents: " +
-			strings.Join(hookinstall.AgentNames(), ", ") + " (agy is antigravity).",
+		Long:  "add installs the state hooks into each named agent's global config (with\n--all, into every agent detected on this machine) and says what happens next.\n\n" + agents.String(),
 		Example: `  hookinstall add claude
   hookinstall add --all --dry-run
   hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,
@@ -79,7 +81,8 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Base: sel.base}
 	var results []done
 	var skipped []skip
-	var missing []string // named agents not found on this machine
+	var missing []string        // named agents not found on this machine
+	absent := map[string]bool{} // and by name
 	if sel.all {
 		rs, err := in.InstallAll(ctx, opts)
 		if rs == nil && err != nil {
@@ -105,6 +108,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 			results = append(results, done{Result: r})
 			if err == nil && !ag.Detected && r.Err == nil && r.Status == hookinstall.StatusInstalled {
 				missing = append(missing, notFound(ag))
+				absent[a] = true
 			}
 		}
 	}
@@ -116,7 +120,8 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, append(missing, nextSteps(in, o.Getenv, results, in.HomeFlags())...))
+	steps, text := nextSteps(in, o.Getenv, results, in.HomeFlags(), absent)
+	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, slices.Concat(missing, steps), slices.Concat(missing, text))
 }
 
 // notFound tells that a named agent was installed for although it was not
@@ -125,18 +130,24 @@ func notFound(a hookinstall.Agent) string {
 	return fmt.Sprintf("%s was not found on this machine (%s): its hooks run once it is installed.", a.Product, a.Missing)
 }
 
-// nextSteps is what add tells the user once something was installed: how
-// the hooks get switched on (hookinstall init in the user's own shell, or a
-// terminal host), that running agents need a restart, how to check.
-func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, flags string) []string {
-	var installed []string
+// nextSteps is what add tells the user once something was installed:
+// steps, --json's next_steps (docs/json.md), say how the hooks get switched
+// on (hookinstall init in the user's own shell, or a terminal host), that
+// running agents need a restart, and how to check; text, the text output's,
+// says only what the user must do: no host's part, and no restart of an
+// agent that is absent (not found on this machine).
+func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, flags string, absent map[string]bool) (steps, text []string) {
+	var installed, found []string
 	for _, r := range results {
 		if r.Err == nil && r.Status == hookinstall.StatusInstalled {
 			installed = append(installed, r.Agent)
+			if !absent[r.Agent] {
+				found = append(found, r.Agent)
+			}
 		}
 	}
 	if len(installed) == 0 {
-		return nil
+		return nil, nil
 	}
 	env := in.Env("", "")
 	task, pty := strings.TrimSuffix(env[0], "="), strings.TrimSuffix(env[1], "=")
@@ -148,22 +159,32 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 		emit += " --namespace " + in.Namespace()
 	}
 	check += flags
-	return append(switchOn(in.Namespace(), getenv, task, pty),
-		fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(installed, ", ")),
-		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); '%s' shows what your host receives (with --terminal, your terminal).", check, strings.Replace(check, "status", "doctor", 1), emit),
-	)
+	doctor := strings.Replace(check, "status", "doctor", 1)
+	restart := func(agents []string) string {
+		return fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(agents, ", "))
+	}
+	steps, text = switchOn(in.Namespace(), getenv, task, pty)
+	steps = append(steps, restart(installed),
+		fmt.Sprintf("Check with '%s' (one word per agent) or '%s' (fires each hook); '%s' shows what your host receives (with --terminal, your terminal).", check, doctor, emit))
+	if len(found) > 0 {
+		text = append(text, restart(found))
+	}
+	return steps, append(text, fmt.Sprintf("Check with '%s' (it fires each hook).", doctor))
 }
 
 // switchOn says how the hooks get switched on, for the shell add ran in:
 // already (init's task id, or a host's), or the rc line for the user's
-// $SHELL, and what a terminal host sets instead.
-func switchOn(ns string, getenv func(string) string, task, pty string) []string {
+// $SHELL, and what a terminal host sets instead (steps); text is the part
+// the user does.
+func switchOn(ns string, getenv func(string) string, task, pty string) (steps, text []string) {
 	id := getenv(task)
 	if t, ok := terminal.FromTask(id); ok {
-		return []string{fmt.Sprintf("This shell is set up by 'hookinstall init' (%s): agents started from it show tab progress and notifications in this terminal.", t)}
+		steps = []string{fmt.Sprintf("This shell is set up by 'hookinstall init' (%s): agents started from it show tab progress and notifications in this terminal.", t)}
+		return steps, steps
 	}
 	if id != "" {
-		return []string{fmt.Sprintf("This shell runs inside a terminal host (%s is set): agents started from it report to the host.", task)}
+		steps = []string{fmt.Sprintf("This shell runs inside a terminal host (%s is set): agents started from it report to the host.", task)}
+		return steps, steps
 	}
 	nsFlag := ""
 	if ns != hookinstall.DefaultNamespace {
@@ -180,5 +201,5 @@ func switchOn(ns string, getenv func(string) string, task, pty string) []string 
 	return []string{
 		"The hooks stay silent until switched on. In your own terminal (locally, over ssh, in tmux): " + line + ", then open a new shell.",
 		fmt.Sprintf("A terminal host switches them on itself: it starts the agent with %s (any non-empty id) and %s (the tab's pty).", task, pty),
-	}
+	}, []string{"To switch the hooks on in your own terminal, " + line + ", then open a new shell."}
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -53,16 +51,16 @@ func runAgents(o *agentsOptions) error {
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonAgents{Schema: jsonSchema, Command: "agents", Namespace: in.Namespace(), Home: in.Home(), Agents: agents})
 	}
-	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tDETECTED\tCONFIG\tVERSIONS\tEVENTS")
+	// Three lines an agent: whether it is here, the versions measured, and
+	// under them where it writes and what each event reports.
 	for _, i := range agents {
 		var evs []string
 		for _, e := range i.Events {
 			evs = append(evs, e.Name+"→"+string(e.State))
 		}
-		det := "no"
+		det := "not detected"
 		if i.Detected {
-			det = "yes"
+			det = "detected"
 		}
 		if i.ByNameOnly {
 			det += " (by name only)"
@@ -71,7 +69,9 @@ func runAgents(o *agentsOptions) error {
 		if vs == "" {
 			vs = "not measured"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", i.Name, det, i.Config, vs, strings.Join(evs, ", "))
+		printWrapped(o.IO.Out, i.Name+": "+det+"; versions ", "    ", vs)
+		printWrapped(o.IO.Out, "  config: ", "    ", i.Config)
+		printWrapped(o.IO.Out, "  events: ", "    ", strings.Join(evs, ", "))
 	}
-	return tw.Flush()
+	return nil
 }

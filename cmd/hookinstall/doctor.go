@@ -8,7 +8,6 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -258,9 +257,9 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if a.Shell == nil {
 			continue
 		}
-		o.printWrapped("shell: ", a.Shell.Sends)
+		printWrapped(w, "shell: ", hintIndent, a.Shell.Sends)
 		if a.Shell.Hint != "" {
-			o.printWrapped("       hint: ", a.Shell.Hint)
+			printWrapped(w, "       hint: ", hintIndent, a.Shell.Hint)
 		}
 		break
 	}
@@ -313,30 +312,22 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 			if color && c.Result == hookinstall.CheckFail {
 				word = markColors[markFail] + word + "\033[0m"
 			}
-			if o.Verbose {
-				fmt.Fprintf(w, "  %s %s %s: %s\n", word, a.Agent, c.ID, c.Verdict)
-			} else {
-				id := c.ID
-				if n := more[i]; n > 0 {
-					// in the prefix, which is never broken
-					id += fmt.Sprintf(" (and %d more like it; -v shows each)", n)
-				}
-				o.printWrapped(fmt.Sprintf("  %s %s %s: ", word, a.Agent, id), c.Verdict)
+			id := c.ID
+			if n := more[i]; n > 0 {
+				// in the prefix, which is never broken
+				id += fmt.Sprintf(" (and %d more like it; -v shows each)", n)
 			}
+			printWrapped(w, fmt.Sprintf("  %s %s %s: ", word, a.Agent, id), hintIndent, c.Verdict)
 			// One hint once: three untrusted hooks share one fix.
 			if c.Hint != "" && c.Result != hookinstall.CheckPass && (o.Verbose || c.Hint != lastHint) {
-				if o.Verbose {
-					fmt.Fprintf(w, "       hint: %s\n", c.Hint)
-				} else {
-					o.printWrapped("       hint: ", c.Hint)
-				}
+				printWrapped(w, "       hint: ", hintIndent, c.Hint)
 				lastHint = c.Hint
 			}
 		}
 		if o.Verbose && a.Shell != nil {
 			// what this agent's hooks send from this shell (its own name
 			// in the notification)
-			fmt.Fprintf(w, "  note %s shell: %s\n", a.Agent, a.Shell.Sends)
+			printWrapped(w, "  note "+a.Agent+" shell: ", hintIndent, a.Shell.Sends)
 		}
 	}
 	if hidden+skipped > 0 && (installed > 0 || failed > 0) {
@@ -357,36 +348,6 @@ func sameProblem(lines []hookinstall.Check, c hookinstall.Check) int {
 		}
 	}
 	return -1
-}
-
-// doctorWidth is the widest line doctor's default output prints: longer
-// text goes on to lines of its own, indented under the first.
-const doctorWidth = 160
-
-// printWrapped prints prefix and text, broken at spaces so that no line is
-// wider than doctorWidth (a single word wider than that, a long path, stays
-// whole); the lines after the first are indented by nine spaces, deeper
-// than a check's line and its hint's, so each entry reads as one.
-func (o *doctorOptions) printWrapped(prefix, text string) {
-	const indent = "         "
-	line := prefix
-	width := utf8.RuneCountInString(prefix)
-	start := true
-	for _, word := range strings.Split(text, " ") {
-		n := utf8.RuneCountInString(word)
-		if !start && width+1+n > doctorWidth {
-			fmt.Fprintln(o.IO.Out, line)
-			line, width, start = indent, len(indent), true
-		}
-		if !start {
-			line += " "
-			width++
-		}
-		line += word
-		width += n
-		start = false
-	}
-	fmt.Fprintln(o.IO.Out, line)
 }
 
 // shellReport says, for one installed agent, whether the shell doctor runs

@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookinstall/hookinstall"
 )
@@ -70,7 +72,8 @@ func exitCode(results []done, all bool) int {
 }
 
 // printResults prints what add or remove did, and returns the exit code.
-func (g *globalOptions) printResults(in *hookinstall.Installer, command string, dryRun, all bool, results []done, skipped []skip, next []string) error {
+// next is --json's next_steps; text what the text output says under next:.
+func (g *globalOptions) printResults(in *hookinstall.Installer, command string, dryRun, all bool, results []done, skipped []skip, next, text []string) error {
 	code := exitCode(results, all)
 	if g.JSON {
 		doc := jsonReport{Schema: jsonSchema, Command: command, Namespace: in.Namespace(), Home: in.Home(), DryRun: dryRun,
@@ -101,13 +104,13 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 		}
 		for _, r := range results {
 			if r.Hint != "" {
-				fmt.Fprintln(g.IO.Out, r.Hint)
+				printWrapped(g.IO.Out, "", "  ", r.Hint)
 			}
 		}
-		if len(next) > 0 {
+		if len(text) > 0 {
 			fmt.Fprintln(g.IO.Out, "next:")
-			for _, n := range next {
-				fmt.Fprintf(g.IO.Out, "  %s\n", n)
+			for _, n := range text {
+				printWrapped(g.IO.Out, "  ", "    ", n)
 			}
 		}
 	}
@@ -181,16 +184,14 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 	w := g.IO.Out
 	name := label(in, r)
 	if r.Err != nil {
-		fmt.Fprintf(g.IO.Err, "hookinstall: error: %v\n", r.Err)
+		printWrapped(g.IO.Err, "hookinstall: error: ", "  ", r.Err.Error())
 		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
-			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: an install would never fire, so nothing was written\n", name)
+			printWrapped(g.IO.Err, "hookinstall: hint: "+name+": ", "  ", "an install would never fire, so nothing was written")
 		}
 		if h := leftHint(command, r, in.HomeFlags()); h != "" {
-			fmt.Fprintf(g.IO.Err, "hookinstall: hint: %s: %s\n", name, h)
+			printWrapped(g.IO.Err, "hookinstall: hint: "+name+": ", "  ", h)
 		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(g.IO.Err, "hookinstall: warning: %s: %s\n", name, n)
-		}
+		warn(g.IO.Err, name, r.Notes)
 		return
 	}
 	word := outcomeWords[r.Status]
@@ -210,7 +211,40 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 			fmt.Fprint(w, c.Diff)
 		}
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(g.IO.Err, "hookinstall: warning: %s: %s\n", name, n)
+	warn(g.IO.Err, name, r.Notes)
+}
+
+// warn prints each note about agent name as a warning.
+func warn(w io.Writer, name string, notes []string) {
+	for _, n := range notes {
+		printWrapped(w, "hookinstall: warning: "+name+": ", "  ", n)
 	}
+}
+
+// textWidth is the widest line of the text output: longer text goes on to
+// lines of their own, indented under the first. The testscripts, whose
+// paths are long and vary, print unbroken lines (TestMain);
+// TestEveryLineFits100 holds the width.
+var textWidth = 100
+
+// hintIndent starts each line after the first of a check, a hint or a note:
+// deeper than a check's line and its hint's, so each entry reads as one.
+const hintIndent = "         "
+
+// printWrapped prints prefix and text to w, broken at spaces so that no
+// line is wider than textWidth (a single word wider than that, a long path,
+// stays whole); the lines after the first start with indent.
+func printWrapped(w io.Writer, prefix, indent, text string) {
+	line, width, sep := prefix, utf8.RuneCountInString(prefix), ""
+	for _, word := range strings.Split(text, " ") {
+		n := utf8.RuneCountInString(word)
+		if width+len(sep)+n > textWidth && strings.TrimSpace(line) != "" {
+			fmt.Fprintln(w, line)
+			line, width, sep = indent, utf8.RuneCountInString(indent), ""
+		}
+		line += sep + word
+		width += len(sep) + n
+		sep = " "
+	}
+	fmt.Fprintln(w, line)
 }

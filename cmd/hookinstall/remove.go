@@ -68,7 +68,7 @@ func runRemove(ctx context.Context, o *removeOptions) error {
 		fmt.Fprintf(o.IO.Out, "no installs found under %s; nothing removed\n", in.Home())
 		return nil
 	}
-	return o.printResults(in, "remove", o.DryRun, false, results, nil, nil)
+	return o.printResults(in, "remove", o.DryRun, false, results, nil, nil, nil)
 }
 
 // installerFor is an Installer like the flags', in namespace ns.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -77,9 +78,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if hint == "" && code == exitUsage {
 		hint = "run '" + commandPath(root, args) + " --help' for usage"
 	}
-	fmt.Fprintf(stderr, "hookinstall: error: %v\n", err)
+	printWrapped(stderr, "hookinstall: error: ", "  ", err.Error())
 	if hint != "" {
-		fmt.Fprintf(stderr, "hookinstall: hint: %s\n", hint)
+		printWrapped(stderr, "hookinstall: hint: ", "  ", hint)
 	}
 	if g.JSON || wantsJSON(args) {
 		// Under --json every run prints exactly one document, errors
@@ -166,6 +167,8 @@ user's files back byte for byte.`,
 	// --version has no -v: -v is --verbose, as in gh, chezmoi and lefthook.
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version, commit, build date and Go version (as 'hookinstall version')")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	// flags' help wrapped to the width of the text output
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), "FlagUsages", "FlagUsagesWrapped "+strconv.Itoa(textWidth)))
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.NS, "namespace", "", "namespace of everything written (default $HOOKINSTALL_NAMESPACE or \"hookinstall\")")
 	pf.StringVar(&g.Home, "home", "", "home directory to install into (default $HOME); agents' dir variables are then ignored")

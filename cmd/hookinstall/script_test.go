@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookinstall": func() {
 			testonly.Now = fixedNow
+			textWidth = 1 << 20
 			testonly.SystemRoot = os.Getenv("TEST_SYSTEM_ROOT")
 			testonly.GOOS = os.Getenv("TEST_GOOS")
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))

@@ -128,7 +128,7 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 		tw.Flush()
 		for _, s := range states {
 			for _, r := range s.Reasons {
-				fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, r)
+				printWrapped(o.IO.Out, "  "+s.Agent+": ", "    ", r)
 			}
 		}
 		var up []string
