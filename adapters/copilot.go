@@ -24,9 +24,11 @@ func init() {
 			return envDir(getenv, "COPILOT_HOME", filepath.Join(home, ".copilot"))
 		},
 		// In the personal hooks folder, which Copilot reads as a whole.
-		File:  func(t Target) string { return filepath.Join(t.Dir, "hooks", t.NS+".json") },
-		Own:   true,
-		Reads: func(t Target) []string { return []string{copilotSettings(t), copilotDeadPath(t)} },
+		File: func(t Target) string { return filepath.Join(t.Dir, "hooks", t.NS+".json") },
+		Own:  true,
+		Reads: func(t Target) []string {
+			return append([]string{copilotSettings(t), copilotDeadPath(t)}, nonEmpty(SystemPath(t, copilotManaged, ""))...)
+		},
 		// The camelCase names keep Copilot's own payload casing (PascalCase
 		// names switch it to Claude's). permissionRequest is not attention:
 		// it fires under --allow-all-tools too, with no prompt on screen
@@ -53,6 +55,11 @@ func init() {
 		ProjectConfigs: []string{".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"},
 	})
 }
+
+// copilotManaged is the machine's managed settings file, whose
+// allowManagedHooksOnly keeps every user hook from running (read in
+// 1.0.102's runtime.node; on macOS an MDM profile, which is no file, unread).
+var copilotManaged = OSPath{Linux: "/etc/github-copilot/managed-settings.json"}
 
 func copilotSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
@@ -95,10 +102,14 @@ func copilotDead(dead, config string) string {
 // in 1.0.102 does not reach the hooks folder.
 func copilotSwitches(in Input) []Check {
 	path := copilotSettings(in.T)
+	fs := []Check{pass("switch.disableAllHooks", path, "disableAllHooks is not set in "+path)}
 	if jsonRoot(in.File(path)).Get("disableAllHooks").Type == gjson.True {
-		return []Check{info("switch.disableAllHooks", path, copilotDisableAll(path, in.Config.Path), "")}
+		fs = []Check{info("switch.disableAllHooks", path, copilotDisableAll(path, in.Config.Path), "")}
 	}
-	return []Check{pass("switch.disableAllHooks", path, "disableAllHooks is not set in "+path)}
+	if m := SystemPath(in.T, copilotManaged, ""); m != "" && jsonRoot(in.File(m)).Get("allowManagedHooksOnly").Type == gjson.True {
+		fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", m, fmt.Sprintf("%s: allowManagedHooksOnly is true, so GitHub Copilot CLI runs only managed hooks, never ours in %s", m, in.Config.Path), "ask whoever manages this machine")))
+	}
+	return fs
 }
 
 // copilotDeadPaths flags a hook of ours in ~/.copilot/config.json, which

@@ -257,6 +257,22 @@ func SystemPath(t Target, p OSPath, env string) string {
 	return filepath.Join(t.SystemRoot, path)
 }
 
+// systemSettings are the system settings (p, or $env) and the system
+// defaults (system-defaults.json beside them, or $defaultsEnv), as Gemini
+// CLI and Qwen Code (its fork) find them (getSystemSettingsPath and
+// getSystemDefaultsPath in their code); none for a Docker target.
+func systemSettings(t Target, p OSPath, env, defaultsEnv string) []string {
+	sys := SystemPath(t, p, env)
+	if sys == "" {
+		return nil
+	}
+	def := t.env(defaultsEnv)
+	if def == "" {
+		def = filepath.Join(filepath.Dir(sys), "system-defaults.json")
+	}
+	return []string{sys, def}
+}
+
 // env is the variable name as the run gives it to the agents ("" when
 // none apply).
 func (t Target) env(name string) string {

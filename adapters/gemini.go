@@ -69,19 +69,8 @@ const geminiTimeout = HookTimeout * 1000
 // Gemini CLI's code), which overrides the user's.
 var geminiSystem = OSPath{Linux: "/etc/gemini-cli/settings.json", Darwin: "/Library/Application Support/GeminiCli/settings.json"}
 
-// geminiSystemFiles are the system settings and the system defaults, which
-// the user's override: system-defaults.json beside the settings unless
-// $GEMINI_CLI_SYSTEM_DEFAULTS_PATH moves it (getSystemDefaultsPath).
 func geminiSystemFiles(t Target) []string {
-	sys := SystemPath(t, geminiSystem, "GEMINI_CLI_SYSTEM_SETTINGS_PATH")
-	if sys == "" {
-		return nil
-	}
-	def := t.env("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
-	if def == "" {
-		def = filepath.Join(filepath.Dir(sys), "system-defaults.json")
-	}
-	return []string{sys, def}
+	return systemSettings(t, geminiSystem, "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
 }
 
 func geminiSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }

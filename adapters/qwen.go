@@ -3,6 +3,7 @@ package adapters
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -26,6 +27,11 @@ func init() {
 			return envDir(getenv, "QWEN_HOME", filepath.Join(home, ".qwen"))
 		},
 		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
+		// The system settings, which override the user's, and the system
+		// defaults, which the user's override.
+		Reads: func(t Target) []string {
+			return systemSettings(t, qwenSystem, "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH")
+		},
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: scripts.Working},
 			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
@@ -76,17 +82,42 @@ func qwenApproval(config string, root gjson.Result) string {
 	return ""
 }
 
-// qwenSwitches checks disableAllHooks and reports the approval mode.
+// qwenSystem is Qwen Code's system settings file (getSystemSettingsPath:
+// the macOS one read in 0.24.4's package, the Linux one in its source).
+var qwenSystem = OSPath{Linux: "/etc/qwen-code/settings.json", Darwin: "/Library/Application Support/QwenCode/settings.json"}
+
+// qwenSwitches checks disableAllHooks in the user's settings, the system
+// settings and the system defaults (which hold only while the user's set
+// no disableAllHooks of their own), and reports the approval mode.
 func qwenSwitches(in Input) []Check {
-	data, _ := jsonedit.StripComments(in.Config.Data)
-	root := jsonRoot(File{Path: in.Config.Path, Data: data, Exists: in.Config.Exists})
-	var fs []Check
-	if root.Get("disableAllHooks").Type == gjson.True {
-		fs = append(fs, switchOff(fail("switch.disableAllHooks", in.Config.Path, fmt.Sprintf("%s: disableAllHooks is true, so Qwen Code runs no hooks at all", in.Config.Path), "set it to false or remove it")))
-	} else {
-		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+in.Config.Path))
+	root := func(f File) gjson.Result {
+		data, _ := jsonedit.StripComments(f.Data)
+		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
 	}
-	if n := qwenApproval(in.Config.Path, root); n != "" {
+	user := root(in.Config)
+	var fs []Check
+	files := append([]string{in.Config.Path}, in.T.Adapter.Reads(in.T)...)
+	for i, path := range files {
+		f := in.File(path)
+		if i == 0 {
+			f = in.Config
+		}
+		if root(f).Get("disableAllHooks").Type != gjson.True || i == 2 && user.Get("disableAllHooks").Exists() {
+			continue
+		}
+		where, hint := "", "set it to false or remove it"
+		if i > 0 {
+			where, hint = " in the system settings (they override the user's)", "ask whoever manages this machine"
+		}
+		if i == 2 {
+			where, hint = " in the system defaults", "set disableAllHooks to false in "+in.Config.Path+", or ask whoever manages this machine"
+		}
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", path, fmt.Sprintf("%s: disableAllHooks is true%s, so Qwen Code runs no hooks at all", path, where), hint)))
+	}
+	if len(fs) == 0 {
+		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+strings.Join(files, " and ")))
+	}
+	if n := qwenApproval(in.Config.Path, user); n != "" {
 		fs = append(fs, info("switch.approvalMode", in.Config.Path, n+"; working and done still do", "set tools.approvalMode to \"default\" if you want attention reported each time Qwen asks"))
 	}
 	return fs

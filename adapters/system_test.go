@@ -15,22 +15,28 @@ import (
 // a fixture puts in Claude's managed-settings.d is "50-policy.json".
 var systemPlaces = map[string]map[string][]string{
 	"linux": {
-		"claude": {"/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d/50-policy.json"},
-		"gemini": {"/etc/gemini-cli/settings.json", "/etc/gemini-cli/system-defaults.json"},
-		"codex":  {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+		"claude":  {"/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d/50-policy.json"},
+		"gemini":  {"/etc/gemini-cli/settings.json", "/etc/gemini-cli/system-defaults.json"},
+		"codex":   {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+		"qwen":    {"/etc/qwen-code/settings.json", "/etc/qwen-code/system-defaults.json"},
+		"copilot": {"/etc/github-copilot/managed-settings.json"},
 	},
 	"darwin": {
-		"claude": {"/Library/Application Support/ClaudeCode/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.d/50-policy.json"},
-		"gemini": {"/Library/Application Support/GeminiCli/settings.json", "/Library/Application Support/GeminiCli/system-defaults.json"},
-		"codex":  {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+		"claude":  {"/Library/Application Support/ClaudeCode/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.d/50-policy.json"},
+		"gemini":  {"/Library/Application Support/GeminiCli/settings.json", "/Library/Application Support/GeminiCli/system-defaults.json"},
+		"codex":   {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
+		"qwen":    {"/Library/Application Support/QwenCode/settings.json", "/Library/Application Support/QwenCode/system-defaults.json"},
+		"copilot": nil,
 	},
 }
 
 // switchOffBody is what switches an agent's hooks off in a system file.
 func switchOffBody(agent, path string) string {
 	switch {
-	case agent == "claude":
+	case agent == "claude", agent == "qwen":
 		return `{"disableAllHooks": true}`
+	case agent == "copilot":
+		return `{"allowManagedHooksOnly": true}`
 	case agent == "gemini":
 		return `{"hooksConfig": {"enabled": false}}`
 	case strings.HasSuffix(path, "requirements.toml"):
@@ -59,8 +65,8 @@ func TestSystemPlacesPerOS(t *testing.T) {
 		}
 		for id, places := range agents {
 			sys := t.TempDir()
-			dropIns := filepath.Join(sys, filepath.Dir(places[0]), "managed-settings.d")
 			if id == "claude" {
+				dropIns := filepath.Join(sys, filepath.Dir(places[0]), "managed-settings.d")
 				if err := os.MkdirAll(dropIns, 0o755); err != nil {
 					t.Fatal(err)
 				}

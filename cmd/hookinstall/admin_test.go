@@ -15,7 +15,8 @@ import (
 // place the agent's code reads on that OS (Claude's disableAllHooks in its
 // managed settings and in a managed-settings.d drop-in, Gemini's
 // hooksConfig.enabled=false in its system settings and system defaults,
-// Codex's in /etc/codex): add exits 3 with the home unchanged, naming the
+// Codex's in /etc/codex, Qwen's disableAllHooks in its system settings and
+// defaults, Copilot's allowManagedHooksOnly in its managed settings): add exits 3 with the home unchanged, naming the
 // file, and doctor exits non-zero naming it. The same file in the other
 // OS's place switches nothing.
 func TestAdminSwitchesPerOS(t *testing.T) {
@@ -32,6 +33,10 @@ func TestAdminSwitchesPerOS(t *testing.T) {
 		{"gemini", ".gemini", glin + "/system-defaults.json", gmac + "/system-defaults.json", geminiOff},
 		{"codex", ".codex", "/etc/codex/config.toml", "/etc/codex/config.toml", "[features]\nhooks = false\n"},
 		{"codex", ".codex", "/etc/codex/requirements.toml", "/etc/codex/requirements.toml", "allow_managed_hooks_only = true\n"},
+		{"qwen", ".qwen", "/etc/qwen-code/settings.json", "/Library/Application Support/QwenCode/settings.json", claudeOff},
+		{"qwen", ".qwen", "/etc/qwen-code/system-defaults.json", "/Library/Application Support/QwenCode/system-defaults.json", claudeOff},
+		// on macOS, Copilot's managed settings are an MDM profile (unread)
+		{"copilot", ".copilot", "/etc/github-copilot/managed-settings.json", "", `{"allowManagedHooksOnly": true}`},
 	}
 	defer func(root, goos string) { testonly.SystemRoot, testonly.GOOS = root, goos }(testonly.SystemRoot, testonly.GOOS)
 	for _, goos := range []string{"linux", "darwin"} {
@@ -39,6 +44,9 @@ func TestAdminSwitchesPerOS(t *testing.T) {
 			place, other := c.linux, c.darwin
 			if goos == "darwin" {
 				place, other = c.darwin, c.linux
+			}
+			if place == "" {
+				continue
 			}
 			sys, home := t.TempDir(), t.TempDir()
 			testonly.SystemRoot, testonly.GOOS = sys, goos
@@ -65,7 +73,7 @@ func TestAdminSwitchesPerOS(t *testing.T) {
 				return code, out.String()
 			}
 			name := goos + " " + place
-			if other != place {
+			if other != "" && other != place {
 				put(filepath.Join(sys, other))
 			}
 			if code, out := hookinstall("add", c.agent); code != 0 {
