@@ -70,8 +70,7 @@ func TestAdminSwitchesPerOS(t *testing.T) {
 			hookinstall := func(args ...string) (int, string) {
 				var out bytes.Buffer
 				code := run(args, nil, &out, &out, getenv)
-				// unwrapped: lines fit 100 columns, and the macOS paths hold a space
-				return code, strings.Join(strings.Fields(out.String()), " ")
+				return code, out.String()
 			}
 			name := goos + " " + place
 			if other != "" && other != place {
