@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
@@ -271,6 +273,34 @@ func systemSettings(t Target, p OSPath, env, defaultsEnv string) []string {
 		def = filepath.Join(filepath.Dir(sys), "system-defaults.json")
 	}
 	return []string{sys, def}
+}
+
+// The layers of settings Gemini CLI and Qwen Code merge, as settingsLayers
+// lists them: the user's, the system settings (which override the
+// user's) and the system defaults (which the user's override).
+const (
+	layerUser = iota
+	_
+	layerDefaults
+)
+
+// layerWhere says where a switch was found, by layer.
+var layerWhere = []string{"", " in the system settings (they override the user's)", " in the system defaults"}
+
+// settingsLayers are the user's settings (in.Config) and the files of sys
+// (systemSettings), as read.
+func settingsLayers(in Input, sys []string) []File {
+	fs := []File{in.Config}
+	for _, p := range sys {
+		fs = append(fs, in.File(p))
+	}
+	return fs
+}
+
+// jsoncRoot parses a JSONC file as Gemini CLI and Qwen Code read it.
+func jsoncRoot(f File) gjson.Result {
+	data, _ := jsonedit.StripComments(f.Data)
+	return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
 }
 
 // env is the variable name as the run gives it to the agents ("" when

@@ -77,29 +77,21 @@ func geminiSettings(t Target) string { return filepath.Join(t.Dir, "settings.jso
 
 func geminiTrustedFolders(t Target) string { return filepath.Join(t.Dir, "trustedFolders.json") }
 
-// The settings files whose hooksConfig Gemini CLI merges, in the words of
-// its switches: the user's, the system settings, the system defaults.
-const (
-	geminiUser     = iota // ~/.gemini/settings.json
-	_                     // the system settings
-	geminiDefaults        // the system defaults
-)
-
 // geminiOff says why Gemini CLI would run none of our hooks, from the root
 // of a settings file of a layer: hooksConfig.enabled false (in the system
 // defaults only while the user's own settings, user, do not set it true),
 // or one of our hooks named (by name or by command) in
 // hooksConfig.disabled, a list Gemini CLI joins across the files.
 func geminiOff(file string, layer int, root, user gjson.Result, ours map[string]bool) *OffError {
-	where := []string{"", " in the system settings (they override the user's)", " in the system defaults"}[layer]
+	where := layerWhere[layer]
 	fix := []string{"set it to true or remove it, then run add again", "ask whoever manages this machine",
 		"set hooksConfig.enabled to true in your own settings, then run add again"}[layer]
 	hc := root.Get("hooksConfig")
-	if hc.Get("enabled").Type == gjson.False && (layer != geminiDefaults || user.Get("hooksConfig.enabled").Type != gjson.True) {
+	if hc.Get("enabled").Type == gjson.False && (layer != layerDefaults || user.Get("hooksConfig.enabled").Type != gjson.True) {
 		return &OffError{File: file, Key: "hooksConfig.enabled", Reason: "is false" + where + ", so Gemini CLI runs no hooks at all; " + fix}
 	}
 	fix = "ask whoever manages this machine"
-	if layer == geminiUser {
+	if layer == layerUser {
 		fix = "take it out of the list (or /hooks enable it), then run add again"
 	}
 	for _, d := range hc.Get("disabled").Array() {
@@ -180,17 +172,9 @@ func geminiTrusted(cwd string, tf []byte) (rule, level string, trusted bool) {
 func geminiSwitches(in Input) []Check {
 	var fs []Check
 	ours := geminiNames(in.T.Adapter, in.T)
-	root := func(f File) gjson.Result {
-		data, _ := jsonedit.StripComments(f.Data)
-		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
-	}
 	off := false
-	files := []File{in.Config}
-	for _, path := range geminiSystemFiles(in.T) {
-		files = append(files, in.File(path))
-	}
-	for layer, f := range files {
-		if o := geminiOff(f.Path, layer, root(f), root(in.Config), ours); o != nil {
+	for layer, f := range settingsLayers(in, geminiSystemFiles(in.T)) {
+		if o := geminiOff(f.Path, layer, jsoncRoot(f), jsoncRoot(in.Config), ours); o != nil {
 			fs = append(fs, switchOff(fail("switch."+o.Key, o.File, fmt.Sprintf("%s: %s %s", o.File, o.Key, o.Reason), "")))
 			off = true
 		}
@@ -199,19 +183,19 @@ func geminiSwitches(in Input) []Check {
 		fs = append(fs, pass("switch.hooksConfig", in.Config.Path, "hooksConfig neither switches hooks off nor disables one of ours"))
 	}
 	// Folder trust: on unless security.folderTrust.enabled is false.
-	ft := root(in.Config).Get("security.folderTrust.enabled")
+	ft := jsoncRoot(in.Config).Get("security.folderTrust.enabled")
 	if ft.Type == gjson.False {
 		fs = append(fs, info("trust.folder", in.Config.Path, "folder trust is off (security.folderTrust.enabled is false): Gemini CLI runs hooks in every folder", ""))
 		return fs
 	}
 	tf := in.File(geminiTrustedFolders(in.T))
 	n := 0
-	for _, m := range jsonedit.Members(root(tf)) {
+	for _, m := range jsonedit.Members(jsoncRoot(tf)) {
 		if v := m.Val.String(); v == "TRUST_FOLDER" || v == "TRUST_PARENT" {
 			n++
 		}
 	}
-	fs = append(fs, geminiRedaction(in, root(in.Config))...)
+	fs = append(fs, geminiRedaction(in, jsoncRoot(in.Config))...)
 	if rule, level, ok := geminiTrusted(in.T.Cwd, tf.Data); ok {
 		fs = append(fs, pass("trust.folder", tf.Path, fmt.Sprintf("folder trust is on, and %s is trusted (%q: %s in %s)", in.T.Cwd, rule, level, tf.Path)))
 		return fs

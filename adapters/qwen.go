@@ -7,7 +7,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -90,32 +89,19 @@ var qwenSystem = OSPath{Linux: "/etc/qwen-code/settings.json", Darwin: "/Library
 // settings and the system defaults (which hold only while the user's set
 // no disableAllHooks of their own), and reports the approval mode.
 func qwenSwitches(in Input) []Check {
-	root := func(f File) gjson.Result {
-		data, _ := jsonedit.StripComments(f.Data)
-		return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
-	}
-	user := root(in.Config)
+	user := jsoncRoot(in.Config)
 	var fs []Check
-	files := append([]string{in.Config.Path}, in.T.Adapter.Reads(in.T)...)
-	for i, path := range files {
-		f := in.File(path)
-		if i == 0 {
-			f = in.Config
-		}
-		if root(f).Get("disableAllHooks").Type != gjson.True || i == 2 && user.Get("disableAllHooks").Exists() {
+	sys := in.T.Adapter.Reads(in.T)
+	for layer, f := range settingsLayers(in, sys) {
+		if jsoncRoot(f).Get("disableAllHooks").Type != gjson.True || layer == layerDefaults && user.Get("disableAllHooks").Exists() {
 			continue
 		}
-		where, hint := "", "set it to false or remove it"
-		if i > 0 {
-			where, hint = " in the system settings (they override the user's)", "ask whoever manages this machine"
-		}
-		if i == 2 {
-			where, hint = " in the system defaults", "set disableAllHooks to false in "+in.Config.Path+", or ask whoever manages this machine"
-		}
-		fs = append(fs, switchOff(fail("switch.disableAllHooks", path, fmt.Sprintf("%s: disableAllHooks is true%s, so Qwen Code runs no hooks at all", path, where), hint)))
+		hint := []string{"set it to false or remove it", "ask whoever manages this machine",
+			"set disableAllHooks to false in " + in.Config.Path + ", or ask whoever manages this machine"}[layer]
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", f.Path, fmt.Sprintf("%s: disableAllHooks is true%s, so Qwen Code runs no hooks at all", f.Path, layerWhere[layer]), hint)))
 	}
 	if len(fs) == 0 {
-		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+strings.Join(files, " and ")))
+		fs = append(fs, pass("switch.disableAllHooks", in.Config.Path, "disableAllHooks is not set in "+strings.Join(append([]string{in.Config.Path}, sys...), " and ")))
 	}
 	if n := qwenApproval(in.Config.Path, user); n != "" {
 		fs = append(fs, info("switch.approvalMode", in.Config.Path, n+"; working and done still do", "set tools.approvalMode to \"default\" if you want attention reported each time Qwen asks"))
