@@ -377,7 +377,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 func skipReason(t adapters.Target, detected bool) string {
 	switch {
 	case t.Adapter.ByNameOnly():
-		return "installed only when named: its terminal reports these states already"
+		return "installed only when named: " + t.Adapter.ByName
 	case !detected:
 		return "not detected: " + missing(t)
 	}

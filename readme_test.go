@@ -124,7 +124,7 @@ func agentsTable(t *testing.T) string {
 		if a.Product != "" && a.Product != a.ID {
 			name += " (" + a.Product + ")"
 		}
-		if a.ByName {
+		if a.ByName != "" {
 			name += ", not in `add --all`"
 		}
 		file := "`~" + strings.TrimPrefix(a.Config(tg), "/h") + "`"

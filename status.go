@@ -49,8 +49,11 @@ type AgentStatus struct {
 	// Reasons say why it is not StatusInstalled, one line each. For
 	// StatusNotInstalled they name a file add would refuse as it stands
 	// (a config that is not valid, a folder where it should be, ...), in
-	// the words of add's error: "FILE: FAULT".
+	// the words of add's error: "FILE: FAULT"; for StatusNotNeeded, why.
 	Reasons []string `json:"reasons"`
+	// Next is what the user does to make it installed, when that is known:
+	// the fix doctor gives for its first failed check that has one.
+	Next string `json:"-"`
 }
 
 // StatusOptions change how Status works.
@@ -71,6 +74,14 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	t = in.checked(ctx, t)
 	a := in.doctor(false, false, 0).AgentContext(ctx, t)
 	s := &AgentStatus{Agent: a.Agent, Namespace: in.ns, Base: baseOf(t), Status: a.Status, Config: a.Config, Reasons: append([]string{}, a.Reasons()...)}
+	for _, c := range a.Failed() {
+		if s.Next == "" {
+			s.Next = c.Hint
+		}
+	}
+	if s.Status == StatusNotNeeded {
+		s.Reasons = append(s.Reasons, skipReason(t, false))
+	}
 	if s.Status == StatusNotInstalled {
 		// a config add would refuse: say so, in add's words
 		var we *writer.Error

@@ -53,7 +53,8 @@ func init() {
 	cx := codexEngine{product: "Codex", dirName: ".codex", envVar: "CODEX_HOME", alias: "codex_hooks",
 		system: "/etc/codex"}
 	codex := cx.agent("codex", codexHooks, codexTrustWrite)
-	codex.ByName = true
+	// seed 003: its title says "Action Required" 22 ms after it asks
+	codex.ByName = `Codex already shows its state in the terminal's title ("Action Required" while it waits for you)`
 	codex.Range = codexRange
 	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
 	codex.Ask = &Ask{
@@ -96,13 +97,12 @@ func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
 			File: z.configTOML,
 			Algo: "Codex " + CodexTrustVersion + "'s hash, which " + z.product + " shares (its engine is Codex's)",
 			// The agent skips new hooks until the user trusts them. The
-			// hint names the agent id (a clone's own) and the program.
+			// hint names the agent id (a clone's own) and the program, and
+			// add --trust where hookinstall can record the trust itself.
 			Hint: func(t Target) string {
-				return fmt.Sprintf("%s skips new or changed hooks until you trust them: open /hooks in %s and trust the %s hooks", z.product, id, t.NS)
+				return z.product + " skips new or changed hooks until you trust them: " + z.trustFix(id, t, write)
 			},
-			Fix: func(t Target) string {
-				return fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", id, t.NS)
-			},
+			Fix:        func(t Target) string { return z.trustFix(id, t, write) },
 			Positional: true,
 			Records:    codexTrustEntries,
 			Expected:   codexExpected,
@@ -114,6 +114,15 @@ func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
 		Payloads:       "codex",
 		ProjectConfigs: []string{z.dirName + "/hooks.json"},
 	}
+}
+
+// trustFix is how the user trusts our hooks in agent id.
+func (z codexEngine) trustFix(id string, t Target, write *TrustWrite) string {
+	fix := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", id, t.NS)
+	if write != nil {
+		fix += fmt.Sprintf(", or run 'hookinstall add %s --trust' (it asks %s itself which trust it expects)", t.ID, z.product)
+	}
+	return fix
 }
 
 func (codexEngine) configTOML(t Target) string { return filepath.Join(t.Dir, "config.toml") }

@@ -29,9 +29,6 @@ func (r *run) trustChecks(f *adapters.Agent, m *adapters.EventMap) {
 		return
 	}
 	how := f.Trust.Fix(r.t)
-	if f.TrustWritable() {
-		how += fmt.Sprintf(", or run 'hookinstall add %s --trust' (it asks %s itself which trust it expects)", r.t.ID, f.Product)
-	}
 	algo := f.Trust.Algo
 	for _, e := range f.Trust.Expected(r.t, m, hooksPath(r.t)) {
 		cmd, key, want := e.Command, e.Key, e.Hash

@@ -115,7 +115,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	if len(results) == 0 && !o.JSON {
 		fmt.Fprintf(o.IO.Out, "no agents detected under %s; nothing installed\n", in.Home())
 		for _, s := range skipped {
-			fmt.Fprintf(o.IO.Out, "  %s: %s\n", s.Agent, s.Reason)
+			printWrapped(o.IO.Out, "  "+s.Agent+": ", "    ", s.Reason)
 		}
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil

@@ -99,7 +99,7 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 		if len(skipped) > 0 {
 			fmt.Fprintln(g.IO.Out, "skipped:")
 			for _, s := range skipped {
-				fmt.Fprintf(g.IO.Out, "  %s: %s\n", s.Agent, s.Reason)
+				printWrapped(g.IO.Out, "  "+s.Agent+": ", "    ", s.Reason)
 			}
 		}
 		for _, r := range results {

@@ -131,14 +131,13 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 				printWrapped(o.IO.Out, "  "+s.Agent+": ", "    ", r)
 			}
 		}
-		var up []string
+		next := "next:\n"
 		for _, s := range states {
-			if s.Status == hookinstall.StatusOutdated {
-				up = append(up, s.Agent)
+			if s.Next != "" {
+				fmt.Fprint(o.IO.Out, next)
+				printWrapped(o.IO.Out, "  "+s.Agent+": ", "    ", s.Next)
+				next = ""
 			}
-		}
-		if len(up) > 0 {
-			fmt.Fprintf(o.IO.Out, "next:\n  Run 'hookinstall add %s' to bring the install up to date (remove still gives your files back).\n", strings.Join(up, " "))
 		}
 	}
 	if code != exitOK {
