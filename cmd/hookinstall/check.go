@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -45,25 +46,43 @@ func homeFlagError(flag, value string, err error) error {
 }
 
 // unknownAgent words an unknown agent name, with the names it may mean.
-func unknownAgent(name string, err error) error {
-	if s := suggestAgents(name); len(s) > 0 {
+func unknownAgent(in *hookinstall.Installer, name string, err error) error {
+	if s := suggestAgents(in, name); len(s) > 0 {
 		return usageError{hinted{err, fmt.Sprintf("did you mean %s?", strings.Join(s, " or "))}}
 	}
 	return usageError{hinted{err, "run 'hookinstall agents' for the agents this build knows"}}
 }
 
 // suggestAgents returns the agents a mistyped name may mean: those within
-// two edits of it, or that it starts.
-func suggestAgents(name string) []string {
-	n := strings.ToLower(name)
+// two edits of it, or that it starts, or whose product's name it starts or
+// begins, once spaces and signs are out ("claude-code", "Claude Code",
+// "opencode-ai", "github-copilot"). Each part of an npm package's name counts alone
+// ("@anthropic-ai/claude-code", "@oh-my-pi/pi-coding-agent").
+func suggestAgents(in *hookinstall.Installer, name string) []string {
+	agents, _ := in.Agents()
 	var out []string
-	for _, a := range hookinstall.AgentNames() {
-		if levenshtein(n, a) <= 2 || (len(n) >= 3 && strings.HasPrefix(a, n)) {
-			out = append(out, a)
+	for _, a := range agents {
+		for _, n := range strings.Split(strings.ToLower(name), "/") {
+			s, p := squash(n), squash(a.Product)
+			if levenshtein(n, a.Name) <= 2 || len(n) >= 3 && strings.HasPrefix(a.Name, n) ||
+				min(len(s), len(p)) >= 3 && (strings.HasPrefix(s, p) || strings.HasPrefix(p, s)) {
+				out = append(out, a.Name)
+				break
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// squash is s in lower case with only its letters and digits.
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
 }
 
 func levenshtein(a, b string) int {

@@ -280,7 +280,7 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 		a, err := in.Agent(n) // "agy" is antigravity, "Claude" claude
 		if err != nil {
 			if errors.Is(err, hookinstall.ErrUnknownAgent) {
-				return selection{}, unknownAgent(n, err)
+				return selection{}, unknownAgent(in, n, err)
 			}
 			return selection{}, err
 		}
