@@ -82,7 +82,8 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 var claudeManaged = OSPath{Linux: "/etc/claude-code", Darwin: "/Library/Application Support/ClaudeCode"}
 
 // claudeManagedFiles are managed-settings.json and each *.json drop-in, in
-// name order (none for a Docker target).
+// name order, as Claude Code merges them (its documented drop-in
+// convention); none for a Docker target.
 func claudeManagedFiles(t Target) []string {
 	dir := SystemPath(t, claudeManaged, "")
 	if dir == "" {
@@ -101,9 +102,6 @@ const (
 	claudeUserFix        = "set it to false or remove it"
 	claudeAskAdmin       = "ask whoever manages this machine"
 )
-
-// claudeOn says whether the switch key is true in a settings root.
-func claudeOn(root gjson.Result, key string) bool { return root.Get(key).Type == gjson.True }
 
 // claudeAuto says what the auto permission mode does to our hooks.
 func claudeAuto(path string) string {
@@ -139,27 +137,33 @@ func claudeSwitches(in Input) []Check {
 	user := in.Config
 	userKey := rootKey(in)
 	managed := claudeManagedFiles(in.T)
-	off, managedOnly := false, false
+	off := false
 	if userKey(claudeKeyOff).Type == gjson.True {
 		fs = append(fs, switchOff(fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix)))
 		off = true
 	}
-	// Any one managed file that sets a switch sets it.
+	// The managed files merge in order, a later file's value of a key
+	// winning: the last file that sets a switch decides.
+	last := map[string]string{}
 	for _, path := range managed {
 		root := jsonRoot(in.File(path))
-		if claudeOn(root, claudeKeyOff) {
-			fs = append(fs, switchOff(fail("switch.disableAllHooks", path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it")))
-			off = true
+		for _, key := range []string{claudeKeyOff, claudeKeyManagedOnly} {
+			if v := root.Get(key); v.IsBool() {
+				last[key] = map[bool]string{true: path}[v.Bool()]
+			}
 		}
-		if claudeOn(root, claudeKeyManagedOnly) {
-			fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin)))
-			managedOnly = true
-		}
+	}
+	if path := last[claudeKeyOff]; path != "" {
+		fs = append(fs, switchOff(fail("switch.disableAllHooks", path, fmt.Sprintf("%s: disableAllHooks is true in the managed settings, %s", path, claudeOffWhy), claudeAskAdmin+"; a user setting cannot override it")))
+		off = true
+	}
+	if path := last[claudeKeyManagedOnly]; path != "" {
+		fs = append(fs, switchOff(fail("switch.allowManagedHooksOnly", path, fmt.Sprintf("%s: allowManagedHooksOnly is true, %s in %s", path, claudeManagedOnlyWhy, user.Path), claudeAskAdmin)))
 	}
 	if !off {
 		fs = append(fs, pass("switch.disableAllHooks", user.Path, "disableAllHooks is not set in "+strings.Join(append([]string{user.Path}, managed...), " and ")))
 	}
-	if !managedOnly && len(managed) > 0 {
+	if last[claudeKeyManagedOnly] == "" && len(managed) > 0 {
 		fs = append(fs, pass("switch.allowManagedHooksOnly", managed[0], "allowManagedHooksOnly is not set in "+strings.Join(managed, " and ")))
 	}
 	if mode := userKey("permissions").Get("defaultMode").String(); mode == "auto" {

@@ -312,12 +312,13 @@ func (t Target) env(name string) string {
 	return t.getenv(name)
 }
 
-// dropIns are the *.json files of folder dir, in name order.
+// dropIns are the *.json files of folder dir, in name order, hidden ones
+// left out.
 func dropIns(dir string) []string {
 	es, _ := os.ReadDir(dir)
 	var fs []string
 	for _, e := range es {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
 			fs = append(fs, filepath.Join(dir, e.Name()))
 		}
 	}

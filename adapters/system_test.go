@@ -97,3 +97,46 @@ func TestSystemPlacesPerOS(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeDropInsMerge: Claude Code merges managed-settings.json first,
+// then the managed-settings.d/*.json drop-ins in name order (hidden files
+// left out), a later file's value of a key winning: the switch is the one
+// the last file that sets it gives.
+func TestClaudeDropInsMerge(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string // under /etc/claude-code
+		off   string            // the file named, or "" for no switch
+	}{
+		{"base on, later drop-in off", map[string]string{"managed-settings.json": `{"disableAllHooks": true}`, "managed-settings.d/20-b.json": `{"disableAllHooks": false}`}, ""},
+		{"drop-in on, later drop-in off", map[string]string{"managed-settings.d/10-a.json": `{"disableAllHooks": true}`, "managed-settings.d/20-b.json": `{"disableAllHooks": false}`}, ""},
+		{"drop-in off, later drop-in on", map[string]string{"managed-settings.d/10-a.json": `{"disableAllHooks": false}`, "managed-settings.d/20-b.json": `{"allowManagedHooksOnly": true, "disableAllHooks": true}`}, "managed-settings.d/20-b.json"},
+		{"later drop-in silent", map[string]string{"managed-settings.d/10-a.json": `{"disableAllHooks": true}`, "managed-settings.d/20-b.json": `{}`}, "managed-settings.d/10-a.json"},
+		{"hidden drop-in", map[string]string{"managed-settings.d/.10-a.json": `{"disableAllHooks": true}`}, ""},
+	} {
+		sys := t.TempDir()
+		files := map[string][]byte{}
+		for rel, body := range c.files {
+			p := filepath.Join(sys, "etc/claude-code", rel)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files[p] = []byte(body)
+		}
+		tg, err := Resolve("claude", Options{NS: "hookinstall", Home: "/home/u", SystemRoot: sys, GOOS: "linux"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tg.Adapter.Check(tg, nil, files)
+		var off *OffError
+		switch {
+		case c.off == "" && err != nil:
+			t.Errorf("%s: %v, want no switch", c.name, err)
+		case c.off != "" && (!errors.As(err, &off) || off.File != filepath.Join(sys, "etc/claude-code", c.off)):
+			t.Errorf("%s: %v, want an OffError naming %s", c.name, err, c.off)
+		}
+	}
+}
