@@ -134,7 +134,7 @@ func (codexEngine) requirementsTOML(t Target) string {
 // sysFile is the file name in the agent's system folder (under
 // t.SystemRoot), or "" when it reads none there.
 func (z codexEngine) sysFile(t Target, name string) string {
-	if dir := SystemPath(t, OSPath{Linux: z.system, Darwin: z.system}, ""); z.system != "" && dir != "" {
+	if dir := SystemPath(t, OSPath{Linux: z.system, Darwin: z.system}, ""); dir != "" {
 		return filepath.Join(dir, name)
 	}
 	return ""

@@ -88,6 +88,7 @@ func scriptParams(dir string) testscript.Params {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			for _, v := range []string{"XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "OPENCODE_CONFIG_DIR", "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "QWEN_HOME",
+				"QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH", "TEST_GOOS",
 				"KIMI_CODE_HOME", "HOOKINSTALL_NAMESPACE", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "GROK_HOOK_EVENT", "TMUX"} {
 				env.Setenv(v, "")
 			}
