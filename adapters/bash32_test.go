@@ -52,7 +52,7 @@ func TestScriptsSameUnderBash32AndDash(t *testing.T) {
 		t.Fatalf("%s is not bash 3.2: %q, %v", bash, out, err)
 	}
 	tasks := []string{"", "host-task-1", terminal.TaskPrefix + "osc777", terminal.TaskPrefix + "osc9",
-		terminal.TaskPrefix + "tmux+osc99", terminal.TaskPrefix + "tmux+osc777"}
+		terminal.TaskPrefix + "tmux+osc99", terminal.TaskPrefix + "tmux+osc777", terminal.TaskPrefix + "bell", terminal.TaskPrefix + "tmux+bell"}
 	work := filepath.Join(t.TempDir(), "my project;\x1b]0;x")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)

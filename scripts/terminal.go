@@ -138,31 +138,26 @@ func terminalBlock(spec Spec, states []State) []string {
 			pats []string
 			t    terminal.Terminal
 		}
-		var arms []arm
+		// One arm per dialect (tmux's first, for a pty), then the
+		// default's, OSC 9, which also takes ids the scripts do not know.
+		var arms, bare []arm
+		def := []arm{{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}}}
 		switch {
 		case spec.Transport == Stdout && terminal.Notification(string(s)) == "":
-			arms = []arm{{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}}}
 		case spec.Transport == Stdout:
-			arms = []arm{
-				{[]string{terminal.TaskPrefix + "osc777", terminal.TaskPrefix + "tmux+osc777"}, terminal.Terminal{Dialect: terminal.OSC777}},
-				{[]string{terminal.TaskPrefix + "osc99", terminal.TaskPrefix + "tmux+osc99"}, terminal.Terminal{Dialect: terminal.OSC99}},
-				{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}},
+			for _, d := range terminal.Dialects()[1:] {
+				arms = append(arms, arm{[]string{terminal.TaskPrefix + string(d), terminal.TaskPrefix + "tmux+" + string(d)}, terminal.Terminal{Dialect: d}})
 			}
 		case terminal.Notification(string(s)) == "":
-			arms = []arm{
-				{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}},
-				{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}},
-			}
+			arms = []arm{{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}}}
 		default:
-			arms = []arm{
-				{[]string{terminal.TaskPrefix + "tmux+osc777"}, terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}},
-				{[]string{terminal.TaskPrefix + "tmux+osc99"}, terminal.Terminal{Dialect: terminal.OSC99, Tmux: true}},
-				{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}},
-				{[]string{terminal.TaskPrefix + "osc777"}, terminal.Terminal{Dialect: terminal.OSC777}},
-				{[]string{terminal.TaskPrefix + "osc99"}, terminal.Terminal{Dialect: terminal.OSC99}},
-				{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}},
+			for _, d := range terminal.Dialects()[1:] {
+				arms = append(arms, arm{[]string{terminal.TaskPrefix + "tmux+" + string(d)}, terminal.Terminal{Dialect: d, Tmux: true}})
+				bare = append(bare, arm{[]string{terminal.TaskPrefix + string(d)}, terminal.Terminal{Dialect: d}})
 			}
+			arms = append(arms, arm{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}})
 		}
+		arms = append(append(arms, bare...), def...)
 		for _, a := range arms {
 			var ps []string
 			for _, p := range a.pats {
@@ -179,11 +174,17 @@ func terminalBlock(spec Spec, states []State) []string {
 // SafeFolder makes it (byte by byte, from process.cwd()).
 func jsTerminal(product string) string {
 	js := func(s string) string { return `"` + jsonEscape(s) + `"` }
+	var forms []string
+	for _, f := range terminal.Forms {
+		forms = append(forms, js(string(f.Dialect))+": ["+js(f.Open)+", "+js(f.Join)+"]")
+	}
+	jsForms := strings.Join(forms, ", ")
 	return `// Set up by hookinstall init or run (a task id starting "` + terminal.TaskPrefix + `"), not
 // by a host: the terminal's own language, tab progress and a desktop
 // notification naming the agent and the project folder, wrapped for tmux's
 // passthrough where init found tmux.
 const PRODUCT = ` + js(product) + `;
+const FORMS = {` + jsForms + `};
 const PROGRESS = { working: ` + js(terminal.Progress("working")) + `, attention: ` + js(terminal.Progress("attention")) + `, done: ` + js(terminal.Progress("done")) + `, interrupted: ` + js(terminal.Progress("done")) + ` };
 const SAYS = { attention: ` + js(terminal.Notification(string(Attention))) + `, done: ` + js(terminal.Notification(string(Done))) + ` };
 
@@ -208,12 +209,15 @@ function terminal(t, state) {
   const dialect = tmux ? t.slice(5) : t;
   const seqs = [PROGRESS[state]];
   const says = SAYS[state];
+  let bell = "";
   if (says) {
     const tail = says + ` + js(terminal.Separator) + ` + folder();
-    if (dialect === "osc777") seqs.push("\u001b]777;notify;" + PRODUCT + ";" + tail + "\u0007");
-    else if (dialect === "osc99") seqs.push("\u001b]99;;" + PRODUCT + " " + tail + "\u0007");
-    else seqs.push("\u001b]9;" + PRODUCT + " " + tail + "\u0007");
+    const [open, join] = FORMS[dialect] || FORMS.osc9;
+    if (open) seqs.push(open + PRODUCT + join + tail + "\u0007");
+    // the bell dialect's BEL, and inside tmux every notification's: plain,
+    // so that tmux marks the window in its window list
+    if (!open || tmux) bell = "\u0007";
   }
-  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("");
+  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
 }`
 }

@@ -14,6 +14,17 @@ import (
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
 
+// allTerms are every dialect, bare and wrapped for tmux.
+func allTerms() []string {
+	var ts []string
+	for _, pre := range []string{"", "tmux+"} {
+		for _, d := range terminal.Dialects() {
+			ts = append(ts, pre+string(d))
+		}
+	}
+	return ts
+}
+
 // TestTerminalBytes pins what each dialect sends for each state, byte for
 // byte, bare and wrapped for tmux.
 func TestTerminalBytes(t *testing.T) {
@@ -27,9 +38,14 @@ func TestTerminalBytes(t *testing.T) {
 		"osc777/done":          "\x1b]9;4;0\x07\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07",
 		"osc99/attention":      "\x1b]9;4;4;100\x07\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07",
 		"osc99/done":           "\x1b]9;4;0\x07\x1b]99;;Gemini CLI is done \u00b7 myrepo\x07",
+		"bell/working":         "\x1b]9;4;3\x07",
+		"bell/attention":       "\x1b]9;4;4;100\x07\x07",
+		"bell/done":            "\x1b]9;4;0\x07\x07",
 		"tmux+osc9/working":    "\x1bPtmux;\x1b\x1b]9;4;3\x07\x1b\\",
-		"tmux+osc777/done":     "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07\x1b\\",
-		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\",
+		"tmux+osc777/done":     "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07\x1b\\\x07",
+		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\\x07",
+		"tmux+bell/done":       "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x07",
+		"tmux+kitty/done":      "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI is done \u00b7 myrepo\x07\x1b\\\x07",
 	}
 	for k, w := range want {
 		name, state, _ := strings.Cut(k, "/")
@@ -136,7 +152,7 @@ func TestSafeFolder(t *testing.T) {
 }
 
 func TestParseAndDetectTerminal(t *testing.T) {
-	for _, s := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
+	for _, s := range allTerms() {
 		term, err := terminal.Parse(s)
 		if err != nil || term.String() != s {
 			t.Errorf("terminal.Parse(%q) = %v, %v", s, term, err)
@@ -164,6 +180,18 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		{map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "x"}, "tmux+osc777"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc9"}, "tmux+osc9"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "osc777"},
+		{map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, "bell"},
+		{map[string]string{"TERM_PROGRAM": "vscode"}, "bell"},
+		{map[string]string{"TERM": "alacritty"}, "bell"},
+		{map[string]string{"ALACRITTY_WINDOW_ID": "94"}, "bell"},
+		{map[string]string{"TERMINAL_EMULATOR": "JetBrains-JediTerm"}, "bell"},
+		{map[string]string{"VTE_VERSION": "8002"}, "bell"},
+		{map[string]string{"KONSOLE_VERSION": "250800"}, "osc777"},
+		{map[string]string{"STY": "1.pts-0.h", "KITTY_WINDOW_ID": "1"}, "bell"},
+		{map[string]string{"TERM": "tmux-256color"}, "tmux+osc9"},
+		{map[string]string{"TERM": "tmux-256color", "LC_TERMINAL": "iTerm2"}, "tmux+osc9"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "kitty"}, "osc99"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+vscode"}, "tmux+bell"},
 	}
 	for _, c := range cases {
 		got, _ := terminal.Detect("hookinstall", func(k string) string { return c.env[k] })
@@ -231,7 +259,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 		}
 		dirs = append(dirs, d)
 	}
-	terms := []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"}
+	terms := allTerms()
 	for i, c := range terminalSpecs {
 		c.spec.NS = "hookinstall"
 		script, err := Render(c.spec)
@@ -308,7 +336,7 @@ func TestPluginsTerminalMode(t *testing.T) {
 	}
 	ocDir, ocPlugin := writePlugin(t, "hookinstall")
 	piDir, piExt := writePi(t, "hookinstall")
-	for _, ts := range []string{"osc9", "osc777", "osc99", "tmux+osc9", "tmux+osc777", "tmux+osc99"} {
+	for _, ts := range allTerms() {
 		term, _ := terminal.Parse(ts)
 		for _, c := range []struct {
 			dir, file, product string

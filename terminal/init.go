@@ -66,21 +66,22 @@ func posixInit(shell, task, pty, over string, known []string) string {
 		elif [ -t 0 ] && __hookinstall_tty=$(tty 2>/dev/null); then
 			case ${%[3]s:-} in
 			%[5]s) %[6]s=$%[3]s ;;
-			*)
-				%[6]s=
 `, task, pty, over, TaskPrefix, strings.Join(known, " | "), v)
+	for _, n := range Names {
+		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, n.Dialect)
+	}
+	fmt.Fprintf(&b, "\t\t\t*)\n\t\t\t\t%s=\n", v)
 	for _, r := range Rules {
-		if r.Value == "" {
-			fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || [ -z \"${%s:-}\" ] || %s=%s\n", v, r.Var, v, r.Dialect)
-		} else {
-			fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || case ${%s:-} in %s) %s=%s ;; esac\n", v, r.Var, r.Value, v, r.Dialect)
-		}
+		fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || %s\n", v, posixWhen(r, v+"="+string(r.Dialect)))
+	}
+	wraps := ""
+	for _, r := range Wrappers {
+		wraps += "\t\t\tcase $" + v + " in tmux+*) ;; *) " + posixWhen(r, v+"=tmux+$"+v) + " ;; esac\n"
 	}
 	fmt.Fprintf(&b, `				[ -n "$%[3]s" ] || %[3]s=%[4]s
 				;;
 			esac
-			case $%[3]s in tmux+*) ;; *) [ -z "${TMUX:-}" ] || %[3]s=tmux+$%[3]s ;; esac
-			export %[1]s="%[5]s$%[3]s" %[2]s="$__hookinstall_tty"
+%[6]s			export %[1]s="%[5]s$%[3]s" %[2]s="$__hookinstall_tty"
 			unset %[3]s
 		fi
 		unset __hookinstall_tty
@@ -88,8 +89,24 @@ func posixInit(shell, task, pty, over string, known []string) string {
 	esac
 	;;
 esac
-`, task, pty, v, OSC9, TaskPrefix)
+`, task, pty, v, OSC9, TaskPrefix, wraps)
 	return b.String()
+}
+
+// posixWhen is sh code that runs do when r matches.
+func posixWhen(r Rule, do string) string {
+	if r.Value == "" {
+		return fmt.Sprintf("[ -z \"${%s:-}\" ] || %s", r.Var, do)
+	}
+	return fmt.Sprintf("case ${%s:-} in %s) %s ;; esac", r.Var, r.Value, do)
+}
+
+// fishWhen is the fish condition that r matches.
+func fishWhen(r Rule) string {
+	if r.Value == "" {
+		return fmt.Sprintf("test -n \"$%s\"", r.Var)
+	}
+	return fmt.Sprintf("string match -q '%s' -- \"$%s\"", r.Value, r.Var)
 }
 
 func fishInit(task, pty, over string, known []string) string {
@@ -106,34 +123,33 @@ func fishInit(task, pty, over string, known []string) string {
             switch "$%[3]s"
                 case %[5]s
                     set %[6]s $%[3]s
-                case '*'
 `, task, pty, over, TaskPrefix, strings.Join(known, " "), v)
+	for _, n := range Names {
+		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, n.Dialect)
+	}
+	b.WriteString("                case '*'\n")
 	for i, r := range Rules {
 		kw := "else if"
 		if i == 0 {
 			kw = "if"
 		}
-		if r.Value == "" {
-			fmt.Fprintf(&b, "                    %s test -n \"$%s\"\n", kw, r.Var)
-		} else {
-			fmt.Fprintf(&b, "                    %s string match -q '%s' -- \"$%s\"\n", kw, r.Value, r.Var)
-		}
-		fmt.Fprintf(&b, "                        set %s %s\n", v, r.Dialect)
+		fmt.Fprintf(&b, "                    %s %s\n                        set %s %s\n", kw, fishWhen(r), v, r.Dialect)
+	}
+	wraps := ""
+	for _, r := range Wrappers {
+		wraps += "            if " + fishWhen(r) + "; and not string match -q 'tmux+*' -- $" + v + "\n                set " + v + " tmux+$" + v + "\n            end\n"
 	}
 	fmt.Fprintf(&b, `                    else
                         set %[3]s %[4]s
                     end
             end
-            if test -n "$TMUX"; and not string match -q 'tmux+*' -- $%[3]s
-                set %[3]s tmux+$%[3]s
-            end
-            set -gx %[1]s %[5]s$%[3]s
+%[6]s            set -gx %[1]s %[5]s$%[3]s
             set -gx %[2]s $__hookinstall_tty
             set -e %[3]s
         end
         set -e __hookinstall_tty
     end
 end
-`, task, pty, v, OSC9, TaskPrefix)
+`, task, pty, v, OSC9, TaskPrefix, wraps)
 	return b.String()
 }

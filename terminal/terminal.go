@@ -28,10 +28,52 @@ const (
 	OSC777 Dialect = "osc777"
 	// OSC99 is kitty's ESC ] 99 ; ; TITLE BEL (kitty, foot).
 	OSC99 Dialect = "osc99"
+	// Bell is a plain BEL, no text: for a terminal that shows no desktop
+	// notification but marks a bell (Apple Terminal's badge, Alacritty's
+	// urgency hint, VS Code's tab, GNU screen's window list).
+	Bell Dialect = "bell"
 )
 
-// Dialects lists every dialect in a fixed order.
-func Dialects() []Dialect { return []Dialect{OSC9, OSC777, OSC99} }
+// Forms are how each dialect sends a notification, one row each, in a
+// fixed order: Open, the agent's product, Join, the text, Separator, the
+// folder, BEL; a dialect with no Open (Bell) sends the BEL alone.
+var Forms = []struct {
+	Dialect    Dialect
+	Open, Join string
+}{
+	{OSC9, "\x1b]9;", " "},
+	{OSC777, "\x1b]777;notify;", ";"},
+	{OSC99, "\x1b]99;;", " "},
+	{Bell, "", ""},
+}
+
+// Dialects lists every dialect in Forms' order.
+func Dialects() []Dialect {
+	var ds []Dialect
+	for _, f := range Forms {
+		ds = append(ds, f.Dialect)
+	}
+	return ds
+}
+
+// Shows says what dialect d shows for a notification whose text is
+// example: "OSC 777 notifications such as "..."", or the bell.
+func Shows(d Dialect, example string) string {
+	if d == Bell {
+		return "a bell (BEL) when the agent needs you and when it is done"
+	}
+	return fmt.Sprintf("%s notifications such as %q", strings.ToUpper(string(d[:3]))+" "+string(d[3:]), example)
+}
+
+// Names are the terminals <NS>_TERMINAL also takes by name, each for the
+// dialect init picks for it.
+var Names = []struct {
+	Name    string
+	Dialect Dialect
+}{
+	{"kitty", OSC99}, {"ghostty", OSC777}, {"wezterm", OSC777}, {"foot", OSC777}, {"konsole", OSC777},
+	{"iterm2", OSC9}, {"apple-terminal", Bell}, {"vscode", Bell}, {"alacritty", Bell},
+}
 
 // A Terminal is what the hooks speak when no host set them up but `init`
 // or `run` did: a notification dialect, wrapped for tmux's passthrough
@@ -70,7 +112,15 @@ func Parse(s string) (Terminal, error) {
 			return t, nil
 		}
 	}
-	return Terminal{}, fmt.Errorf("unknown terminal %q: want osc9, osc777 or osc99, optionally prefixed tmux+", s)
+	var names []string
+	for _, n := range Names {
+		if rest == n.Name {
+			t.Dialect = n.Dialect
+			return t, nil
+		}
+		names = append(names, n.Name)
+	}
+	return Terminal{}, fmt.Errorf("unknown terminal %q: want osc9, osc777, osc99 or bell (or a terminal: %s), optionally prefixed tmux+", s, strings.Join(names, ", "))
 }
 
 // FromTask returns the terminal a task id selects, and false when
@@ -101,6 +151,7 @@ type Rule struct {
 // variables a terminal sets for its own panes (which tmux passes on) come
 // first. Over ssh only TERM (and LC_*) arrive.
 var Rules = []Rule{
+	{"STY", "", Bell, "GNU screen (which passes on no notification, and marks a window's bell)"},
 	{"KITTY_WINDOW_ID", "", OSC99, "kitty"},
 	{"TERM", "xterm-kitty", OSC99, "kitty (over ssh)"},
 	{"GHOSTTY_RESOURCES_DIR", "", OSC777, "Ghostty"},
@@ -114,6 +165,22 @@ var Rules = []Rule{
 	{"TERM_PROGRAM", "WarpTerminal", OSC777, "Warp"},
 	{"ITERM_SESSION_ID", "", OSC9, "iTerm2"},
 	{"LC_TERMINAL", "iTerm2", OSC9, "iTerm2 (over ssh)"},
+	{"KONSOLE_VERSION", "", OSC777, "Konsole"},
+	{"TERM_PROGRAM", "Apple_Terminal", Bell, "Apple Terminal (no notification: its bell badges the tab)"},
+	{"TERM_PROGRAM", "vscode", Bell, "VS Code (no notification: its bell marks the tab)"},
+	{"ALACRITTY_WINDOW_ID", "", Bell, "Alacritty (no notification: its bell sets the urgency hint)"},
+	{"TERM", "alacritty*", Bell, "Alacritty (no notification: its bell sets the urgency hint)"},
+	{"TERMINAL_EMULATOR", "JetBrains-JediTerm", Bell, "JetBrains' terminal (no notification: only its bell)"},
+	{"VTE_VERSION", "", Bell, "a VTE terminal (GNOME Terminal, Ptyxis, Tilix: no notification upstream)"},
+}
+
+// Wrappers are the rules that say the shell runs inside tmux, so that
+// what the hooks send is wrapped for tmux's passthrough: $TMUX, or a TERM
+// that names tmux without it (a shell reached by ssh from inside a tmux on
+// the machine ssh ran on, since only TERM crosses). Their Dialect is unused.
+var Wrappers = []Rule{
+	{"TMUX", "", "", "tmux"},
+	{"TERM", "tmux*", "", "a tmux on the machine ssh ran on (TERM names tmux, and no $TMUX is here)"},
 }
 
 // match is a tiny shell-pattern match: an exact value, or a prefix ending
@@ -130,10 +197,13 @@ func (r Rule) match(v string) bool {
 
 // Detect picks the terminal for an environment, as init does: <NS>_TERMINAL
 // (Var) when it holds a terminal, else the first of Rules that matches,
-// else OSC 9; wrapped for tmux when TMUX is set. why names the terminal a
+// else OSC 9; wrapped for tmux when one of Wrappers matches. why names the terminal a
 // rule matched, the override, or the default.
 func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
-	tmux := getenv("TMUX") != ""
+	tmux := false
+	for _, r := range Wrappers {
+		tmux = tmux || r.match(getenv(r.Var))
+	}
 	if o, err := Parse(getenv(Var(ns))); err == nil {
 		o.Tmux = o.Tmux || tmux
 		return o, "chosen by " + Var(ns)
@@ -189,15 +259,14 @@ func Progress(s string) string {
 // " · " (U+00B7).
 const Separator = " \u00b7 "
 
-// notify is the notification sequence of a dialect.
+// notify is the notification sequence of a dialect (its row of Forms).
 func notify(d Dialect, product, text, folder string) string {
-	switch d {
-	case OSC777:
-		return "\x1b]777;notify;" + product + ";" + text + Separator + folder + "\x07"
-	case OSC99:
-		return "\x1b]99;;" + product + " " + text + Separator + folder + "\x07"
+	for _, f := range Forms {
+		if f.Dialect == d && f.Open != "" {
+			return f.Open + product + f.Join + text + Separator + folder + "\x07"
+		}
 	}
-	return "\x1b]9;" + product + " " + text + Separator + folder + "\x07"
+	return "\x07"
 }
 
 // Sequences returns what a hook sends for state s in terminal t,
@@ -218,14 +287,20 @@ func TmuxWrap(seq string) string {
 }
 
 // Bytes returns the exact bytes a hook that writes to the pty sends for
-// state s in terminal t: Sequences, each wrapped for tmux when t.Tmux.
+// state s in terminal t: Sequences, each wrapped for tmux when t.Tmux; and
+// inside tmux a state with a notification ends with a plain BEL, which
+// marks the window's bell flag in tmux's window list (a Bell dialect's
+// BEL is that one, not wrapped).
 func Bytes(t Terminal, product, folder, s string) []byte {
 	var b strings.Builder
 	for _, q := range Sequences(t, product, folder, s) {
-		if t.Tmux {
+		if t.Tmux && q != "\x07" {
 			q = TmuxWrap(q)
 		}
 		b.WriteString(q)
+	}
+	if t.Tmux && Notification(s) != "" && t.Dialect != Bell {
+		b.WriteString("\x07")
 	}
 	return []byte(b.String())
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -375,7 +374,7 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	}
 	wd, _ := os.Getwd()
 	sh := jsonShell{SetUp: "init", Terminal: t.String(),
-		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s notifications such as %q", task, id, path, strings.ToUpper(string(t.Dialect[:3]))+" "+string(t.Dialect[3:]), product+" needs your input \u00b7 "+terminal.SafeFolder(wd))}
+		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s", task, id, path, terminal.Shows(t.Dialect, product+" needs your input \u00b7 "+terminal.SafeFolder(wd)))}
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
 		sh.Hint = tmuxWarning(o.Getenv)

@@ -42,7 +42,8 @@ With --terminal it writes what the hooks send your own terminal where
 'hookinstall init' or 'run' set them up: tab progress (OSC 9;4) and, for
 attention and done, a desktop notification naming the agent (--agent) and the
 current folder, in the dialect init picks here (or the one named:
---terminal=osc9, osc777, osc99, optionally tmux+), wrapped for tmux inside
+--terminal=osc9, osc777, osc99, bell or a terminal's name such as kitty,
+optionally tmux+), wrapped for tmux inside
 tmux. Run it in your terminal to see what it does with each state.`,
 		Example: `  hookinstall emit attention
   hookinstall emit done --namespace termic
@@ -59,7 +60,7 @@ tmux. Run it in your terminal to see what it does with each state.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.Tmux, "tmux", false, "wrap the sequence in tmux's DCS passthrough, as Claude Code does inside tmux")
-	cmd.Flags().StringVar(&o.Terminal, "terminal", "", "write what the hooks send your own terminal (init's dialect here, or osc9, osc777, osc99, tmux+...)")
+	cmd.Flags().StringVar(&o.Terminal, "terminal", "", "write what the hooks send your own terminal (init's dialect here, or osc9, osc777, osc99, bell, kitty, tmux+...)")
 	cmd.Flags().Lookup("terminal").NoOptDefVal = "auto"
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "with --terminal: the agent the notification names (default \"An agent\")")
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgents)

@@ -22,13 +22,17 @@ it sets <NS>_TASK_ID (to terminal:<dialect>) and <NS>_PTY (the shell's own tty),
 so every hook hookinstall installed shows tab progress (OSC 9;4) while the agent
 works and a desktop notification naming the agent and the project folder when it
 needs you and when it is done, in the terminal's own language: OSC 99 for kitty,
-OSC 777 for Ghostty, WezTerm, foot, Windows Terminal and urxvt, OSC 9 otherwise;
-wrapped for tmux's passthrough inside tmux. Over ssh, put it in the remote
-machine's rc file: the sequences ride the ssh session back to your terminal.
+OSC 777 for Ghostty, WezTerm, foot, Konsole, Windows Terminal and urxvt, a bell
+(BEL) for Apple Terminal, VS Code, Alacritty, JetBrains, VTE terminals and GNU
+screen, OSC 9 otherwise; wrapped for tmux's passthrough inside tmux (and over ssh
+from inside tmux, where TERM names tmux), with a plain BEL that marks the window
+in tmux's window list. Over ssh, put it in the remote machine's rc file: the
+sequences ride the ssh session back to your terminal.
 
 It runs one program (tty) when the shell starts and nothing per prompt. Set
 <NS>_TERMINAL before it to choose the dialect yourself (osc9, osc777, osc99,
-optionally prefixed tmux+), or to off.`,
+bell, or a terminal's name: kitty, ghostty, iterm2, vscode, ...; optionally
+prefixed tmux+), or to off.`,
 		Example: `  eval "$(hookinstall init bash)"      # in ~/.bashrc
   eval "$(hookinstall init zsh)"       # in ~/.zshrc
   hookinstall init fish | source       # in ~/.config/fish/config.fish`,

@@ -29,6 +29,7 @@ terminal:*)
 	case $HOOKINSTALL_TASK_ID in
 	terminal:osc777 | terminal:tmux+osc777) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	terminal:osc99 | terminal:tmux+osc99) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
+	terminal:bell | terminal:tmux+bell) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u0007"}' ;;
 	*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;

@@ -46,6 +46,7 @@ terminal:*)
 	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	done/terminal:osc777 | done/terminal:tmux+osc777) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:osc99 | done/terminal:tmux+osc99) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell | done/terminal:tmux+bell) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
 	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
@@ -107,6 +108,7 @@ terminal:*)
 	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	done/terminal:osc777 | done/terminal:tmux+osc777) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:osc99 | done/terminal:tmux+osc99) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell | done/terminal:tmux+bell) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
 	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;

@@ -21,6 +21,7 @@ const SEQ = {
 // notification naming the agent and the project folder, wrapped for tmux's
 // passthrough where init found tmux.
 const PRODUCT = "opencode";
+const FORMS = {"osc9": ["\u001b]9;", " "], "osc777": ["\u001b]777;notify;", ";"], "osc99": ["\u001b]99;;", " "], "bell": ["", ""]};
 const PROGRESS = { working: "\u001b]9;4;3\u0007", attention: "\u001b]9;4;4;100\u0007", done: "\u001b]9;4;0\u0007", interrupted: "\u001b]9;4;0\u0007" };
 const SAYS = { attention: "needs your input", done: "is done" };
 
@@ -45,13 +46,16 @@ function terminal(t, state) {
   const dialect = tmux ? t.slice(5) : t;
   const seqs = [PROGRESS[state]];
   const says = SAYS[state];
+  let bell = "";
   if (says) {
     const tail = says + " \u00b7 " + folder();
-    if (dialect === "osc777") seqs.push("\u001b]777;notify;" + PRODUCT + ";" + tail + "\u0007");
-    else if (dialect === "osc99") seqs.push("\u001b]99;;" + PRODUCT + " " + tail + "\u0007");
-    else seqs.push("\u001b]9;" + PRODUCT + " " + tail + "\u0007");
+    const [open, join] = FORMS[dialect] || FORMS.osc9;
+    if (open) seqs.push(open + PRODUCT + join + tail + "\u0007");
+    // the bell dialect's BEL, and inside tmux every notification's: plain,
+    // so that tmux marks the window in its window list
+    if (!open || tmux) bell = "\u0007";
   }
-  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("");
+  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
 }
 
 function emit(state) {
