@@ -478,7 +478,7 @@ func (d droid) planAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 			if x.f.settings {
 				return Plan{}, err
 			}
-			return Plan{}, &FileError{File: x.f.path, Err: Explain(t, err)}
+			return Plan{}, &FileError{File: x.f.path, Err: Explain(t, x.f.path, err)}
 		}
 		if ok && (!bytes.Equal(ed.Doc, x.f.data) || ed.Delete || len(x.want) > 0 || in.Records[x.f.path] != nil) {
 			p.Edits = append(p.Edits, FileEdit{Path: x.f.path, Role: RoleConfig, Edit: ed})
@@ -526,7 +526,7 @@ func (d droid) planRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 			if path == sp {
 				return Plan{}, err
 			}
-			return Plan{}, &FileError{File: path, Err: Explain(t, err)}
+			return Plan{}, &FileError{File: path, Err: Explain(t, path, err)}
 		}
 		if rec.NotUsers() && !ed.Kept && !ed.Delete && jsonedit.IsEmptyObject(ed.Doc) {
 			ed = Edit{Delete: true, Notes: ed.Notes}

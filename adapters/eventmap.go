@@ -117,9 +117,9 @@ func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Check, *EventMap)
 	var fs []Check
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		if !a.ReadsBOM {
-			return append(fs, fail("config.parse", file, file+" "+a.BOMVerdict(), BOMHint)), nil
+			return append(fs, fail("config.parse", file, file+" "+a.BOMVerdict(), BOMHint(file))), nil
 		}
-		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict(), BOMHint))
+		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict(), BOMHint(file)))
 		data = data[3:]
 	}
 	if a.ReadsComments {

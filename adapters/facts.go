@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,8 +337,8 @@ func nonEmpty(ps ...string) []string {
 	return out
 }
 
-// BOMHint is how to fix a config that starts with a byte order mark.
-const BOMHint = "remove the first three bytes (EF BB BF) of the file"
+// BOMHint is how to fix file, which starts with a byte order mark.
+func BOMHint(file string) string { return "remove the first three bytes (EF BB BF) of " + file }
 
 // BOMVerdict says what a leading UTF-8 byte order mark means for the agent:
 // add, remove and doctor all say it this way. hookinstall edits no such file
@@ -349,11 +350,12 @@ func (a *Agent) BOMVerdict() string {
 	return "starts with a UTF-8 byte order mark (BOM): " + a.Product + " rejects the whole file, so none of its hooks run"
 }
 
-// Explain rewrites an error about t's config in the agent's own terms: a
-// byte order mark is refused with what the agent itself does with one.
+// Explain rewrites an error about t's file in the agent's own terms: a
+// byte order mark is refused with what the agent itself does with one,
+// and how to fix it.
 // (A comment is an error only for an agent that reads none: one that reads
 // JSONC gets its comments kept.)
-func Explain(t Target, err error) error {
+func Explain(t Target, file string, err error) error {
 	var se *jsonedit.SyntaxError
 	if !errors.As(err, &se) {
 		return err
@@ -361,7 +363,7 @@ func Explain(t Target, err error) error {
 	if se.Msg == jsonedit.MsgBOM && se.Offset == 0 {
 		c := *se
 		c.Msg = t.Adapter.BOMVerdict()
-		return &c
+		return fmt.Errorf("%w; to fix it, %s", &c, BOMHint(file))
 	}
 	return err
 }

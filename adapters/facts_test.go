@@ -49,7 +49,7 @@ func TestBOMOneMessage(t *testing.T) {
 			t.Errorf("%s: add accepted a BOM", a.Name())
 			continue
 		}
-		got := Explain(tg, err)
+		got := Explain(tg, "FILE", err)
 		var se *jsonedit.SyntaxError
 		if !errors.As(got, &se) || se.Msg != a.BOMVerdict() {
 			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.BOMVerdict())
@@ -60,14 +60,14 @@ func TestBOMOneMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Error() != f.BOM {
-			t.Errorf("%s: %q, want %q (%s \"bom\")", a.Name(), got, f.BOM, agenttest.Path(a.ID))
+		if se.Error() != f.BOM || !strings.HasSuffix(got.Error(), "; to fix it, "+BOMHint("FILE")) {
+			t.Errorf("%s: %q, want %q (%s \"bom\") and how to fix it", a.Name(), got, f.BOM, agenttest.Path(a.ID))
 		}
 	}
 	// Other errors pass through unchanged.
 	other := errors.New("x")
 	tg, _ := Resolve("claude", Options{NS: "hookinstall", Home: t.TempDir()})
-	if Explain(tg, other) != other {
+	if Explain(tg, "FILE", other) != other {
 		t.Error("Explain changed an error that is not about a BOM")
 	}
 }

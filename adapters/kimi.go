@@ -553,7 +553,7 @@ func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Check, *EventMap) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		// Kimi Code 2.1.0 ran the hooks of such a file (measured), though
 		// 'kimi doctor config' calls it invalid TOML
-		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict()+"; 'kimi doctor config' calls it invalid TOML", BOMHint))
+		fs = append(fs, info("config.bom", file, file+" "+a.BOMVerdict()+"; 'kimi doctor config' calls it invalid TOML", BOMHint(file)))
 		data = data[3:]
 	}
 	d, err := parseKimi(data)

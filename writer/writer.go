@@ -163,11 +163,11 @@ func (w *Writer) fail(t adapters.Target, file string, err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	err = adapters.Explain(t, err)
 	var fe *adapters.FileError
 	if errors.As(err, &fe) {
-		return &Error{Agent: t.ID, File: fe.File, Err: fe.Err}
+		return &Error{Agent: t.ID, File: fe.File, Err: adapters.Explain(t, fe.File, fe.Err)}
 	}
+	err = adapters.Explain(t, file, err)
 	var off *adapters.OffError
 	if errors.As(err, &off) || errors.Is(err, adapters.ErrTrustVersion) || errors.Is(err, adapters.ErrTrustUnsupported) {
 		return &Error{Agent: t.ID, Err: err}
