@@ -92,6 +92,7 @@ type jsonShell struct {
 	Terminal string `json:"terminal,omitempty"` // with init: "osc777", "tmux+osc9"
 	Sends    string `json:"sends"`
 	Hint     string `json:"hint,omitempty"`
+	Failed   bool   `json:"failed,omitempty"` // nothing the hooks send can reach the terminal
 }
 
 // millis is d in milliseconds, to the microsecond.
@@ -152,6 +153,9 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		if r.Installed {
 			sh := o.shellReport(in, r.Agent)
 			a.Shell = &sh
+			if sh.Failed {
+				code = exitFail
+			}
 		}
 		agents = append(agents, a)
 	}
@@ -240,6 +244,17 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	if notes == 1 {
 		noteWord = "note"
 	}
+	shell := ""
+	for _, a := range agents {
+		if a.Shell != nil && shell == "" {
+			// the shell: one check (the same for every agent but its
+			// name), counted where it failed
+			shell = "shell: "
+			if a.Shell.Failed {
+				shell, failed, checks = "shell: FAIL: ", failed+1, checks+1
+			}
+		}
+	}
 	switch {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
@@ -256,7 +271,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if a.Shell == nil {
 			continue
 		}
-		printWrapped(w, "shell: ", hintIndent, a.Shell.Sends)
+		printWrapped(w, shell, hintIndent, a.Shell.Sends)
 		if a.Shell.Hint != "" {
 			printWrapped(w, "       hint: ", hintIndent, a.Shell.Hint)
 		}
@@ -377,7 +392,11 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s", task, id, path, terminal.Shows(t.Dialect, product+" needs your input \u00b7 "+terminal.SafeFolder(wd)))}
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
-		sh.Hint = tmuxWarning(o.Getenv)
+		if tmuxWarning(o.Getenv) != "" {
+			sh.Failed = true
+			sh.Sends += "; but tmux's allow-passthrough is off, so tmux drops them: only the window's bell gets through"
+			sh.Hint = "add 'set -g allow-passthrough on' to ~/.tmux.conf, and run 'tmux set -g allow-passthrough on' for the tmux running now"
+		}
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)

@@ -44,7 +44,8 @@ attention and done, a desktop notification naming the agent (--agent) and the
 current folder, in the dialect init picks here (or the one named:
 --terminal=osc9, osc777, osc99, bell or a terminal's name such as kitty,
 optionally tmux+), wrapped for tmux inside
-tmux. Run it in your terminal to see what it does with each state.`,
+tmux. Run it in your terminal to see what it does with each state; working and
+attention leave the tab's progress set, and 'emit interrupted --terminal' clears it.`,
 		Example: `  hookinstall emit attention
   hookinstall emit done --namespace termic
   hookinstall emit working --tmux | od -c
@@ -115,6 +116,9 @@ func runEmit(o *emitOptions) error {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
 	}
 	_, err = o.IO.Out.Write(seq)
+	if term != "" && terminal.Progress(string(st)) != terminal.Progress("done") {
+		fmt.Fprintf(o.IO.Err, "hookinstall emit: the tab keeps this progress until 'hookinstall emit interrupted --terminal' clears it\n")
+	}
 	return err
 }
 

@@ -50,7 +50,14 @@ prefixed tmux+), or to off.`,
 				return usageError{err}
 			}
 			if w := tmuxWarning(g.Getenv); w != "" {
-				fmt.Fprintln(g.IO.Err, "hookinstall init: "+w)
+				// said by the shell, and only by an interactive one: a
+				// script that sources the rc file stays quiet
+				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
+				if args[0] == "fish" {
+					code += "status is-interactive; and printf '%s\\n' " + strings.ReplaceAll(q, `'\''`, `\'`) + " >&2\n"
+				} else {
+					code += "case $- in *i*) printf '%s\\n' " + q + " >&2 ;; esac\n"
+				}
 			}
 			_, err = fmt.Fprint(g.IO.Out, code)
 			return err
