@@ -49,7 +49,7 @@ func switchOffBody(agent, path string) string {
 // is the same home-relative path, and its system and managed files are
 // the ones its code reads on that OS (under the system root); each of
 // them, alone, switching hooks off makes add refuse with an *OffError
-// naming it.
+// naming it. Every other agent reads no system file.
 func TestSystemPlacesPerOS(t *testing.T) {
 	home := "/home/u"
 	for goos, agents := range systemPlaces {
@@ -61,6 +61,13 @@ func TestSystemPlacesPerOS(t *testing.T) {
 			lin, _ := Resolve(a.ID, Options{NS: "hookinstall", Home: home, GOOS: "linux"})
 			if tg.Adapter.Config(tg) != lin.Adapter.Config(lin) || !strings.HasPrefix(tg.Adapter.Config(tg), home+"/") {
 				t.Errorf("%s on %s: config %s, on linux %s", a.ID, goos, tg.Adapter.Config(tg), lin.Adapter.Config(lin))
+			}
+			// an agent not in the table reads no system file
+			if _, listed := agents[a.ID]; !listed {
+				tg, _ := Resolve(a.ID, Options{NS: "hookinstall", Home: home, SystemRoot: "/sys", GOOS: goos})
+				if got := systemFiles(tg, home); len(got) > 0 {
+					t.Errorf("%s on %s: system files %q, want none (or a row in systemPlaces)", a.ID, goos, got)
+				}
 			}
 		}
 		for id, places := range agents {
