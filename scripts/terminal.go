@@ -135,35 +135,30 @@ func terminalBlock(spec Spec, states []State) []string {
 			pre = string(s) + "/"
 		}
 		type arm struct {
-			pats []string
-			t    terminal.Terminal
+			pat string
+			t   terminal.Terminal
 		}
+		p := func(t string) string { return pre + terminal.TaskPrefix + t }
 		// One arm per dialect (tmux's first, for a pty), then the
 		// default's, OSC 9, which also takes ids the scripts do not know.
 		var arms, bare []arm
-		def := []arm{{[]string{"*"}, terminal.Terminal{Dialect: terminal.OSC9}}}
 		switch {
 		case spec.Transport == Stdout && terminal.Notification(string(s)) == "":
 		case spec.Transport == Stdout:
 			for _, d := range terminal.Dialects()[1:] {
-				arms = append(arms, arm{[]string{terminal.TaskPrefix + string(d), terminal.TaskPrefix + "tmux+" + string(d)}, terminal.Terminal{Dialect: d}})
+				arms = append(arms, arm{p(string(d)) + " | " + p("tmux+"+string(d)), terminal.Terminal{Dialect: d}})
 			}
 		case terminal.Notification(string(s)) == "":
-			arms = []arm{{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}}}
+			arms = []arm{{p("tmux+*"), terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}}}
 		default:
 			for _, d := range terminal.Dialects()[1:] {
-				arms = append(arms, arm{[]string{terminal.TaskPrefix + "tmux+" + string(d)}, terminal.Terminal{Dialect: d, Tmux: true}})
-				bare = append(bare, arm{[]string{terminal.TaskPrefix + string(d)}, terminal.Terminal{Dialect: d}})
+				arms = append(arms, arm{p("tmux+" + string(d)), terminal.Terminal{Dialect: d, Tmux: true}})
+				bare = append(bare, arm{p(string(d)), terminal.Terminal{Dialect: d}})
 			}
-			arms = append(arms, arm{[]string{terminal.TaskPrefix + "tmux+*"}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}})
+			arms = append(arms, arm{p("tmux+*"), terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}})
 		}
-		arms = append(append(arms, bare...), def...)
-		for _, a := range arms {
-			var ps []string
-			for _, p := range a.pats {
-				ps = append(ps, pre+p)
-			}
-			ls = append(ls, strings.Join(ps, " | ")+") "+terminalLine(spec, a.t, s)+" ;;")
+		for _, a := range append(append(arms, bare...), arm{pre + "*", terminal.Terminal{Dialect: terminal.OSC9}}) {
+			ls = append(ls, a.pat+") "+terminalLine(spec, a.t, s)+" ;;")
 		}
 	}
 	return append(ls, "esac")

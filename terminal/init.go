@@ -129,10 +129,7 @@ func fishInit(task, pty, over string, known []string) string {
 	}
 	b.WriteString("                case '*'\n")
 	for i, r := range Rules {
-		kw := "else if"
-		if i == 0 {
-			kw = "if"
-		}
+		kw := map[bool]string{true: "if", false: "else if"}[i == 0]
 		fmt.Fprintf(&b, "                    %s %s\n                        set %s %s\n", kw, fishWhen(r), v, r.Dialect)
 	}
 	wraps := ""

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -244,15 +245,13 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	if notes == 1 {
 		noteWord = "note"
 	}
-	shell := ""
+	shell := "shell: " // one check, the same for every agent: counted where it failed
 	for _, a := range agents {
-		if a.Shell != nil && shell == "" {
-			// the shell: one check (the same for every agent but its
-			// name), counted where it failed
-			shell = "shell: "
+		if a.Shell != nil {
 			if a.Shell.Failed {
 				shell, failed, checks = "shell: FAIL: ", failed+1, checks+1
 			}
+			break
 		}
 	}
 	switch {
@@ -397,6 +396,10 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 			sh.Sends += "; but tmux's allow-passthrough is off, so tmux drops them: only the window's bell gets through"
 			sh.Hint = "add 'set -g allow-passthrough on' to ~/.tmux.conf, and run 'tmux set -g allow-passthrough on' for the tmux running now"
 		}
+	} else if term := o.Getenv("TERM"); strings.HasPrefix(term, "screen") && o.Getenv("STY") == "" {
+		// ssh from inside a tmux whose default-terminal is screen*: TERM
+		// cannot tell it from GNU screen's
+		sh.Hint = fmt.Sprintf("TERM=%s and no $STY: if you reached this shell by ssh from inside tmux, set %s=tmux+%s before the init line", term, terminal.Var(ns), t.Dialect)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)

@@ -66,21 +66,12 @@ prefixed tmux+), or to off.`,
 }
 
 // tmuxWarning says when tmux will drop what the hooks send: inside tmux
-// with allow-passthrough off. "" outside tmux, or when tmux cannot say.
+// with allow-passthrough off, as this pane's server says. "" outside tmux,
+// or when tmux cannot say.
 func tmuxWarning(getenv func(string) string) string {
 	if getenv("TMUX") == "" {
 		return ""
 	}
-	v, ok := tmuxPassthrough(getenv)
-	if !ok || v != "off" {
-		return ""
-	}
-	return "tmux's allow-passthrough is off, so tmux drops the hooks' progress and notifications; add 'set -g allow-passthrough on' to ~/.tmux.conf"
-}
-
-// tmuxPassthrough asks tmux for this pane's allow-passthrough ("on",
-// "all" or "off").
-func tmuxPassthrough(getenv func(string) string) (string, bool) {
 	// $TMUX is "socket,pid,session": ask that server
 	sock, _, _ := strings.Cut(getenv("TMUX"), ",")
 	args := []string{"-S", sock, "display-message", "-p"}
@@ -88,17 +79,10 @@ func tmuxPassthrough(getenv func(string) string) (string, bool) {
 		args = append(args, "-t", p)
 	}
 	out, err := exec.Command("tmux", append(args, "#{allow-passthrough}")...).Output()
-	if err != nil {
-		return "", false
+	if v := strings.TrimSpace(string(out)); err != nil || (v != "off" && v != "" && v != "0") {
+		return "" // on, all, or what this tmux cannot say
 	}
-	v := strings.TrimSpace(string(out))
-	switch v {
-	case "on", "all":
-		return v, true
-	case "off", "", "0":
-		return "off", true
-	}
-	return v, true
+	return "tmux's allow-passthrough is off, so tmux drops the hooks' progress and notifications; add 'set -g allow-passthrough on' to ~/.tmux.conf"
 }
 
 func newRunCmd(g *globalOptions) *cobra.Command {
