@@ -7,7 +7,8 @@
 //
 // Invariants of every generated script:
 //   - POSIX sh (checked under dash), starting "#!/bin/sh", with a header that
-//     says what it is and that it is safe to delete.
+//     says what it is, that the agent's config runs it (deleting it by hand
+//     leaves the config pointing at nothing), and the command that removes it.
 //   - Exit status 0 on every path; never a decision or any other control field.
 //   - Silent (no output, no write) unless <NS>_TASK_ID is set and non-empty.
 //   - Silent too while a variable of Spec.Quiet is set (an agent whose

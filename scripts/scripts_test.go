@@ -98,7 +98,7 @@ func TestGolden(t *testing.T) {
 		if bytes.ContainsAny(got, "\x1b\x07\r") {
 			t.Errorf("%s has raw escape, bell or CR bytes", golden)
 		}
-		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# "+s.NS+" hook for "+s.Agent)) || !bytes.Contains(got, []byte("safe to delete")) {
+		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# "+s.NS+" hook for "+s.Agent)) || !bytes.Contains(got, []byte("config runs it: deleting it by hand leaves the config pointing at nothing")) {
 			t.Errorf("%s: header missing", golden)
 		}
 	}
