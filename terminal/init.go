@@ -23,8 +23,8 @@ func Shells() []string { return []string{"bash", "zsh", "fish"} }
 // init bash)"): in an interactive shell on a terminal whose task id no host
 // set (unset, or set by init itself in a parent shell), it exports
 // <NS>_TASK_ID (TaskPrefix and the terminal Detect picks) and <NS>_PTY
-// (the shell's own tty). It runs one process (tty) when the shell starts,
-// none per prompt. Var(ns)=off undoes it.
+// (the shell's own tty). It runs one process (tty; inside tmux also tmux,
+// for Client) when the shell starts, none per prompt. Var(ns)=off undoes it.
 func Init(shell, ns string) (string, error) {
 	if err := ValidNamespace(ns); err != nil {
 		return "", err
@@ -71,7 +71,8 @@ func posixInit(shell, task, pty, over string, known []string) string {
 		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, n.Dialect)
 	}
 	fmt.Fprintf(&b, "\t\t\t*)\n\t\t\t\t%s=\n", v)
-	for _, r := range Rules {
+	fmt.Fprintf(&b, "\t\t\t\t[ -z \"${TMUX:-}\" ] || %s=$(tmux display-message -p '%s' 2>/dev/null)\n", Client, ClientFormat)
+	for _, r := range checked() {
 		fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || %s\n", v, posixWhen(r, v+"="+string(r.Dialect)))
 	}
 	wraps := ""
@@ -82,7 +83,7 @@ func posixInit(shell, task, pty, over string, known []string) string {
 				;;
 			esac
 %[6]s			export %[1]s="%[5]s$%[3]s" %[2]s="$__hookinstall_tty"
-			unset %[3]s
+			unset %[3]s `+Client+`
 		fi
 		unset __hookinstall_tty
 		;;
@@ -127,8 +128,8 @@ func fishInit(task, pty, over string, known []string) string {
 	for _, n := range Names {
 		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, n.Dialect)
 	}
-	b.WriteString("                case '*'\n")
-	for i, r := range Rules {
+	fmt.Fprintf(&b, "                case '*'\n                    set -g %[1]s\n                    test -n \"$TMUX\"; and set %[1]s (tmux display-message -p '%[2]s' 2>/dev/null)\n", Client, ClientFormat)
+	for i, r := range checked() {
 		kw := map[bool]string{true: "if", false: "else if"}[i == 0]
 		fmt.Fprintf(&b, "                    %s %s\n                        set %s %s\n", kw, fishWhen(r), v, r.Dialect)
 	}
@@ -142,7 +143,7 @@ func fishInit(task, pty, over string, known []string) string {
             end
 %[6]s            set -gx %[1]s %[5]s$%[3]s
             set -gx %[2]s $__hookinstall_tty
-            set -e %[3]s
+            set -e %[3]s `+Client+`
         end
         set -e __hookinstall_tty
     end

@@ -183,6 +183,26 @@ var Wrappers = []Rule{
 	{"TERM", "tmux*", "", "a tmux on the machine ssh ran on (TERM names tmux, and no $TMUX is here)"},
 }
 
+// Client is the variable init sets, inside tmux, to the TERM of the tmux
+// client attached now (tmux display-message -p ClientFormat); run and emit
+// ask the same. The rules on TERM are read on it before every rule, so that
+// the dialect follows the terminal attached now, not the variables tmux's
+// server kept from the terminal it started in.
+const Client, ClientFormat = "__hookinstall_client", "#{client_termname}"
+
+// checked are the rules in the order init and Detect read them: each rule
+// on TERM read on Client, then Rules.
+func checked() []Rule {
+	var rs []Rule
+	for _, r := range Rules {
+		if r.Var == "TERM" {
+			name, _, _ := strings.Cut(r.Why, " (")
+			rs = append(rs, Rule{Client, r.Value, r.Dialect, name + ", the tmux client attached now"})
+		}
+	}
+	return append(rs, Rules...)
+}
+
 // match is a tiny shell-pattern match: an exact value, or a prefix ending
 // in '*'.
 func (r Rule) match(v string) bool {
@@ -196,7 +216,8 @@ func (r Rule) match(v string) bool {
 }
 
 // Detect picks the terminal for an environment, as init does: <NS>_TERMINAL
-// (Var) when it holds a terminal, else the first of Rules that matches,
+// (Var) when it holds a terminal, else the first rule that matches (Client's,
+// then Rules),
 // else OSC 9; wrapped for tmux when one of Wrappers matches. why names the terminal a
 // rule matched, the override, or the default.
 func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
@@ -208,7 +229,7 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 		o.Tmux = o.Tmux || tmux
 		return o, "chosen by " + Var(ns)
 	}
-	for _, r := range Rules {
+	for _, r := range checked() {
 		if r.match(getenv(r.Var)) {
 			set := "set"
 			if r.Value != "" {

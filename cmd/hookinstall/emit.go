@@ -130,7 +130,7 @@ func (o *emitOptions) emitTerminal(ns string) (terminal.Terminal, error) {
 	if o.Terminal == "auto" {
 		var ok bool
 		if t, ok = terminal.FromTask(o.Getenv(terminal.TaskVar(ns))); !ok {
-			t, _ = terminal.Detect(ns, o.Getenv)
+			t, _ = terminal.Detect(ns, withClient(o.Getenv))
 		}
 	} else {
 		var err error

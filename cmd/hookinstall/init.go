@@ -29,7 +29,8 @@ from inside tmux, where TERM names tmux), with a plain BEL that marks the window
 in tmux's window list. Over ssh, put it in the remote machine's rc file: the
 sequences ride the ssh session back to your terminal.
 
-It runs one program (tty) when the shell starts and nothing per prompt. Set
+It runs one program (tty; inside tmux also tmux, to read the TERM of the client
+attached now) when the shell starts and nothing per prompt. Set
 <NS>_TERMINAL before it to choose the dialect yourself (osc9, osc777, osc99,
 bell, or a terminal's name: kitty, ghostty, iterm2, vscode, ...; optionally
 prefixed tmux+), or to off.`,
@@ -83,6 +84,22 @@ func tmuxWarning(getenv func(string) string) string {
 		return "" // on, all, or what this tmux cannot say
 	}
 	return "tmux's allow-passthrough is off, so tmux drops the hooks' progress and notifications; add 'set -g allow-passthrough on' to ~/.tmux.conf"
+}
+
+// withClient is getenv that also answers terminal.Client, the TERM of the
+// tmux client attached now, asking tmux once inside tmux, as init does.
+func withClient(getenv func(string) string) func(string) string {
+	client := ""
+	if getenv("TMUX") != "" {
+		out, _ := exec.Command("tmux", "display-message", "-p", terminal.ClientFormat).Output()
+		client = strings.TrimSpace(string(out))
+	}
+	return func(k string) string {
+		if k == terminal.Client {
+			return client
+		}
+		return getenv(k)
+	}
 }
 
 func newRunCmd(g *globalOptions) *cobra.Command {
@@ -140,7 +157,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 		env = withoutVars(env, task, pty)
 	default:
 		if tty := ttyOf(); tty != "" {
-			t, _ := terminal.Detect(ns, g.Getenv)
+			t, _ := terminal.Detect(ns, withClient(g.Getenv))
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
 			if w := tmuxWarning(g.Getenv); w != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+w)
