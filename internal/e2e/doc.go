@@ -42,7 +42,9 @@
 // and Gemini CLI start from an interactive bash whose rc file ran `hookinstall init
 // bash`, inside a tmux with allow-passthrough on (claude-term-tmux, gemini-term-tmux)
 // and over a real ssh to 127.0.0.1 (claude-term-ssh, gemini-term-ssh: Debian's sshd,
-// started on a free port with throwaway keys). The outer terminal is the pane of an
+// started on a free port with throwaway keys), and over ssh from inside a local tmux
+// with no HOOKINSTALL_TERMINAL (gemini-term-ssh-tmux: the remote sees only
+// TERM=tmux-256color, and init wraps for that tmux). The outer terminal is the pane of an
 // outer tmux; its raw bytes must hold the terminal-mode progress and notification of
 // each state, in the dialect init picked, byte for byte, and xterm.js's own parser
 // (@xterm/headless 6.0.0 from the npm registry, with OSC handlers for 9, 99 and 777)
@@ -60,7 +62,7 @@
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
 //	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, omp, letta, droid,
 //	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
-//	                         gemini-term-ssh); default all. The pinned agents that
+//	                         gemini-term-ssh, gemini-term-ssh-tmux); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files

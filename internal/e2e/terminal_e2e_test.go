@@ -49,7 +49,7 @@ term.write(fs.readFileSync(process.argv[3]), () => { console.log(JSON.stringify(
 // A termCase is one agent reached one way.
 type termCase struct {
 	name, agent, product string
-	via                  string            // "tmux" or "ssh"
+	via                  string            // "tmux", "ssh" or "ssh-tmux" (ssh from inside a local tmux)
 	env                  map[string]string // set in the rc file before init
 	want                 terminal.Terminal
 	marker               string
@@ -69,6 +69,10 @@ func TestTerminal(t *testing.T) {
 			want: terminal.Terminal{Dialect: terminal.OSC99}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
 		{name: "gemini-term-ssh", agent: "gemini", product: "Gemini CLI", via: "ssh",
 			want: terminal.Terminal{Dialect: terminal.OSC9}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+		// ssh from inside a local tmux (issue 23): no HOOKINSTALL_TERMINAL, the
+		// remote sees only TERM=tmux-256color, and init wraps for that tmux
+		{name: "gemini-term-ssh-tmux", agent: "gemini", product: "Gemini CLI", via: "ssh-tmux",
+			want: terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runTermCase(t, c) })
@@ -162,6 +166,13 @@ LogLevel VERBOSE
 		t.Fatal(sshdErr)
 	}
 	return sshdPort, sshdKey
+}
+
+// sshTo is the ssh command that runs shell on this run's sshd, on a pty.
+func sshTo(t *testing.T, shell string) string {
+	port, key := startSSHD(t)
+	return fmt.Sprintf("ssh -F /dev/null -i %s -p %d -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes -tt %s@127.0.0.1 %s",
+		shq(key), port, osUser(), shq(shell))
 }
 
 // rcFile is the user's ~/.bashrc for the case: the agent's environment, the
@@ -283,13 +294,27 @@ func runTermCase(t *testing.T, c termCase) {
 		r.outerTmux(fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name),
 			"env -u TMUX -u TMUX_PANE tmux -L "+r.sock+" attach -t "+r.sess)
 	case "ssh":
-		port, key := startSSHD(t)
 		r.sock = fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name)
 		r.sess = "outer"
-		ssh := fmt.Sprintf("ssh -F /dev/null -i %s -p %d -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes -tt %s@127.0.0.1 %s",
-			shq(key), port, osUser(), shq(shell))
 		onWatchdog(r.name+"/tmux", r.killTmux)
-		r.outerTmux(r.sock, ssh)
+		r.outerTmux(r.sock, sshTo(t, shell))
+	case "ssh-tmux":
+		// the user's local tmux (passthrough on, and default-terminal
+		// tmux-256color, tmux 3.5's default; 3.3a's is screen) runs ssh in
+		// its current window; the remote shell has no $TMUX
+		r.sock = fmt.Sprintf("hie2e-%d-%s-in", os.Getpid(), c.name)
+		onWatchdog(r.name+"/tmux", r.killTmux)
+		t.Cleanup(func() { r.killTmux(); offWatchdog(r.name + "/tmux") })
+		if out, err := r.tm("new-session", "-d", "-s", r.sess, "-x", "160", "-y", "45", "sleep 3600"); err != nil {
+			t.Fatalf("%s: local tmux: %v %s", r.who, err, out)
+		}
+		_, _ = r.tm("set-option", "-g", "allow-passthrough", "on")
+		_, _ = r.tm("set-option", "-g", "default-terminal", "tmux-256color")
+		if out, err := r.tm("new-window", "-t", r.sess, sshTo(t, shell)); err != nil {
+			t.Fatalf("%s: ssh in the local tmux: %v %s", r.who, err, out)
+		}
+		r.outerTmux(fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name),
+			"env -u TMUX -u TMUX_PANE tmux -L "+r.sock+" attach -t "+r.sess)
 	}
 	if !r.need(`term-e2e\$`, 30*time.Second, "shell", "the interactive shell did not start", "C-d") {
 		t.Fatalf("%s:\n%s", r.who, strings.Join(r.problems, "\n"))
