@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -197,31 +197,28 @@ func (w *Writer) changedSince(x *txn, exact map[string]adapters.Edit) []string {
 }
 
 // onlyOthers reports whether file e changed after add only by the installs
-// and removals of our other namespaces: what this remove leaves of it, and
-// what it held before add (its backup, or nothing when add created it),
-// are the same once every namespace's entries are out of both.
+// and removals of our namespaces: what this remove leaves of it, and what it
+// held before add (its backup, or nothing when add created it), are the
+// same once the entries of every namespace (any <dir>/<NS>-hooks/) are out.
 func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
 	rec := x.man.File(w.rel(x.t, e.Path))
-	var before []byte
-	if !rec.Created {
-		b, ok := readBackup(x.hooksDir, rec, nil)
-		if !ok {
-			return false
-		}
-		before = b
+	before, ok := readBackup(x.hooksDir, rec, nil)
+	if !ok && !rec.Created {
+		return false
 	}
-	prev := &adapters.Record{Created: rec.Containers, Emptied: rec.Emptied, CreatedFile: rec.Created}
-	failed := false
+	in := adapters.PlanInput{Force: true, Records: map[string]*adapters.Record{e.Path: {Created: rec.Containers, Emptied: rec.Emptied, CreatedFile: rec.Created}}}
+	ours := regexp.MustCompile(regexp.QuoteMeta(x.t.AsPath(x.t.Dir)+"/") + "([a-z][a-z0-9-]*)" + regexp.QuoteMeta(strings.TrimPrefix(filepath.Base(x.hooksDir), x.t.NS)+"/"))
 	strip := func(doc []byte) []byte {
-		for _, ns := range namespacesIn(x.t, doc) {
+		seen := map[string]bool{}
+		for _, m := range ours.FindAllSubmatch(doc, -1) {
 			o := x.t
-			o.NS = ns
-			p, err := x.t.Adapter.PlanRemove(o, adapters.PlanInput{Files: map[string][]byte{e.Path: doc},
-				Records: map[string]*adapters.Record{e.Path: prev}, Force: true})
-			if err != nil {
-				failed = true
-				return nil
+			o.NS, in.Files = string(m[1]), map[string][]byte{e.Path: doc}
+			if doc == nil || seen[o.NS] {
+				continue
 			}
+			seen[o.NS] = true
+			p, err := x.t.Adapter.PlanRemove(o, in)
+			ok = ok && err == nil
 			for _, pe := range p.Edits {
 				if pe.Path == e.Path {
 					doc = pe.Doc // nil when deleted
@@ -230,28 +227,9 @@ func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
 		}
 		return doc
 	}
+	ok = true
 	after, b := strip(e.Doc), strip(before)
-	return !failed && bytes.Equal(after, b) && (after == nil) == (b == nil)
-}
-
-// namespacesIn are the namespaces other than t's whose hooks dir of t's
-// agent a command in doc names (<dir>/<NS>-hooks/, as written into configs).
-func namespacesIn(t adapters.Target, doc []byte) []string {
-	var out []string
-	dir := []byte(t.AsPath(t.Dir) + "/")
-	suffix := strings.TrimPrefix(filepath.Base(t.HooksDir()), t.NS)
-	for rest := doc; ; {
-		i := bytes.Index(rest, dir)
-		if i < 0 {
-			return out
-		}
-		rest = rest[i+len(dir):]
-		seg, _, ok := bytes.Cut(rest, []byte("/"))
-		ns, found := strings.CutSuffix(string(seg), suffix)
-		if ok && found && ns != t.NS && ns != "" && !slices.Contains(out, ns) {
-			out = append(out, ns)
-		}
-	}
+	return ok && bytes.Equal(after, b) && (after == nil) == (b == nil)
 }
 
 // holdsOurs reports whether b, the backup of file path, holds entries of

@@ -276,7 +276,6 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		}
 		break
 	}
-	shown := 0
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, a := range agents {
 		// An agent not on this machine, with nothing of ours, is a line
@@ -284,7 +283,6 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if !o.Verbose && len(o.Agents) == 0 && !a.Installed && !a.Detected && a.OK {
 			continue
 		}
-		shown++
 		m := agentMark(a)
 		if color {
 			m = markColors[m] + m + "\033[0m"
@@ -292,7 +290,6 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", m, a.Agent, a.Status, a.Config)
 	}
 	tw.Flush()
-	_ = shown
 	hidden, skipped := 0, 0
 	for _, a := range agents {
 		var lines []hookinstall.Check
