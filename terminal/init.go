@@ -30,18 +30,11 @@ func Init(shell, ns string) (string, error) {
 		return "", err
 	}
 	task, pty, over := TaskVar(ns), PTYVar(ns), Var(ns)
-	var known []string
-	for _, d := range Dialects() {
-		known = append(known, string(d))
-	}
-	for _, d := range Dialects() {
-		known = append(known, "tmux+"+string(d))
-	}
 	switch shell {
 	case "bash", "zsh":
-		return posixInit(shell, task, pty, over, known), nil
+		return posixInit(shell, task, pty, over), nil
 	case "fish":
-		return fishInit(task, pty, over, known), nil
+		return fishInit(task, pty, over), nil
 	}
 	return "", fmt.Errorf("unknown shell %q (shells: %s)", shell, strings.Join(Shells(), ", "))
 }
@@ -52,7 +45,7 @@ func initHeader(shell, cmd string, rc string) string {
 		"# Add to " + rc + ":  " + cmd + "\n"
 }
 
-func posixInit(shell, task, pty, over string, known []string) string {
+func posixInit(shell, task, pty, over string) string {
 	rc := map[string]string{"bash": "~/.bashrc", "zsh": "~/.zshrc"}[shell]
 	var b strings.Builder
 	b.WriteString(initHeader(shell, `eval "$(hookinstall init `+shell+`)"`, rc))
@@ -65,8 +58,7 @@ func posixInit(shell, task, pty, over string, known []string) string {
 			unset %[1]s %[2]s
 		elif [ -t 0 ] && __hookinstall_tty=$(tty 2>/dev/null); then
 			case ${%[3]s:-} in
-			%[5]s) %[6]s=$%[3]s ;;
-`, task, pty, over, TaskPrefix, strings.Join(known, " | "), v)
+`, task, pty, over, TaskPrefix)
 	for _, n := range Names {
 		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, n.Dialect)
 	}
@@ -110,7 +102,7 @@ func fishWhen(r Rule) string {
 	return fmt.Sprintf("string match -q '%s' -- \"$%s\"", r.Value, r.Var)
 }
 
-func fishInit(task, pty, over string, known []string) string {
+func fishInit(task, pty, over string) string {
 	var b strings.Builder
 	b.WriteString(initHeader("fish", "hookinstall init fish | source", "~/.config/fish/config.fish"))
 	v := "__hookinstall_t"
@@ -120,11 +112,9 @@ func fishInit(task, pty, over string, known []string) string {
             set -e %[1]s
             set -e %[2]s
         else if set -g __hookinstall_tty (tty 2>/dev/null)
-            set -g %[6]s
+            set -g %[5]s
             switch "$%[3]s"
-                case %[5]s
-                    set %[6]s $%[3]s
-`, task, pty, over, TaskPrefix, strings.Join(known, " "), v)
+`, task, pty, over, TaskPrefix, v)
 	for _, n := range Names {
 		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, n.Dialect)
 	}

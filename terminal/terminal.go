@@ -65,12 +65,14 @@ func Shows(d Dialect, example string) string {
 	return fmt.Sprintf("%s notifications such as %q", strings.ToUpper(string(d[:3]))+" "+string(d[3:]), example)
 }
 
-// Names are the terminals <NS>_TERMINAL also takes by name, each for the
-// dialect init picks for it.
+// Names are what <NS>_TERMINAL and Parse take (after an optional
+// "tmux+"): each dialect by its own name, then terminals by theirs, each
+// for the dialect init picks for it.
 var Names = []struct {
 	Name    string
 	Dialect Dialect
 }{
+	{"osc9", OSC9}, {"osc777", OSC777}, {"osc99", OSC99}, {"bell", Bell},
 	{"kitty", OSC99}, {"ghostty", OSC777}, {"wezterm", OSC777}, {"foot", OSC777}, {"konsole", OSC777},
 	{"iterm2", OSC9}, {"apple-terminal", Bell}, {"vscode", Bell}, {"alacritty", Bell},
 }
@@ -101,26 +103,17 @@ func (t Terminal) String() string {
 // TaskID is the <NS>_TASK_ID value that selects t: "terminal:tmux+osc9".
 func (t Terminal) TaskID() string { return TaskPrefix + t.String() }
 
-// Parse reads a terminal as String writes it.
+// Parse reads a terminal as String writes it, or named by one of Names.
 func Parse(s string) (Terminal, error) {
-	var t Terminal
 	rest, tmux := strings.CutPrefix(s, "tmux+")
-	t.Tmux = tmux
-	for _, d := range Dialects() {
-		if rest == string(d) {
-			t.Dialect = d
-			return t, nil
-		}
-	}
 	var names []string
 	for _, n := range Names {
 		if rest == n.Name {
-			t.Dialect = n.Dialect
-			return t, nil
+			return Terminal{n.Dialect, tmux}, nil
 		}
 		names = append(names, n.Name)
 	}
-	return Terminal{}, fmt.Errorf("unknown terminal %q: want osc9, osc777, osc99 or bell (or a terminal: %s), optionally prefixed tmux+", s, strings.Join(names, ", "))
+	return Terminal{}, fmt.Errorf("unknown terminal %q: want one of %s, optionally prefixed tmux+", s, strings.Join(names, ", "))
 }
 
 // FromTask returns the terminal a task id selects, and false when

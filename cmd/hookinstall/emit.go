@@ -126,21 +126,18 @@ func runEmit(o *emitOptions) error {
 // (auto: the one init or run set up, else the one init would pick), or the
 // one given; wrapped for tmux with --tmux.
 func (o *emitOptions) emitTerminal(ns string) (terminal.Terminal, error) {
-	var t terminal.Terminal
-	if o.Terminal == "auto" {
-		var ok bool
-		if t, ok = terminal.FromTask(o.Getenv(terminal.TaskVar(ns))); !ok {
-			t, _ = terminal.Detect(ns, withClient(o.Getenv))
-		}
-	} else {
-		var err error
-		if t, err = terminal.Parse(o.Terminal); err != nil {
-			return t, usageError{fmt.Errorf("--terminal: %w", err)}
-		}
+	t, ok := terminal.FromTask(o.Getenv(terminal.TaskVar(ns)))
+	var err error
+	switch {
+	case o.Terminal != "auto":
+		t, err = terminal.Parse(o.Terminal)
+	case !ok:
+		t, _ = terminal.Detect(ns, withClient(o.Getenv))
 	}
-	if o.Tmux {
-		t.Tmux = true
+	if err != nil {
+		return t, usageError{fmt.Errorf("--terminal: %w", err)}
 	}
+	t.Tmux = t.Tmux || o.Tmux
 	return t, nil
 }
 

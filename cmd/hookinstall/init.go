@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -172,17 +173,8 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 
 // withoutVars drops the named variables from env.
 func withoutVars(env []string, names ...string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		drop := false
-		for _, n := range names {
-			if strings.HasPrefix(kv, n+"=") {
-				drop = true
-			}
-		}
-		if !drop {
-			out = append(out, kv)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(names, k)
+	})
 }
