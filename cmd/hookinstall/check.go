@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -63,7 +63,7 @@ func suggestAgents(in *hookinstall.Installer, name string) []string {
 	var out []string
 	for _, a := range agents {
 		for _, n := range strings.Split(strings.ToLower(name), "/") {
-			s, p := squash(n), squash(a.Product)
+			s, p := squash(n), squash(strings.ToLower(a.Product))
 			if levenshtein(n, a.Name) <= 2 || len(n) >= 3 && strings.HasPrefix(a.Name, n) ||
 				min(len(s), len(p)) >= 3 && (strings.HasPrefix(s, p) || strings.HasPrefix(p, s)) {
 				out = append(out, a.Name)
@@ -75,15 +75,8 @@ func suggestAgents(in *hookinstall.Installer, name string) []string {
 	return out
 }
 
-// squash is s in lower case with only its letters and digits.
-func squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return unicode.ToLower(r)
-		}
-		return -1
-	}, s)
-}
+// squash takes spaces and signs out of a name in lower case.
+var squash = strings.NewReplacer(" ", "", "-", "", "_", "", ".", "", "@", "").Replace
 
 func levenshtein(a, b string) int {
 	prev := make([]int, len(b)+1)
@@ -154,19 +147,7 @@ func (g *globalOptions) completeClones(_ *cobra.Command, _ []string, _ string) (
 }
 
 func without(names, given []string) []string {
-	var out []string
-	for _, n := range names {
-		found := false
-		for _, a := range given {
-			if a == n {
-				found = true
-			}
-		}
-		if !found {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(given, n) })
 }
 
 func (u usageError) Unwrap() error { return u.error }
