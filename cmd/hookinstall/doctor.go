@@ -258,7 +258,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
 	case installed == 0:
-		fmt.Fprintln(w, "doctor: nothing of hookinstall's is installed here, so no hook can fire; install with 'hookinstall add AGENT' or 'hookinstall add --all'")
+		printWrapped(w, "doctor: ", hintIndent, "nothing of hookinstall's is installed here, so no hook can fire; install with 'hookinstall add AGENT' or 'hookinstall add --all'")
 	case notes > 0 && !o.Verbose:
 		fmt.Fprintf(w, "doctor: all %d checks passed; %d %s below\n", checks, notes, noteWord)
 	default:
@@ -345,7 +345,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if skipped > 0 {
 			also = fmt.Sprintf(" (%d more could not be checked)", skipped)
 		}
-		fmt.Fprintf(w, "doctor: %d checks passed and are not shown%s; run 'hookinstall doctor -v' to see every check\n", hidden, also)
+		printWrapped(w, "doctor: ", hintIndent, fmt.Sprintf("%d checks passed and are not shown%s; run 'hookinstall doctor -v' to see every check", hidden, also))
 	}
 }
 

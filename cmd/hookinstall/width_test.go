@@ -20,6 +20,9 @@ func TestEveryLineFits100(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range []string{".claude", ".codex", ".gemini", ".zerotwo"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -37,6 +40,7 @@ func TestEveryLineFits100(t *testing.T) {
 		return ""
 	}
 	cmds := [][]string{
+		{"doctor"}, {"remove", "--all"}, {"add", "--all", "--home", filepath.Join(dir, "empty")},
 		{"add", "--all"}, {"add", "codex"}, {"add", "qwen"}, {"status"}, {"doctor"}, {"doctor", "-v"},
 		{"agents"}, {"add", "--all", "--namespace", "termic"}, {"remove", "--all"},
 		{"--help"},
