@@ -84,7 +84,7 @@ func tmuxWarning(getenv func(string) string) string {
 	if v := strings.TrimSpace(string(out)); err != nil || (v != "off" && v != "" && v != "0") {
 		return "" // on, all, or what this tmux cannot say
 	}
-	return "tmux's allow-passthrough is off, so tmux drops the hooks' progress and notifications; add 'set -g allow-passthrough on' to ~/.tmux.conf"
+	return "tmux's allow-passthrough is off, so tmux drops what the hooks send;\n  add 'set -g allow-passthrough on' to ~/.tmux.conf"
 }
 
 // withClient is getenv that also answers terminal.Client, the TERM of the
