@@ -294,10 +294,13 @@ func runTermCase(t *testing.T, c termCase) {
 		r.outerTmux(fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name),
 			"env -u TMUX -u TMUX_PANE tmux -L "+r.sock+" attach -t "+r.sess)
 	case "ssh":
+		// ssh from a plain terminal: the recorder is a tmux, whose TERM
+		// (tmux-256color) would tell the remote init it runs under one
+		// (ssh-tmux is that case), so ssh gets a plain terminal's TERM
 		r.sock = fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name)
 		r.sess = "outer"
 		onWatchdog(r.name+"/tmux", r.killTmux)
-		r.outerTmux(r.sock, sshTo(t, shell))
+		r.outerTmux(r.sock, "env TERM=xterm-256color "+sshTo(t, shell))
 	case "ssh-tmux":
 		// the user's local tmux (passthrough on, and default-terminal
 		// tmux-256color, tmux 3.5's default; 3.3a's is screen) runs ssh in
