@@ -201,13 +201,20 @@ func (w *Writer) changedSince(x *txn, exact map[string]adapters.Edit) []string {
 // held before add (its backup, or nothing when add created it), are the
 // same once the entries of every namespace (any <dir>/<NS>-hooks/) are out.
 func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
+	ours := regexp.MustCompile(regexp.QuoteMeta(x.t.AsPath(x.t.Dir)+"/") + "([a-z][a-z0-9-]*)" + regexp.QuoteMeta(strings.TrimPrefix(filepath.Base(x.hooksDir), x.t.NS)+"/"))
 	rec := x.man.File(w.rel(x.t, e.Path))
+	if e.Doc != nil && ours.Find(e.Doc) == nil && (rec.Backup == "" || !fileMatches(filepath.Join(x.hooksDir, rec.Backup), ours)) {
+		// No namespace's entry, now or before add: the change was the
+		// user's. (Said with the backup read in chunks: on a large file,
+		// reading it whole and the two plans below cost a file-sized
+		// buffer each.)
+		return false
+	}
 	before, ok := readBackup(x.hooksDir, rec, nil)
 	if !ok && !rec.Created {
 		return false
 	}
 	in := adapters.PlanInput{Force: true, Records: map[string]*adapters.Record{e.Path: {Created: rec.Containers, Emptied: rec.Emptied, CreatedFile: rec.Created}}}
-	ours := regexp.MustCompile(regexp.QuoteMeta(x.t.AsPath(x.t.Dir)+"/") + "([a-z][a-z0-9-]*)" + regexp.QuoteMeta(strings.TrimPrefix(filepath.Base(x.hooksDir), x.t.NS)+"/"))
 	strip := func(doc []byte) []byte {
 		seen := map[string]bool{}
 		for _, m := range ours.FindAllSubmatch(doc, -1) {
@@ -230,6 +237,32 @@ func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
 	ok = true
 	after, b := strip(e.Doc), strip(before)
 	return ok && bytes.Equal(after, b) && (after == nil) == (b == nil)
+}
+
+// fileMatches reports whether re matches in the file at path, read in
+// chunks that overlap by more than a match can span (a path), or true when
+// the file cannot be read (the caller's full check then decides).
+func fileMatches(path string, re *regexp.Regexp) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	const overlap = 8 << 10
+	buf := make([]byte, 256<<10)
+	keep := 0
+	for {
+		n, err := f.Read(buf[keep:])
+		chunk := buf[:keep+n]
+		if re.Match(chunk) {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		keep = min(len(chunk), overlap)
+		copy(buf, chunk[len(chunk)-keep:])
+	}
 }
 
 // holdsOurs reports whether b, the backup of file path, holds entries of
