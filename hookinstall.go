@@ -337,7 +337,7 @@ func (in *Installer) Clone(id, base string) (Agent, error) {
 func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
-		Detected: t.Detected(in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
+		Detected: writer.Detected(t, in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
 		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
 	}
 	if !a.Detected {
@@ -396,7 +396,7 @@ func missing(t adapters.Target) string {
 }
 
 func (in *Installer) options() adapters.Options {
-	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot, GOOS: testonly.GOOS, NameHome: in.homeGiven && !in.ownHome()}
+	o := adapters.Options{NS: in.ns, Home: in.home, AsHome: in.asHome, SystemRoot: testonly.SystemRoot, GOOS: testonly.GOOS, ListDir: writer.ListDir, NameHome: in.homeGiven && !in.ownHome()}
 	if !in.homeGiven {
 		o.Getenv = in.getenv
 	}

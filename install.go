@@ -93,7 +93,7 @@ func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Resul
 		return nil, errors.New("hookinstall: InstallAll makes no clones (InstallOptions.Base is set)")
 	}
 	ts, err := in.pick(func(t adapters.Target) bool {
-		return skipReason(t, t.Detected(in.getenv)) == ""
+		return skipReason(t, writer.Detected(t, in.getenv)) == ""
 	})
 	if err != nil {
 		return nil, err

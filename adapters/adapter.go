@@ -2,13 +2,11 @@ package adapters
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
-	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/terminal"
 )
@@ -57,6 +55,9 @@ type Target struct {
 	// getenv gives the variables that move an agent's system files
 	// (GEMINI_CLI_SYSTEM_SETTINGS_PATH); nil when none apply.
 	getenv func(string) string
+	// listDir names the files of a folder of system drop-ins, from the
+	// caller (adapters read no disk); nil lists none.
+	listDir func(dir string) []string
 	// NameHome says that Home is not the user's own ($HOME), so the
 	// command that removes the install names it (--home); see Install.
 	NameHome bool
@@ -97,23 +98,6 @@ func DetectPaths(t Target) []string {
 		}
 	}
 	return []string{t.Dir}
-}
-
-// Detected reports whether the agent looks installed on this machine: a
-// path of DetectPaths exists (its config dir, for most), or one of its
-// programs is on getenv's PATH.
-func (t Target) Detected(getenv func(string) string) bool {
-	for _, p := range DetectPaths(t) {
-		if _, err := os.Stat(p); err == nil {
-			return true
-		}
-	}
-	for _, b := range t.Adapter.Binaries() {
-		if _, err := agentexec.LookPath(getenv, b); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // AsPath rewrites a path under Home to the same path under AsHome.
@@ -165,6 +149,10 @@ type Options struct {
 	AsHome string              // absolute; "" means Home
 	Getenv func(string) string // the agents' own overrides; nil ignores them
 	Base   string              // for a clone: the adapter whose shape it uses
+	// ListDir names the files of a folder, in name order (the writer's
+	// ListDir): how drop-in folders of system settings are read. nil
+	// reads none.
+	ListDir func(dir string) []string
 	// SystemRoot is where the agents' machine-wide files (/etc/...) are
 	// read; "" means "/". A Docker target (AsHome set) reads none.
 	SystemRoot string
@@ -195,7 +183,7 @@ func Resolve(id string, opts Options) (Target, error) {
 		t.AsHome = t.Home
 	}
 	if t.AsHome == t.Home {
-		t.SystemRoot, t.getenv = opts.SystemRoot, opts.Getenv
+		t.SystemRoot, t.getenv, t.listDir = opts.SystemRoot, opts.Getenv, opts.ListDir
 		if t.SystemRoot == "" {
 			t.SystemRoot = "/"
 		}

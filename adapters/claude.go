@@ -89,7 +89,7 @@ func claudeManagedFiles(t Target) []string {
 	if dir == "" {
 		return nil
 	}
-	return append([]string{filepath.Join(dir, "managed-settings.json")}, dropIns(filepath.Join(dir, "managed-settings.d"))...)
+	return append([]string{filepath.Join(dir, "managed-settings.json")}, t.dropIns(filepath.Join(dir, "managed-settings.d"))...)
 }
 
 // The switches that stop Claude Code running our hooks, checked and worded

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -313,14 +312,16 @@ func (t Target) env(name string) string {
 	return t.getenv(name)
 }
 
-// dropIns are the *.json files of folder dir, in name order, hidden ones
-// left out.
-func dropIns(dir string) []string {
-	es, _ := os.ReadDir(dir)
+// dropIns are the *.json files of folder dir, hidden ones left out, in
+// the order the caller's ListDir names them.
+func (t Target) dropIns(dir string) []string {
+	if t.listDir == nil {
+		return nil
+	}
 	var fs []string
-	for _, e := range es {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
-			fs = append(fs, filepath.Join(dir, e.Name()))
+	for _, n := range t.listDir(dir) {
+		if strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+			fs = append(fs, filepath.Join(dir, n))
 		}
 	}
 	return fs

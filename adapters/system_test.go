@@ -83,7 +83,7 @@ func TestSystemPlacesPerOS(t *testing.T) {
 					}
 				}
 			}
-			tg, err := Resolve(id, Options{NS: "hookinstall", Home: home, SystemRoot: sys, GOOS: goos})
+			tg, err := Resolve(id, Options{NS: "hookinstall", Home: home, SystemRoot: sys, GOOS: goos, ListDir: listDir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestClaudeDropInsMerge(t *testing.T) {
 			}
 			files[p] = []byte(body)
 		}
-		tg, err := Resolve("claude", Options{NS: "hookinstall", Home: "/home/u", SystemRoot: sys, GOOS: "linux"})
+		tg, err := Resolve("claude", Options{NS: "hookinstall", Home: "/home/u", SystemRoot: sys, GOOS: "linux", ListDir: listDir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,4 +146,17 @@ func TestClaudeDropInsMerge(t *testing.T) {
 			t.Errorf("%s: %v, want an OffError naming %s", c.name, err, c.off)
 		}
 	}
+}
+
+// listDir is the writer's ListDir, for the drop-in folders (adapters read
+// no disk; their tests give them what the writer would).
+func listDir(dir string) []string {
+	es, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range es {
+		if !e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

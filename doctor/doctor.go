@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
+	"github.com/hookinstall/hookinstall/writer"
 )
 
 // A Check is one finding about one agent: the vocabulary is adapters'.
@@ -173,7 +174,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	} else if mf.Exists {
 		r.man, r.manErr = manifest.Load(mf.Data)
 	}
-	a.Detected = t.Detected(d.Getenv)
+	a.Detected = writer.Detected(t, d.Getenv)
 	p := profileFor(t)
 	held := t.Adapter.Holds(t, r.input().Present())
 	a.Installed = r.hooksDirExists() || len(held) > 0

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // Installed reports whether any trace of an install of t is on disk: our
@@ -34,4 +35,35 @@ func (w *Writer) Refusal(t adapters.Target) error {
 		return err
 	}
 	return nil
+}
+
+// Detected reports whether t's agent looks installed on this machine: a
+// path of DetectPaths exists (its config dir, for most), or one of its
+// programs is on getenv's PATH.
+func Detected(t adapters.Target, getenv func(string) string) bool {
+	for _, p := range adapters.DetectPaths(t) {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	for _, b := range t.Adapter.Binaries() {
+		if _, err := agentexec.LookPath(getenv, b); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ListDir names the files (not folders) of folder dir, in name order (none when
+// it cannot be read): adapters.Options.ListDir, for the drop-in folders of
+// agents' system settings.
+func ListDir(dir string) []string {
+	es, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range es {
+		if !e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
