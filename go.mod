@@ -15,6 +15,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/gjson v1.20.3
+	howett.net/plist v1.0.1
 	mvdan.cc/sh/v3 v3.12.0
 )
 

@@ -2,9 +2,11 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -24,7 +26,7 @@ func init() {
 		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
 		// The machine's managed settings, which can switch every user hook
 		// off (none for a Docker target).
-		Reads: claudeManagedFiles,
+		Reads: func(t Target) []string { return append(claudeMDM(t), claudeManagedFiles(t)...) },
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: scripts.Working},
 			{Event: "PermissionRequest", State: scripts.Attention},
@@ -58,8 +60,14 @@ func init() {
 // claudeCheck is add's parse of the config (its switches are
 // claudeSwitches') and its note on the auto permission mode.
 func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
+	var notes []string
+	for _, path := range claudeMDM(t) {
+		if _, err := plistRoot(File{Data: files[path], Exists: files[path] != nil}); err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", path, err))
+		}
+	}
 	if jsonedit.IsBlank(cur) {
-		return nil, nil
+		return notes, nil
 	}
 	// The root's members from the shape check, not root.Get: on a large
 	// file a key that is absent costs a scan of the whole document.
@@ -67,7 +75,6 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
 	if get("permissions").Get("defaultMode").Str == "auto" {
 		notes = append(notes, claudeAuto(a.Config(t)))
 	}
@@ -78,7 +85,7 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 
 // claudeManaged is the folder of the machine's managed settings Claude Code
 // reads (2.1.332's binary): managed-settings.json, and the drop-ins of its
-// managed-settings.d/ folder. Its macOS MDM profile is no file: unread.
+// managed-settings.d/ folder.
 var claudeManaged = OSPath{Linux: "/etc/claude-code", Darwin: "/Library/Application Support/ClaudeCode"}
 
 // claudeManagedFiles are managed-settings.json and each *.json drop-in, in
@@ -90,6 +97,44 @@ func claudeManagedFiles(t Target) []string {
 		return nil
 	}
 	return append([]string{filepath.Join(dir, "managed-settings.json")}, t.dropIns(filepath.Join(dir, "managed-settings.d"))...)
+}
+
+// claudeMDM are the managed preferences Claude Code 2.1.332 reads on macOS
+// (with plutil), the user's (named as their home is) before the device's.
+func claudeMDM(t Target) []string {
+	dir := SystemPath(t, OSPath{Darwin: "/Library/Managed Preferences"}, "")
+	if dir == "" {
+		return nil
+	}
+	const name = "com.anthropic.claudecode.plist"
+	return []string{filepath.Join(dir, filepath.Base(t.Home), name), filepath.Join(dir, name)}
+}
+
+// claudeTiers are the managed files whose switches apply, as tiers: the
+// first plist that holds a setting is the MDM source, and by default
+// ("first-wins") the managed tier alone; with managedSourcesBehavior
+// "merge" managed-settings.json and its drop-ins are a tier beside it. A
+// plist that cannot be read is in bad.
+func claudeTiers(in Input) (tiers [][]string, roots map[string]gjson.Result, bad []Check) {
+	roots = map[string]gjson.Result{}
+	files := claudeManagedFiles(in.T)
+	for _, path := range files {
+		roots[path] = jsonRoot(in.File(path))
+	}
+	for _, path := range claudeMDM(in.T) {
+		root, err := plistRoot(in.File(path))
+		if err != nil {
+			bad = append(bad, fail("switch.mdm", path, fmt.Sprintf("%s: %v: Claude Code cannot read its managed preferences", path, err), claudeAskAdmin))
+		}
+		if len(root.Map()) > 0 {
+			roots[path] = root
+			if root.Get("managedSourcesBehavior").Str != "merge" {
+				return [][]string{{path}}, roots, bad
+			}
+			return [][]string{{path}, files}, roots, bad
+		}
+	}
+	return [][]string{files}, roots, bad
 }
 
 // The switches that stop Claude Code running our hooks, checked and worded
@@ -133,24 +178,30 @@ func jsonRoot(f File) gjson.Result {
 // settings, allowManagedHooksOnly in the managed settings, and the auto
 // permission mode.
 func claudeSwitches(in Input) []Check {
-	var fs []Check
 	user := in.Config
 	userKey := rootKey(in)
-	managed := claudeManagedFiles(in.T)
+	tiers, roots, fs := claudeTiers(in)
+	managed := slices.Concat(tiers...)
 	off := false
 	if userKey(claudeKeyOff).Type == gjson.True {
 		fs = append(fs, switchOff(fail("switch.disableAllHooks", user.Path, fmt.Sprintf("%s: disableAllHooks is true, %s", user.Path, claudeOffWhy), claudeUserFix)))
 		off = true
 	}
-	// The managed files merge in order, a later file's value of a key
-	// winning: the last file that sets a switch decides.
+	// A tier's files merge in order, a later file's value of a key
+	// winning: the last file that sets a switch decides. Across tiers
+	// the strictest value applies.
 	last := map[string]string{}
-	for _, path := range managed {
-		root := jsonRoot(in.File(path))
-		for _, key := range []string{claudeKeyOff, claudeKeyManagedOnly} {
-			if v := root.Get(key); v.IsBool() {
-				last[key] = map[bool]string{true: path}[v.Bool()]
+	for _, tier := range tiers {
+		decides := map[string]string{}
+		for _, path := range tier {
+			for _, key := range []string{claudeKeyOff, claudeKeyManagedOnly} {
+				if v := roots[path].Get(key); v.IsBool() {
+					decides[key] = map[bool]string{true: path}[v.Bool()]
+				}
 			}
+		}
+		for key, path := range decides {
+			last[key] = cmp.Or(last[key], path)
 		}
 	}
 	if path := last[claudeKeyOff]; path != "" {

@@ -58,8 +58,9 @@ func init() {
 
 // copilotManaged is the machine's managed settings file, whose
 // allowManagedHooksOnly keeps every user hook from running (read in
-// 1.0.102's runtime.node; on macOS an MDM profile, which is no file, unread).
-var copilotManaged = OSPath{Linux: "/etc/github-copilot/managed-settings.json"}
+// 1.0.102's runtime.node, Linux's and darwin-arm64's; its MDM profile it
+// asks CFPreferences for, reading no file: unread).
+var copilotManaged = OSPath{Linux: "/etc/github-copilot/managed-settings.json", Darwin: "/Library/Application Support/GitHubCopilot/managed-settings.json"}
 
 func copilotSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 

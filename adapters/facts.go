@@ -3,12 +3,14 @@ package adapters
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"howett.net/plist"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
@@ -295,6 +297,21 @@ func settingsLayers(in Input, sys []string) []File {
 		fs = append(fs, in.File(p))
 	}
 	return fs
+}
+
+// plistRoot parses a property list, binary or XML as a managed profile
+// leaves one, into the JSON plutil -convert json makes of it; an absent
+// file gives an empty result.
+func plistRoot(f File) (gjson.Result, error) {
+	var v any
+	if !f.Exists {
+		return gjson.Result{}, nil
+	}
+	if _, err := plist.Unmarshal(f.Data, &v); err != nil {
+		return gjson.Result{}, fmt.Errorf("not a property list: %w", err)
+	}
+	b, err := json.Marshal(v)
+	return gjson.ParseBytes(b), err
 }
 
 // jsoncRoot parses a JSONC file as Gemini CLI and Qwen Code read it.

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"howett.net/plist"
 )
 
 // systemPlaces are, per OS, the machine-wide files each agent reads that
@@ -22,12 +24,26 @@ var systemPlaces = map[string]map[string][]string{
 		"copilot": {"/etc/github-copilot/managed-settings.json"},
 	},
 	"darwin": {
-		"claude":  {"/Library/Application Support/ClaudeCode/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.d/50-policy.json"},
+		"claude":  {mdmDir + "/u/" + claudePlist, mdmDir + "/" + claudePlist, "/Library/Application Support/ClaudeCode/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.d/50-policy.json"},
 		"gemini":  {"/Library/Application Support/GeminiCli/settings.json", "/Library/Application Support/GeminiCli/system-defaults.json"},
 		"codex":   {"/etc/codex/config.toml", "/etc/codex/requirements.toml"},
 		"qwen":    {"/Library/Application Support/QwenCode/settings.json", "/Library/Application Support/QwenCode/system-defaults.json"},
-		"copilot": nil,
+		"copilot": {"/Library/Application Support/GitHubCopilot/managed-settings.json"},
 	},
+}
+
+// Claude Code's managed preferences on macOS: the user's (u, the home's
+// name) and the device's.
+const mdmDir, claudePlist = "/Library/Managed Preferences", "com.anthropic.claudecode.plist"
+
+// plistOf is a property list of v in format (plist.BinaryFormat or
+// plist.XMLFormat), as an MDM profile leaves one.
+func plistOf(t *testing.T, v any, format int) []byte {
+	b, err := plist.Marshal(v, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // switchOffBody is what switches an agent's hooks off in a system file.
@@ -73,7 +89,7 @@ func TestSystemPlacesPerOS(t *testing.T) {
 		for id, places := range agents {
 			sys := t.TempDir()
 			if id == "claude" {
-				dropIns := filepath.Join(sys, filepath.Dir(places[0]), "managed-settings.d")
+				dropIns := filepath.Join(sys, filepath.Dir(places[len(places)-1]))
 				if err := os.MkdirAll(dropIns, 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -95,10 +111,17 @@ func TestSystemPlacesPerOS(t *testing.T) {
 				t.Errorf("%s on %s: system files\n%q, want\n%q", id, goos, got, want)
 			}
 			for _, p := range want {
-				_, err := tg.Adapter.Check(tg, nil, map[string][]byte{p: []byte(switchOffBody(id, p))})
-				var off *OffError
-				if !errors.As(err, &off) || off.File != p {
-					t.Errorf("%s on %s: %s switching hooks off: %v, want an OffError naming it", id, goos, p, err)
+				bodies := [][]byte{[]byte(switchOffBody(id, p))}
+				if strings.HasSuffix(p, ".plist") { // both forms a profile leaves
+					off := map[string]any{"disableAllHooks": true}
+					bodies = [][]byte{plistOf(t, off, plist.BinaryFormat), plistOf(t, off, plist.XMLFormat)}
+				}
+				for _, body := range bodies {
+					_, err := tg.Adapter.Check(tg, nil, map[string][]byte{p: body})
+					var off *OffError
+					if !errors.As(err, &off) || off.File != p {
+						t.Errorf("%s on %s: %s switching hooks off: %v, want an OffError naming it", id, goos, p, err)
+					}
 				}
 			}
 		}
@@ -159,4 +182,66 @@ func listDir(dir string) []string {
 		}
 	}
 	return out
+}
+
+// TestClaudeMDMFirstWins: on macOS, Claude Code 2.1.332 reads the user's
+// managed preferences, then the device's; the first that holds a setting
+// is the MDM source, and by default ("first-wins") the managed tier alone:
+// managed-settings.json then switches nothing. With managedSourcesBehavior
+// "merge" every source counts, a switch in any of them applying. A plist
+// that cannot be read is named by doctor (and by add, in a note).
+func TestClaudeMDMFirstWins(t *testing.T) {
+	const file = "/Library/Application Support/ClaudeCode/managed-settings.json"
+	user, device := mdmDir+"/u/"+claudePlist, mdmDir+"/"+claudePlist
+	off, other := map[string]any{"disableAllHooks": true}, map[string]any{"model": "opus"}
+	bin := func(v any) string { return string(plistOf(t, v, plist.BinaryFormat)) }
+	xml := func(v any) string { return string(plistOf(t, v, plist.XMLFormat)) }
+	for _, c := range []struct {
+		name  string
+		files map[string]string // under the system root
+		off   string            // the file named, or "" for no switch
+	}{
+		{"plist holds a setting, file off", map[string]string{device: bin(other), file: `{"disableAllHooks": true}`}, ""},
+		{"plist merges, file off", map[string]string{device: xml(map[string]any{"managedSourcesBehavior": "merge"}), file: `{"disableAllHooks": true}`}, file},
+		{"merge, plist off, file on", map[string]string{device: bin(map[string]any{"managedSourcesBehavior": "merge", "disableAllHooks": true}), file: `{"disableAllHooks": false}`}, device},
+		{"empty plist, file off", map[string]string{device: bin(map[string]any{}), file: `{"disableAllHooks": true}`}, file},
+		{"user's plist first", map[string]string{user: xml(other), device: bin(off)}, ""},
+		{"user's plist empty", map[string]string{user: xml(map[string]any{}), device: bin(off)}, device},
+		{"user's plist off", map[string]string{user: xml(off), device: bin(other)}, user},
+		{"plist on, file off", map[string]string{device: xml(map[string]any{"disableAllHooks": false}), file: `{"disableAllHooks": true}`}, ""},
+	} {
+		sys := t.TempDir()
+		files := map[string][]byte{}
+		for rel, body := range c.files {
+			files[sys+rel] = []byte(body)
+		}
+		tg, err := Resolve("claude", Options{NS: "hookinstall", Home: "/Users/u", SystemRoot: sys, GOOS: "darwin"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tg.Adapter.Check(tg, nil, files)
+		var o *OffError
+		switch {
+		case c.off == "" && err != nil:
+			t.Errorf("%s: %v, want no switch", c.name, err)
+		case c.off != "" && (!errors.As(err, &o) || o.File != sys+c.off):
+			t.Errorf("%s: %v, want an OffError naming %s", c.name, err, c.off)
+		}
+	}
+	// a plist that is not one
+	sys := t.TempDir()
+	tg, _ := Resolve("claude", Options{NS: "hookinstall", Home: "/Users/u", SystemRoot: sys, GOOS: "darwin"})
+	bad := map[string][]byte{sys + device: []byte("<?xml version=\"1.0\"?>\n<plist><dict><key>disableAllHooks</key>")}
+	notes, err := tg.Adapter.Check(tg, nil, bad)
+	if err != nil || len(notes) != 1 || !strings.HasPrefix(notes[0], sys+device+": ") {
+		t.Errorf("a broken plist: add says %q, %v; want a note naming it", notes, err)
+	}
+	in := Input{T: tg, Config: File{Path: tg.Adapter.Config(tg)}, Files: map[string]File{sys + device: {Path: sys + device, Data: bad[sys+device], Exists: true}}}
+	named := false
+	for _, f := range tg.Adapter.Switches(in) {
+		named = named || f.Result == Fail && f.File == sys+device && strings.HasPrefix(f.Verdict, sys+device+": ")
+	}
+	if !named {
+		t.Errorf("a broken plist: doctor %+v, want a failure naming it", tg.Adapter.Switches(in))
+	}
 }

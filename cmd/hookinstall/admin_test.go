@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"howett.net/plist"
+
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
 )
@@ -16,13 +18,23 @@ import (
 // managed settings and in a managed-settings.d drop-in, Gemini's
 // hooksConfig.enabled=false in its system settings and system defaults,
 // Codex's in /etc/codex, Qwen's disableAllHooks in its system settings and
-// defaults, Copilot's allowManagedHooksOnly in its managed settings): add exits 3 with the home unchanged, naming the
+// defaults, Copilot's allowManagedHooksOnly in its managed settings,
+// Claude's disableAllHooks in its macOS managed preferences, a binary or
+// an XML property list): add exits 3 with the home unchanged, naming the
 // file, and doctor exits non-zero naming it. The same file in the other
 // OS's place switches nothing.
 func TestAdminSwitchesPerOS(t *testing.T) {
 	const lin, mac = "/etc/claude-code", "/Library/Application Support/ClaudeCode"
 	const glin, gmac = "/etc/gemini-cli", "/Library/Application Support/GeminiCli"
+	const mdm = "/Library/Managed Preferences/com.anthropic.claudecode.plist"
 	claudeOff, geminiOff := `{"disableAllHooks": true}`, `{"hooksConfig": {"enabled": false}}`
+	plistOff := func(format int) string {
+		b, err := plist.Marshal(map[string]bool{"disableAllHooks": true}, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
 	cases := []struct {
 		agent, dir, linux, darwin, body string
 	}{
@@ -35,8 +47,10 @@ func TestAdminSwitchesPerOS(t *testing.T) {
 		{"codex", ".codex", "/etc/codex/requirements.toml", "/etc/codex/requirements.toml", "allow_managed_hooks_only = true\n"},
 		{"qwen", ".qwen", "/etc/qwen-code/settings.json", "/Library/Application Support/QwenCode/settings.json", claudeOff},
 		{"qwen", ".qwen", "/etc/qwen-code/system-defaults.json", "/Library/Application Support/QwenCode/system-defaults.json", claudeOff},
-		// on macOS, Copilot's managed settings are an MDM profile (unread)
-		{"copilot", ".copilot", "/etc/github-copilot/managed-settings.json", "", `{"allowManagedHooksOnly": true}`},
+		{"copilot", ".copilot", "/etc/github-copilot/managed-settings.json", "/Library/Application Support/GitHubCopilot/managed-settings.json", `{"allowManagedHooksOnly": true}`},
+		// Claude's managed preferences on macOS (binary and XML)
+		{"claude", ".claude", "", mdm, plistOff(plist.BinaryFormat)},
+		{"claude", ".claude", "", mdm, plistOff(plist.XMLFormat)},
 	}
 	defer func(root, goos string) { testonly.SystemRoot, testonly.GOOS = root, goos }(testonly.SystemRoot, testonly.GOOS)
 	for _, goos := range []string{"linux", "darwin"} {
