@@ -206,6 +206,10 @@ type Agent struct {
 	// other agent runs its hooks once installed, or is trusted in the
 	// agent.
 	TrustWritable bool `json:"-"`
+	// ShowsItself is what the agent shows by itself in a terminal (its own
+	// notifications and tab progress), which its hooks leave out there in
+	// terminal mode; nil for nothing.
+	ShowsItself *terminal.Own `json:"-"`
 }
 
 // A VersionRange is the agent versions whose binaries were run with
@@ -339,6 +343,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: writer.Detected(t, in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
 		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
+		ShowsItself: t.Adapter.ShowsItself,
 	}
 	if !a.Detected {
 		a.Missing = missing(t)

@@ -132,7 +132,7 @@ func (t Target) Install() scripts.Install {
 func (t Target) spec(s scripts.Spec) scripts.Spec {
 	in := t.Install()
 	s.NS, s.Agent, s.Home, s.AsHome = in.NS, in.Agent, in.Home, in.AsHome
-	s.Product = t.Adapter.Product
+	s.Product, s.Own = t.Adapter.Product, t.Adapter.ShowsItself
 	return s
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // An Agent is one coding agent, every fact about it stated once, in its own
@@ -25,6 +26,10 @@ type Agent struct {
 	ID string
 	// Product is its name for people: "Claude Code".
 	Product string
+	// ShowsItself is what the agent shows by itself in a terminal (its own
+	// notifications and tab progress, from its code: docs/agents.md), which
+	// its scripts leave out there in terminal mode; nil for nothing.
+	ShowsItself *terminal.Own
 	// Programs are the program names whose presence on PATH means the
 	// agent is installed (Binaries).
 	Programs []string

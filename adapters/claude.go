@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // claude is Claude Code: ~/.claude/settings.json, shared with the user, and
@@ -20,6 +21,15 @@ import (
 func init() {
 	register(&Agent{
 		ID: "claude", Product: "Claude Code", Programs: []string{"claude"},
+		// 2.1.332 (docs/agents.md "Its own notifications"): its
+		// preferredNotifChannel "auto" notifies an unanswered permission
+		// prompt in iTerm2, kitty and Ghostty (by TERM_PROGRAM or TERM, and
+		// inside tmux by the attached client's XTVERSION), and it draws OSC
+		// 9;4 progress where TERM_PROGRAM is ghostty or iTerm.app.
+		ShowsItself: &terminal.Own{
+			Notifies: []string{string(scripts.Attention)}, In: []string{"ghostty", "kitty", "iterm2"},
+			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
+		},
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			return envDir(getenv, "CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
 		},

@@ -119,6 +119,9 @@ type Spec struct {
 	// Product is the agent's name for people ("Claude Code"), which a
 	// desktop notification names in terminal mode; Agent when empty.
 	Product string
+	// Own is what the agent shows by itself in terminal mode, which the
+	// script leaves out there (nil: nothing).
+	Own *terminal.Own
 }
 
 // Install is the install the script belongs to, which its header names.

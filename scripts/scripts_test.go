@@ -13,9 +13,9 @@ import (
 
 // claudeSpecs are the scripts the claude adapter installs.
 var claudeSpecs = []Spec{
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}},
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}},
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}},
+	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
+	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
+	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
 }
 
 func TestOSCBytes(t *testing.T) {

@@ -2,17 +2,23 @@ package scripts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // TerminalJSON returns the line a Claude hook prints for state s in
-// terminal t: the sequences, never tmux-wrapped (Claude wraps them itself
-// inside tmux, and its allowlist refuses a DCS), as Claude's
-// terminalSequence.
-func TerminalJSON(t terminal.Terminal, product, folder string, s State) string {
-	return `{"terminalSequence":"` + jsonEscape(strings.Join(terminal.Sequences(t, product, folder, string(s)), "")) + `"}`
+// terminal t, less what leave says: the sequences, never tmux-wrapped
+// (Claude wraps them itself inside tmux, and its allowlist refuses a DCS;
+// a plain BEL it writes as it is), as Claude's terminalSequence; "" when
+// nothing is left.
+func TerminalJSON(t terminal.Terminal, product, folder string, s State, leave terminal.Leave) string {
+	seqs := terminal.Sequences(t, product, folder, string(s), leave)
+	if len(seqs) == 0 {
+		return ""
+	}
+	return `{"terminalSequence":"` + jsonEscape(strings.Join(seqs, "")) + `"}`
 }
 
 // jsonEscape writes s as the inside of a JSON string in ASCII: control
@@ -70,10 +76,15 @@ func printfFormat(s string) (string, int) {
 // singleQuote writes s in single quotes for sh.
 func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// terminalLine is the command that sends state s in terminal t.
-func terminalLine(spec Spec, t terminal.Terminal, s State) string {
+// terminalLine is the command that sends state s in terminal t, less
+// what leave says; "" when nothing is left to send.
+func terminalLine(spec Spec, t terminal.Terminal, s State, leave terminal.Leave) string {
 	if spec.Transport == Stdout {
-		parts := strings.Split(TerminalJSON(t, spec.Product, folderPlaceholder, s), jsonEscape(folderPlaceholder))
+		j := TerminalJSON(t, spec.Product, folderPlaceholder, s, leave)
+		if j == "" {
+			return ""
+		}
+		parts := strings.Split(j, jsonEscape(folderPlaceholder))
 		var b strings.Builder
 		b.WriteString("printf '%s'")
 		for i, p := range parts {
@@ -84,7 +95,11 @@ func terminalLine(spec Spec, t terminal.Terminal, s State) string {
 		}
 		return b.String()
 	}
-	f, n := printfFormat(string(terminal.Bytes(t, spec.Product, folderPlaceholder, string(s))))
+	seq := terminal.Encode(t, terminal.Sequences(t, spec.Product, folderPlaceholder, string(s), leave))
+	if len(seq) == 0 {
+		return ""
+	}
+	f, n := printfFormat(string(seq))
 	return "printf " + f + strings.Repeat(` "$d"`, n) + ` 2>/dev/null >"$tty"`
 }
 
@@ -114,8 +129,11 @@ func folderLines() []string {
 
 // terminalBlock is the terminal branch of a script: the folder when a
 // state it sends has a notification, then one case on the task id (and
-// $state, for a script whose state depends on the payload) with a printf
-// per terminal.
+// $state, for a script whose state depends on the payload; and $o, set
+// when the agent draws its own progress, Own.Progress) with a printf per
+// terminal. Where the agent shows a state's notification itself (Own.In),
+// the script leaves it out; inside tmux the plain BEL that marks the
+// window stays.
 func terminalBlock(spec Spec, states []State) []string {
 	var ls []string
 	for _, s := range states {
@@ -124,44 +142,105 @@ func terminalBlock(spec Spec, states []State) []string {
 			break
 		}
 	}
+	own := spec.Own
+	if own == nil {
+		own = &terminal.Own{}
+	}
 	subject := "$" + terminal.TaskVar(spec.NS)
 	if len(states) > 1 || spec.Rule != Always {
 		subject = "$state/" + subject
 	}
-	ls = append(ls, "case "+subject+" in")
+	progress := []string{""}
+	if len(own.Progress) > 0 {
+		ls = append(ls, "o=")
+		for _, r := range own.Progress {
+			ls = append(ls, r.Sh("o=own"))
+		}
+		subject, progress = "$o/"+subject, []string{"own/", "*/"}
+	}
+	var arms []arm
+	add := func(pats []string, t terminal.Terminal, s State, leave terminal.Leave) {
+		arms = append(arms, arm{pats, terminalLine(spec, t, s, leave)})
+	}
 	for _, s := range states {
-		pre := ""
-		if strings.HasPrefix(subject, "$state/") {
-			pre = string(s) + "/"
-		}
-		type arm struct {
-			pat string
-			t   terminal.Terminal
-		}
-		p := func(t string) string { return pre + terminal.TaskPrefix + t }
-		// One arm per dialect (tmux's first, for a pty), then the
-		// default's, OSC 9, which also takes ids the scripts do not know.
-		var arms, bare []arm
-		switch {
-		case spec.Transport == Stdout && terminal.Notification(string(s)) == "":
-		case spec.Transport == Stdout:
-			for _, d := range terminal.Dialects()[1:] {
-				arms = append(arms, arm{p(string(d)) + " | " + p("tmux+"+string(d)), terminal.Terminal{Dialect: d}})
+		for _, o := range progress {
+			pre := o
+			if strings.HasPrefix(subject, "$state/") || strings.HasPrefix(subject, "$o/$state/") {
+				pre += string(s) + "/"
 			}
-		case terminal.Notification(string(s)) == "":
-			arms = []arm{{p("tmux+*"), terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}}}
-		default:
-			for _, d := range terminal.Dialects()[1:] {
-				arms = append(arms, arm{p("tmux+" + string(d)), terminal.Terminal{Dialect: d, Tmux: true}})
-				bare = append(bare, arm{p(string(d)), terminal.Terminal{Dialect: d}})
+			p := func(ids ...string) []string {
+				var ps []string
+				for _, id := range ids {
+					ps = append(ps, pre+terminal.TaskPrefix+id)
+				}
+				return ps
 			}
-			arms = append(arms, arm{p("tmux+*"), terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}})
-		}
-		for _, a := range append(append(arms, bare...), arm{pre + "*", terminal.Terminal{Dialect: terminal.OSC9}}) {
-			ls = append(ls, a.pat+") "+terminalLine(spec, a.t, s)+" ;;")
+			leave := terminal.Leave{Progress: o == "own/"}
+			if slices.Contains(own.Notifies, string(s)) {
+				var tm, bare []string
+				for _, n := range own.In {
+					t, _ := terminal.Parse(n)
+					tm, bare = append(tm, p("tmux+"+t.String())...), append(bare, p(t.String())...)
+				}
+				quiet := terminal.Leave{Progress: leave.Progress, Notification: true}
+				add(tm, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, s, quiet)
+				add(bare, terminal.Terminal{Dialect: terminal.OSC9}, s, quiet)
+			}
+			// One arm per dialect (tmux's first), then the default's, OSC
+			// 9, which also takes ids the scripts do not know.
+			for _, tmux := range []string{"tmux+", ""} {
+				for _, d := range terminal.Dialects()[1:] {
+					add(p(tmux+string(d), tmux+string(d)+":*"), terminal.Terminal{Dialect: d, Tmux: tmux != ""}, s, leave)
+				}
+				def := pre + "*"
+				if tmux != "" {
+					def = pre + terminal.TaskPrefix + tmux + "*"
+				}
+				add([]string{def}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: tmux != ""}, s, leave)
+			}
 		}
 	}
+	ls = append(ls, "case "+subject+" in")
+	for _, a := range merge(arms) {
+		if a.line != "" {
+			a.line += " "
+		}
+		ls = append(ls, strings.Join(a.pats, " | ")+") "+a.line+";;")
+	}
 	return append(ls, "esac")
+}
+
+// An arm is one case of a script's terminal branch: its patterns and its
+// command ("" for none).
+type arm struct {
+	pats []string
+	line string
+}
+
+// merge joins neighbouring arms that run the same command (which keeps
+// what every subject runs), and drops a pattern that another of the same
+// arm already matches: one that is that other's text before its final '*',
+// and more.
+func merge(arms []arm) []arm {
+	var out []arm
+	for _, a := range arms {
+		if n := len(out); n > 0 && out[n-1].line == a.line {
+			out[n-1].pats = append(out[n-1].pats, a.pats...)
+			continue
+		}
+		out = append(out, arm{slices.Clone(a.pats), a.line})
+	}
+	for i, a := range out {
+		out[i].pats = slices.DeleteFunc(slices.Clone(a.pats), func(p string) bool {
+			for _, q := range a.pats {
+				if pre, ok := strings.CutSuffix(q, "*"); ok && q != p && strings.HasPrefix(p, pre) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	return out
 }
 
 // jsTerminal is the JavaScript the opencode, Kilo and Pi plugins share for
@@ -201,7 +280,7 @@ function folder() {
 
 function terminal(t, state) {
   const tmux = t.startsWith("tmux+");
-  const dialect = tmux ? t.slice(5) : t;
+  const dialect = (tmux ? t.slice(5) : t).split(":")[0];
   const seqs = [PROGRESS[state]];
   const says = SAYS[state];
   let bell = "";

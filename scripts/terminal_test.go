@@ -14,15 +14,25 @@ import (
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
 
-// allTerms are every dialect, bare and wrapped for tmux.
+// allTerms are every dialect and the terminals an agent shows something
+// in by itself (ownLike), bare and wrapped for tmux.
 func allTerms() []string {
 	var ts []string
 	for _, pre := range []string{"", "tmux+"} {
 		for _, d := range terminal.Dialects() {
 			ts = append(ts, pre+string(d))
 		}
+		for _, n := range append(ownLike.In, "wezterm", "apple-terminal") {
+			ts = append(ts, pre+n)
+		}
 	}
 	return ts
+}
+
+// ownLike is what Claude Code shows by itself (adapters' description).
+var ownLike = &terminal.Own{
+	Notifies: []string{"attention"}, In: []string{"ghostty", "kitty", "iterm2"},
+	Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 }
 
 // TestTerminalBytes pins what each dialect sends for each state, byte for
@@ -58,10 +68,29 @@ func TestTerminalBytes(t *testing.T) {
 		}
 	}
 	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
-	// JSON \u escapes, the whole line ASCII.
-	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", Attention)
-	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007"}`; got != w {
+	// JSON \u escapes, the whole line ASCII; inside tmux the plain BEL that
+	// marks the window last (Claude writes a BEL unwrapped).
+	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", Attention, terminal.Leave{})
+	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007\u0007"}`; got != w {
 		t.Errorf("TerminalJSON = %s, want %s", got, w)
+	}
+	// What an agent shows by itself is left out; the window's BEL stays.
+	for _, c := range []struct {
+		term, state string
+		leave       terminal.Leave
+		want        string
+	}{
+		{"ghostty", "attention", terminal.Leave{Notification: true}, "\x1b]9;4;4;100\x07"},
+		{"tmux+kitty", "attention", terminal.Leave{Notification: true}, "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x07"},
+		{"ghostty", "done", terminal.Leave{Progress: true}, "\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07"},
+		{"ghostty", "working", terminal.Leave{Progress: true}, ""},
+		{"ghostty", "attention", terminal.Leave{Progress: true, Notification: true}, ""},
+		{"tmux+kitty", "attention", terminal.Leave{Progress: true, Notification: true}, "\x07"},
+	} {
+		term, _ := terminal.Parse(c.term)
+		if got := string(terminal.Encode(term, terminal.Sequences(term, p, f, c.state, c.leave))); got != c.want {
+			t.Errorf("%s %s %+v: got %q, want %q", c.term, c.state, c.leave, got, c.want)
+		}
 	}
 }
 
@@ -119,9 +148,13 @@ func claudeAllows(s string) bool {
 func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
 	for _, d := range terminal.Dialects() {
 		for _, s := range States() {
-			seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d}, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), string(s)), "")
-			if !claudeAllows(seq) {
-				t.Errorf("%s %s: Claude would drop %q", d, s, seq)
+			for _, tmux := range []bool{false, true} {
+				for _, leave := range []terminal.Leave{{}, {Notification: true}, {Progress: true}} {
+					seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), string(s), leave), "")
+					if seq != "" && !claudeAllows(seq) {
+						t.Errorf("%s %s (tmux %v, %+v): Claude would drop %q", d, s, tmux, leave, seq)
+					}
+				}
 			}
 		}
 	}
@@ -154,11 +187,12 @@ func TestSafeFolder(t *testing.T) {
 func TestParseAndDetectTerminal(t *testing.T) {
 	for _, s := range allTerms() {
 		term, err := terminal.Parse(s)
-		if err != nil || term.String() != s {
-			t.Errorf("terminal.Parse(%q) = %v, %v", s, term, err)
+		again, err2 := terminal.Parse(term.String())
+		if err != nil || err2 != nil || again != term || (term.Name == "") != (s == term.String()) {
+			t.Errorf("terminal.Parse(%q) = %v, %v; and of its String %v, %v", s, term, err, again, err2)
 		}
 	}
-	for _, s := range []string{"", "off", "terminal.OSC9", "tmux+", "screen+osc9", "osc9 "} {
+	for _, s := range []string{"", "off", "terminal.OSC9", "tmux+", "screen+osc9", "osc9 ", "osc9:osc9", "kitty:kitty", "osc777:kitty", "osc99:", "osc9:bogus"} {
 		if _, err := terminal.Parse(s); err == nil {
 			t.Errorf("terminal.Parse(%q) accepted", s)
 		}
@@ -168,30 +202,34 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		want string
 	}{
 		{nil, "osc9"},
-		{map[string]string{"TERM_PROGRAM": "ghostty"}, "osc777"},
-		{map[string]string{"TERM": "xterm-ghostty"}, "osc777"},
-		{map[string]string{"KITTY_WINDOW_ID": "1", "TERM_PROGRAM": "WezTerm"}, "osc99"},
-		{map[string]string{"TERM": "xterm-kitty"}, "osc99"},
-		{map[string]string{"TERM": "foot-extra"}, "osc777"},
-		{map[string]string{"WT_SESSION": "x"}, "osc777"},
-		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, "osc9"},
-		{map[string]string{"TERM_PROGRAM": "tmux", "TMUX": "/tmp/t,1,0", "GHOSTTY_RESOURCES_DIR": "/x"}, "tmux+osc777"},
+		{map[string]string{"TERM_PROGRAM": "ghostty"}, "osc777:ghostty"},
+		{map[string]string{"TERM": "xterm-ghostty"}, "osc777:ghostty"},
+		{map[string]string{"KITTY_WINDOW_ID": "1", "TERM_PROGRAM": "WezTerm"}, "osc99:kitty"},
+		{map[string]string{"TERM": "xterm-kitty"}, "osc99:kitty"},
+		{map[string]string{"TERM": "foot-extra"}, "osc777:foot"},
+		{map[string]string{"WT_SESSION": "x"}, "osc777:windows-terminal"},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, "osc9:iterm2"},
+		{map[string]string{"ITERM_SESSION_ID": "w0t0p0"}, "osc9:iterm2"},
+		{map[string]string{"TERM_PROGRAM": "tmux", "TMUX": "/tmp/t,1,0", "GHOSTTY_RESOURCES_DIR": "/x"}, "tmux+osc777:ghostty"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "osc99", "TERM_PROGRAM": "ghostty"}, "osc99"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "x"}, "tmux+osc777"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc9"}, "tmux+osc9"},
-		{map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "osc777"},
-		{map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, "bell"},
-		{map[string]string{"TERM_PROGRAM": "vscode"}, "bell"},
-		{map[string]string{"TERM": "alacritty"}, "bell"},
-		{map[string]string{"ALACRITTY_WINDOW_ID": "94"}, "bell"},
-		{map[string]string{"TERMINAL_EMULATOR": "JetBrains-JediTerm"}, "bell"},
-		{map[string]string{"VTE_VERSION": "8002"}, "bell"},
-		{map[string]string{"KONSOLE_VERSION": "250800"}, "osc777"},
-		{map[string]string{"STY": "1.pts-0.h", "KITTY_WINDOW_ID": "1"}, "bell"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "osc777:foot"},
+		{map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, "bell:apple-terminal"},
+		{map[string]string{"TERM_PROGRAM": "vscode"}, "bell:vscode"},
+		{map[string]string{"TERM": "alacritty"}, "bell:alacritty"},
+		{map[string]string{"ALACRITTY_WINDOW_ID": "94"}, "bell:alacritty"},
+		{map[string]string{"TERMINAL_EMULATOR": "JetBrains-JediTerm"}, "bell:jetbrains"},
+		{map[string]string{"VTE_VERSION": "8002"}, "bell:vte"},
+		{map[string]string{"KONSOLE_VERSION": "250800"}, "osc777:konsole"},
+		{map[string]string{"STY": "1.pts-0.h", "KITTY_WINDOW_ID": "1"}, "bell:screen"},
 		{map[string]string{"TERM": "tmux-256color"}, "tmux+osc9"},
-		{map[string]string{"TERM": "tmux-256color", "LC_TERMINAL": "iTerm2"}, "tmux+osc9"},
-		{map[string]string{"HOOKINSTALL_TERMINAL": "kitty"}, "osc99"},
-		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+vscode"}, "tmux+bell"},
+		{map[string]string{"TERM": "tmux-256color", "LC_TERMINAL": "iTerm2"}, "tmux+osc9:iterm2"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "kitty"}, "osc99:kitty"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc99:kitty"}, "tmux+osc99:kitty"},
+		{map[string]string{"TMUX": "x", "__hookinstall_ctype": "iTerm2 3.6.6", "GHOSTTY_RESOURCES_DIR": "/g"}, "tmux+osc9:iterm2"},
+		{map[string]string{"TMUX": "x", "__hookinstall_client": "xterm-kitty", "__hookinstall_ctype": "iTerm2 3.6.6"}, "tmux+osc99:kitty"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+vscode"}, "tmux+bell:vscode"},
 	}
 	for _, c := range cases {
 		got, _ := terminal.Detect("hookinstall", func(k string) string { return c.env[k] })
@@ -199,7 +237,7 @@ func TestParseAndDetectTerminal(t *testing.T) {
 			t.Errorf("terminal.Detect(%v) = %s, want %s", c.env, got, c.want)
 		}
 	}
-	for id, want := range map[string]string{"terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9"} {
+	for id, want := range map[string]string{"terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9", "terminal:tmux+osc777:new-terminal": "tmux+osc777", "terminal:osc99:ghostty": "osc99", "terminal:bell:kitty": "bell"} {
 		if got, ok := terminal.FromTask(id); !ok || got.String() != want {
 			t.Errorf("terminal.FromTask(%q) = %v, %v; want %s", id, got, ok, want)
 		}
@@ -227,6 +265,13 @@ var terminalSpecs = []struct {
 	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, Attention},
 	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[]}`, Done},
 	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[{}]}`, Working},
+	// an agent that shows some of it by itself, in both transports
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Own: ownLike}, `{}`, Attention},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Own: ownLike}, `{"background_tasks":[]}`, Done},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Own: ownLike}, `{}`, Working},
+	{Spec{Agent: "droid", Product: "Droid", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldCases, Field: "notificationType", Own: ownLike,
+		Cases: []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}}, `{"notificationType":"permission_prompt"}`, Attention},
+	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "AfterAgent", State: Done, Transport: PTY, Own: ownLike}, `{}`, Done},
 }
 
 // shells are the shells the scripts are run under: dash always, bash (in
@@ -272,11 +317,15 @@ func TestTerminalScriptsRun(t *testing.T) {
 		}
 		for _, shell := range sh {
 			for _, dir := range dirs {
-				for _, ts := range terms {
+				for k, ts := range terms {
 					term, _ := terminal.Parse(ts)
 					cmd := exec.Command(shell[0], append(shell[1:], path)...)
 					cmd.Dir = dir
 					cmd.Env = []string{"PATH=/usr/bin:/bin", "PWD=" + dir, "LANG=C.UTF-8", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path}
+					// the terminal the agent draws its own progress in, every other run
+					env := map[string]string{"TERM_PROGRAM": []string{"ghostty", "iTerm.app", "tmux"}[k%3]}
+					cmd.Env = append(cmd.Env, "TERM_PROGRAM="+env["TERM_PROGRAM"])
+					leave := c.spec.Own.Leave(term, string(c.want), func(k string) string { return env[k] })
 					cmd.Stdin = strings.NewReader(c.payload)
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
@@ -287,16 +336,16 @@ func TestTerminalScriptsRun(t *testing.T) {
 					var wantPTY, wantOut string
 					if c.want != "" {
 						if c.spec.Transport == Stdout {
-							wantOut = TerminalJSON(term, c.spec.Product, folder, c.want)
+							wantOut = TerminalJSON(term, c.spec.Product, folder, c.want, leave)
 						} else {
-							wantPTY = string(terminal.Bytes(term, c.spec.Product, folder, string(c.want)))
+							wantPTY = string(terminal.Encode(term, terminal.Sequences(term, c.spec.Product, folder, string(c.want), leave)))
 						}
 					}
 					if got := string(p.Drain(t)); got != wantPTY {
-						t.Errorf("%s %s %s in %q: pty got %q, want %q", shell[0], c.spec.Event, ts, filepath.Base(dir), got, wantPTY)
+						t.Errorf("%s %s %s %v in %q: pty got %q, want %q", shell[0], c.spec.Event, ts, env, filepath.Base(dir), got, wantPTY)
 					}
 					if out.String() != wantOut {
-						t.Errorf("%s %s %s in %q: stdout %q, want %q", shell[0], c.spec.Event, ts, filepath.Base(dir), out.String(), wantOut)
+						t.Errorf("%s %s %s %v in %q: stdout %q, want %q", shell[0], c.spec.Event, ts, env, filepath.Base(dir), out.String(), wantOut)
 					}
 				}
 			}

@@ -11,16 +11,26 @@ import (
 	"github.com/creack/pty"
 )
 
-// TestInitFollowsTmuxClient: inside tmux, init reads the TERM of the client
+// TestInitFollowsTmuxClient: inside tmux, init reads the tmux client
 // attached now before the variables tmux's server kept. A private tmux
 // server started from Ghostty (GHOSTTY_RESOURCES_DIR in the shell's
-// environment) with an Alacritty client attached (TERM=alacritty: the
-// test machines' terminfo has no xterm-kitty) gets Alacritty's dialect, in
-// real bash, zsh and fish on a pty.
+// environment) gets the attached client's terminal, in real bash, zsh and
+// fish on a pty: Alacritty by its TERM (the test machines' terminfo has no
+// xterm-kitty), and iTerm2, whose TERM is xterm-256color, by what it
+// answers tmux's XTVERSION query (client_termtype).
 func TestInitFollowsTmuxClient(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
+	for _, c := range []struct{ term, xtversion, want string }{
+		{"alacritty", "", "terminal:tmux+bell:alacritty"},
+		{"xterm-256color", "iTerm2 3.6.6", "terminal:tmux+osc9:iterm2"},
+	} {
+		t.Run(c.term, func(t *testing.T) { followClient(t, c.term, c.xtversion, c.want) })
+	}
+}
+
+func followClient(t *testing.T, term, xtversion, want string) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "tmux.sock")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
@@ -31,27 +41,31 @@ func TestInitFollowsTmuxClient(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	client := exec.Command("tmux", "-S", sock, "attach", "-t", "s")
-	client.Env = append(env, "TERM=alacritty")
+	client.Env = append(env, "TERM="+term)
 	f, err := pty.Start(client)
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
 	defer f.Close()
-	go func() { // drain the client's screen until it goes
+	go func() { // the client's terminal: answers XTVERSION, drains the rest
 		b := make([]byte, 1<<16)
 		for {
-			if _, err := f.Read(b); err != nil {
+			n, err := f.Read(b)
+			if err != nil {
 				return
+			}
+			if xtversion != "" && strings.Contains(string(b[:n]), "\x1b[>q") {
+				_, _ = f.Write([]byte("\x1bP>|" + xtversion + "\x1b\\"))
 			}
 		}
 	}()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		out, _ := exec.Command("tmux", "-S", sock, "list-clients", "-F", "#{client_termname}").Output()
-		if strings.TrimSpace(string(out)) == "alacritty" {
+		out, _ := exec.Command("tmux", "-S", sock, "list-clients", "-F", "#{client_termname} #{client_termtype}").Output()
+		if strings.TrimSpace(string(out)) == strings.TrimSpace(term+" "+xtversion) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no Alacritty client attached: %q", out)
+			t.Fatalf("no %s client attached: %q", term, out)
 		}
 	}
 	shellEnv := append(env, "TERM=tmux-256color", "TMUX="+sock+",1,0", "GHOSTTY_RESOURCES_DIR=/g")
@@ -65,8 +79,8 @@ func TestInitFollowsTmuxClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := runInPTY(t, shellArgs(sh, file, `printf 'RESULT=%s|\n' "$HOOKINSTALL_TASK_ID"`), shellEnv)
-		if !strings.Contains(out, "RESULT=terminal:tmux+bell|") {
-			t.Errorf("%s: init left %q, want terminal:tmux+bell (Alacritty, the client attached)", sh, out)
+		if !strings.Contains(out, "RESULT="+want+"|") {
+			t.Errorf("%s: init left %q, want %s (the client attached)", sh, out, want)
 		}
 	}
 }

@@ -60,22 +60,24 @@ func posixInit(shell, task, pty, over string) string {
 			case ${%[3]s:-} in
 `, task, pty, over, TaskPrefix)
 	for _, n := range Names {
-		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, n.Dialect)
+		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, named(n.Name))
 	}
+	fmt.Fprintf(&b, "\t\t\t%s) %s=$%s ;;\n", wrapWords(canonical(), " | ", " \\\n\t\t\t| "), v, over)
 	fmt.Fprintf(&b, "\t\t\t*)\n\t\t\t\t%s=\n", v)
-	fmt.Fprintf(&b, "\t\t\t\t[ -z \"${TMUX:-}\" ] || %s=$(tmux display-message -p '%s' 2>/dev/null)\n", Client, ClientFormat)
+	fmt.Fprintf(&b, "\t\t\t\t%[1]s=\n\t\t\t\t[ -z \"${TMUX:-}\" ] || %[1]s=$(tmux display-message -p '%[3]s' 2>/dev/null)\n"+
+		"\t\t\t\t%[2]s=${%[1]s#* } %[1]s=${%[1]s%%%% *}\n", Client, ClientType, ClientFormat)
 	for _, r := range checked() {
-		fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || %s\n", v, posixWhen(r, v+"="+string(r.Dialect)))
+		fmt.Fprintf(&b, "\t\t\t\t[ -n \"$%s\" ] || %s\n", v, r.Sh(v+"="+named(r.Name)))
 	}
 	wraps := ""
 	for _, r := range Wrappers {
-		wraps += "\t\t\tcase $" + v + " in tmux+*) ;; *) " + posixWhen(r, v+"=tmux+$"+v) + " ;; esac\n"
+		wraps += "\t\t\tcase $" + v + " in tmux+*) ;; *) " + r.Sh(v+"=tmux+$"+v) + " ;; esac\n"
 	}
 	fmt.Fprintf(&b, `				[ -n "$%[3]s" ] || %[3]s=%[4]s
 				;;
 			esac
 %[6]s			export %[1]s="%[5]s$%[3]s" %[2]s="$__hookinstall_tty"
-			unset %[3]s `+Client+`
+			unset %[3]s `+Client+` `+ClientType+`
 		fi
 		unset __hookinstall_tty
 		;;
@@ -86,8 +88,47 @@ esac
 	return b.String()
 }
 
-// posixWhen is sh code that runs do when r matches.
-func posixWhen(r Rule, do string) string {
+// named is a name in Names as a task id says it: the dialect, then the
+// terminal's name ("osc99:kitty").
+func named(name string) string {
+	t, _ := Parse(name)
+	return t.String()
+}
+
+// canonical are the terminals' names as a task id says them, with and
+// without "tmux+", which <NS>_TERMINAL also takes.
+func canonical() []string {
+	var cs []string
+	for _, n := range Names {
+		if c := named(n.Name); c != n.Name {
+			cs = append(cs, c, "tmux+"+c)
+		}
+	}
+	return cs
+}
+
+// wrapWords joins words with sep, and with wrap (a line continuation)
+// instead where a line would pass 72 bytes.
+func wrapWords(words []string, sep, wrap string) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range words {
+		if i > 0 {
+			if n+len(sep)+len(w) > 72 {
+				b.WriteString(wrap)
+				n = 0
+			} else {
+				b.WriteString(sep)
+			}
+		}
+		b.WriteString(w)
+		n += len(sep) + len(w)
+	}
+	return b.String()
+}
+
+// Sh is sh code that runs do when r matches.
+func (r Rule) Sh(do string) string {
 	if r.Value == "" {
 		return fmt.Sprintf("[ -z \"${%s:-}\" ] || %s", r.Var, do)
 	}
@@ -116,12 +157,15 @@ func fishInit(task, pty, over string) string {
             switch "$%[3]s"
 `, task, pty, over, TaskPrefix, v)
 	for _, n := range Names {
-		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, n.Dialect)
+		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, named(n.Name))
 	}
-	fmt.Fprintf(&b, "                case '*'\n                    set -g %[1]s\n                    test -n \"$TMUX\"; and set %[1]s (tmux display-message -p '%[2]s' 2>/dev/null)\n", Client, ClientFormat)
+	fmt.Fprintf(&b, "                case %s\n                    set %s $%s\n", wrapWords(canonical(), " ", " \\\n                    "), v, over)
+	fmt.Fprintf(&b, "                case '*'\n                    set -g %[1]s\n                    set -g %[2]s\n"+
+		"                    test -n \"$TMUX\"; and set %[1]s (string split -m1 ' ' -- (tmux display-message -p '%[3]s' 2>/dev/null))\n"+
+		"                    set %[2]s $%[1]s[2]\n                    set %[1]s $%[1]s[1]\n", Client, ClientType, ClientFormat)
 	for i, r := range checked() {
 		kw := map[bool]string{true: "if", false: "else if"}[i == 0]
-		fmt.Fprintf(&b, "                    %s %s\n                        set %s %s\n", kw, fishWhen(r), v, r.Dialect)
+		fmt.Fprintf(&b, "                    %s %s\n                        set %s %s\n", kw, fishWhen(r), v, named(r.Name))
 	}
 	wraps := ""
 	for _, r := range Wrappers {
@@ -133,7 +177,7 @@ func fishInit(task, pty, over string) string {
             end
 %[6]s            set -gx %[1]s %[5]s$%[3]s
             set -gx %[2]s $__hookinstall_tty
-            set -e %[3]s `+Client+`
+            set -e %[3]s `+Client+` `+ClientType+`
         end
         set -e __hookinstall_tty
     end

@@ -12,6 +12,7 @@ package terminal
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -66,23 +67,41 @@ func Shows(d Dialect, example string) string {
 }
 
 // Names are what <NS>_TERMINAL and Parse take (after an optional
-// "tmux+"): each dialect by its own name, then terminals by theirs, each
-// for the dialect init picks for it.
+// "tmux+"): each dialect by its own name, then each terminal by its own,
+// with the dialect init picks for it. Rules name these terminals, and a
+// terminal's name ends the task id init sets ("terminal:osc777:ghostty"),
+// so that an agent's hooks can leave out what the agent shows by itself
+// there (Own).
 var Names = []struct {
 	Name    string
 	Dialect Dialect
 }{
 	{"osc9", OSC9}, {"osc777", OSC777}, {"osc99", OSC99}, {"bell", Bell},
 	{"kitty", OSC99}, {"ghostty", OSC777}, {"wezterm", OSC777}, {"foot", OSC777}, {"konsole", OSC777},
-	{"iterm2", OSC9}, {"apple-terminal", Bell}, {"vscode", Bell}, {"alacritty", Bell},
+	{"windows-terminal", OSC777}, {"urxvt", OSC777}, {"warp", OSC777}, {"iterm2", OSC9},
+	{"apple-terminal", Bell}, {"vscode", Bell}, {"alacritty", Bell}, {"jetbrains", Bell}, {"vte", Bell},
+	{"screen", Bell},
+}
+
+// dialectOf is the dialect of a name in Names, and whether it is one.
+func dialectOf(name string) (Dialect, bool) {
+	for _, n := range Names {
+		if n.Name == name {
+			return n.Dialect, true
+		}
+	}
+	return "", false
 }
 
 // A Terminal is what the hooks speak when no host set them up but `init`
-// or `run` did: a notification dialect, wrapped for tmux's passthrough
-// when the shell runs inside tmux.
+// or `run` did: a notification dialect, the terminal when init recognised
+// it, wrapped for tmux's passthrough when the shell runs inside tmux.
 type Terminal struct {
 	Dialect Dialect
-	Tmux    bool
+	// Name is the terminal init recognised, one of Names that is not a
+	// dialect's ("ghostty"); "" when none was, or the user named a dialect.
+	Name string
+	Tmux bool
 }
 
 // TaskPrefix starts the <NS>_TASK_ID that `init` and `run` set: a task id
@@ -92,12 +111,16 @@ type Terminal struct {
 const TaskPrefix = "terminal:"
 
 // String is the terminal as written in <NS>_TERMINAL and after TaskPrefix:
-// "osc777", "tmux+osc9".
+// "osc777", "tmux+osc9", "tmux+osc99:kitty".
 func (t Terminal) String() string {
-	if t.Tmux {
-		return "tmux+" + string(t.Dialect)
+	s := string(t.Dialect)
+	if t.Name != "" {
+		s += ":" + t.Name
 	}
-	return string(t.Dialect)
+	if t.Tmux {
+		s = "tmux+" + s
+	}
+	return s
 }
 
 // TaskID is the <NS>_TASK_ID value that selects t: "terminal:tmux+osc9".
@@ -106,11 +129,22 @@ func (t Terminal) TaskID() string { return TaskPrefix + t.String() }
 // Parse reads a terminal as String writes it, or named by one of Names.
 func Parse(s string) (Terminal, error) {
 	rest, tmux := strings.CutPrefix(s, "tmux+")
+	first, name, named := strings.Cut(rest, ":")
+	if d, ok := dialectOf(first); ok {
+		t := Terminal{Dialect: d, Tmux: tmux}
+		if string(d) != first {
+			t.Name = first
+		}
+		if !named {
+			return t, nil
+		}
+		if nd, ok := dialectOf(name); ok && t.Name == "" && nd == d && name != string(d) {
+			t.Name = name
+			return t, nil
+		}
+	}
 	var names []string
 	for _, n := range Names {
-		if rest == n.Name {
-			return Terminal{n.Dialect, tmux}, nil
-		}
 		names = append(names, n.Name)
 	}
 	return Terminal{}, fmt.Errorf("unknown terminal %q: want one of %s, optionally prefixed tmux+", s, strings.Join(names, ", "))
@@ -125,63 +159,80 @@ func FromTask(id string) (Terminal, bool) {
 	}
 	t, err := Parse(rest)
 	if err != nil {
-		// What the scripts do with a value they do not know: OSC 9.
-		t = Terminal{Dialect: OSC9, Tmux: strings.HasPrefix(rest, "tmux+")}
+		// What the scripts do with a value they do not know: its dialect
+		// when it starts with one and a ':', else OSC 9.
+		bare, tmux := strings.CutPrefix(rest, "tmux+")
+		t = Terminal{Dialect: OSC9, Tmux: tmux}
+		if d, _, named := strings.Cut(bare, ":"); named && slices.Contains(Dialects(), Dialect(d)) {
+			t.Dialect = Dialect(d)
+		}
 	}
 	return t, true
 }
 
-// A Rule picks a dialect when an environment variable is set (Value
-// "") or holds a value (a shell pattern: "foot*").
+// A Rule names a terminal (one of Names) when an environment variable is
+// set (Value "") or holds a value (a shell pattern: "foot*").
 type Rule struct {
-	Var, Value string
-	Dialect    Dialect
-	Why        string // the terminal, for docs and doctor
+	Var, Value, Name string
+	Why              string // the terminal, for docs and doctor
 }
 
 // Rules are checked in order; the first that matches wins, and OSC 9
 // is the rest's. Inside tmux TERM_PROGRAM and TERM name tmux, so the
-// variables a terminal sets for its own panes (which tmux passes on) come
-// first. Over ssh only TERM (and LC_*) arrive.
+// tmux client attached now comes first (ClientType's rules here, and
+// those on TERM read on Client before all), then the variables a terminal
+// sets for its own panes (which tmux passes on). Over ssh only TERM (and
+// LC_*) arrive.
 var Rules = []Rule{
-	{"STY", "", Bell, "GNU screen (which passes on no notification, and marks a window's bell)"},
-	{"KITTY_WINDOW_ID", "", OSC99, "kitty"},
-	{"TERM", "xterm-kitty", OSC99, "kitty (over ssh)"},
-	{"GHOSTTY_RESOURCES_DIR", "", OSC777, "Ghostty"},
-	{"TERM_PROGRAM", "ghostty", OSC777, "Ghostty"},
-	{"TERM", "xterm-ghostty", OSC777, "Ghostty (over ssh)"},
-	{"WT_SESSION", "", OSC777, "Windows Terminal (shows it with compatibility.allowOSC777 on)"},
-	{"WEZTERM_PANE", "", OSC777, "WezTerm"},
-	{"TERM_PROGRAM", "WezTerm", OSC777, "WezTerm"},
-	{"TERM", "foot*", OSC777, "foot"},
-	{"TERM", "rxvt*", OSC777, "urxvt (with its notify extension)"},
-	{"TERM_PROGRAM", "WarpTerminal", OSC777, "Warp"},
-	{"ITERM_SESSION_ID", "", OSC9, "iTerm2"},
-	{"LC_TERMINAL", "iTerm2", OSC9, "iTerm2 (over ssh)"},
-	{"KONSOLE_VERSION", "", OSC777, "Konsole"},
-	{"TERM_PROGRAM", "Apple_Terminal", Bell, "Apple Terminal (no notification: its bell badges the tab)"},
-	{"TERM_PROGRAM", "vscode", Bell, "VS Code (no notification: its bell marks the tab)"},
-	{"ALACRITTY_WINDOW_ID", "", Bell, "Alacritty (no notification: its bell sets the urgency hint)"},
-	{"TERM", "alacritty*", Bell, "Alacritty (no notification: its bell sets the urgency hint)"},
-	{"TERMINAL_EMULATOR", "JetBrains-JediTerm", Bell, "JetBrains' terminal (no notification: only its bell)"},
-	{"VTE_VERSION", "", Bell, "a VTE terminal (GNOME Terminal, Ptyxis, Tilix: no notification upstream)"},
+	{ClientType, "ghostty*", "ghostty", "Ghostty, the tmux client attached now"},
+	{ClientType, "kitty*", "kitty", "kitty, the tmux client attached now"},
+	{ClientType, "iTerm2*", "iterm2", "iTerm2, the tmux client attached now"},
+	{ClientType, "WezTerm*", "wezterm", "WezTerm, the tmux client attached now"},
+	{"STY", "", "screen", "GNU screen (which passes on no notification, and marks a window's bell)"},
+	{"KITTY_WINDOW_ID", "", "kitty", "kitty"},
+	{"TERM", "xterm-kitty", "kitty", "kitty (over ssh)"},
+	{"GHOSTTY_RESOURCES_DIR", "", "ghostty", "Ghostty"},
+	{"TERM_PROGRAM", "ghostty", "ghostty", "Ghostty"},
+	{"TERM", "xterm-ghostty", "ghostty", "Ghostty (over ssh)"},
+	{"WT_SESSION", "", "windows-terminal", "Windows Terminal (shows it with compatibility.allowOSC777 on)"},
+	{"WEZTERM_PANE", "", "wezterm", "WezTerm"},
+	{"TERM_PROGRAM", "WezTerm", "wezterm", "WezTerm"},
+	{"TERM", "foot*", "foot", "foot"},
+	{"TERM", "rxvt*", "urxvt", "urxvt (with its notify extension)"},
+	{"TERM_PROGRAM", "WarpTerminal", "warp", "Warp"},
+	{"ITERM_SESSION_ID", "", "iterm2", "iTerm2"},
+	{"TERM_PROGRAM", "iTerm.app", "iterm2", "iTerm2"},
+	{"LC_TERMINAL", "iTerm2", "iterm2", "iTerm2 (over ssh)"},
+	{"KONSOLE_VERSION", "", "konsole", "Konsole"},
+	{"TERM_PROGRAM", "Apple_Terminal", "apple-terminal", "Apple Terminal (no notification: its bell badges the tab)"},
+	{"TERM_PROGRAM", "vscode", "vscode", "VS Code (no notification: its bell marks the tab)"},
+	{"ALACRITTY_WINDOW_ID", "", "alacritty", "Alacritty (no notification: its bell sets the urgency hint)"},
+	{"TERM", "alacritty*", "alacritty", "Alacritty (no notification: its bell sets the urgency hint)"},
+	{"TERMINAL_EMULATOR", "JetBrains-JediTerm", "jetbrains", "JetBrains' terminal (no notification: only its bell)"},
+	{"VTE_VERSION", "", "vte", "a VTE terminal (GNOME Terminal, Ptyxis, Tilix: no notification upstream)"},
 }
 
 // Wrappers are the rules that say the shell runs inside tmux, so that
 // what the hooks send is wrapped for tmux's passthrough: $TMUX, or a TERM
 // that names tmux without it (a shell reached by ssh from inside a tmux on
-// the machine ssh ran on, since only TERM crosses). Their Dialect is unused.
+// the machine ssh ran on, since only TERM crosses). Their Name is unused.
 var Wrappers = []Rule{
 	{"TMUX", "", "", "tmux"},
 	{"TERM", "tmux*", "", "a tmux on the machine ssh ran on (TERM names tmux, and no $TMUX is here)"},
 }
 
-// Client is the variable init sets, inside tmux, to the TERM of the tmux
-// client attached now (tmux display-message -p ClientFormat); run and emit
-// ask the same. The rules on TERM are read on it before every rule, so that
-// the dialect follows the terminal attached now, not the variables tmux's
-// server kept from the terminal it started in.
-const Client, ClientFormat = "__hookinstall_client", "#{client_termname}"
+// Client and ClientType are the variables init sets, inside tmux, to the
+// TERM of the tmux client attached now and to what that terminal answered
+// tmux's XTVERSION query ("ghostty 1.2.3"; "" if nothing): tmux
+// display-message -p ClientFormat prints both, split at the first space.
+// run and emit ask the same. The rules on TERM are read on Client before
+// every rule, and ClientType's rules come first in Rules, so that the
+// terminal follows the one attached now, not the variables tmux's server
+// kept from the terminal it started in.
+const (
+	Client, ClientType = "__hookinstall_client", "__hookinstall_ctype"
+	ClientFormat       = "#{client_termname} #{client_termtype}"
+)
 
 // checked are the rules in the order init and Detect read them: each rule
 // on TERM read on Client, then Rules.
@@ -190,7 +241,7 @@ func checked() []Rule {
 	for _, r := range Rules {
 		if r.Var == "TERM" {
 			name, _, _ := strings.Cut(r.Why, " (")
-			rs = append(rs, Rule{Client, r.Value, r.Dialect, name + ", the tmux client attached now"})
+			rs = append(rs, Rule{Client, r.Value, r.Name, name + ", the tmux client attached now"})
 		}
 	}
 	return append(rs, Rules...)
@@ -210,9 +261,8 @@ func (r Rule) match(v string) bool {
 
 // Detect picks the terminal for an environment, as init does: <NS>_TERMINAL
 // (Var) when it holds a terminal, else the first rule that matches (Client's,
-// then Rules),
-// else OSC 9; wrapped for tmux when one of Wrappers matches. why names the terminal a
-// rule matched, the override, or the default.
+// then Rules), else OSC 9; wrapped for tmux when one of Wrappers matches. why
+// names the terminal a rule matched, the override, or the default.
 func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 	tmux := false
 	for _, r := range Wrappers {
@@ -228,7 +278,8 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 			if r.Value != "" {
 				set = "=" + r.Value
 			}
-			return Terminal{Dialect: r.Dialect, Tmux: tmux}, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
+			d, _ := dialectOf(r.Name)
+			return Terminal{Dialect: d, Name: r.Name, Tmux: tmux}, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
 		}
 	}
 	return Terminal{Dialect: OSC9, Tmux: tmux}, "no terminal recognised: OSC 9, which most terminals that notify understand"
@@ -283,13 +334,52 @@ func notify(d Dialect, product, text, folder string) string {
 	return "\x07"
 }
 
+// Leave is what a hook leaves out because the agent shows it by itself
+// (Own).
+type Leave struct{ Progress, Notification bool }
+
+// Own is what an agent shows by itself in a terminal, read from its own
+// code (docs/agents.md): its hooks leave that out there, so that nothing
+// shows twice.
+type Own struct {
+	// Notifies are the states whose desktop notification the agent sends by
+	// itself in the terminals In names (Names).
+	Notifies, In []string
+	// Progress are the rules, read when the hook runs, under which the agent
+	// draws OSC 9;4 tab progress by itself.
+	Progress []Rule
+}
+
+// Leave is what the hook of an agent that shows o by itself leaves out for
+// state s in terminal t, getenv being the hook's environment.
+func (o *Own) Leave(t Terminal, s string, getenv func(string) string) Leave {
+	if o == nil {
+		return Leave{}
+	}
+	l := Leave{Notification: slices.Contains(o.Notifies, s) && slices.Contains(o.In, t.Name)}
+	for _, r := range o.Progress {
+		l.Progress = l.Progress || r.match(getenv(r.Var))
+	}
+	return l
+}
+
 // Sequences returns what a hook sends for state s in terminal t,
-// unwrapped (no tmux passthrough): progress, then the notification when
-// the state has one. folder must already be safe (SafeFolder).
-func Sequences(t Terminal, product, folder, s string) []string {
-	seqs := []string{Progress(s)}
-	if n := Notification(s); n != "" {
+// unwrapped: progress, then the notification when the state has one, less
+// what leave says the agent shows by itself. Inside tmux a state with a
+// notification ends with a plain BEL, which marks the window's bell flag
+// in tmux's window list (the Bell dialect's notification is that BEL).
+// folder must already be safe (SafeFolder).
+func Sequences(t Terminal, product, folder, s string, leave Leave) []string {
+	var seqs []string
+	if !leave.Progress {
+		seqs = append(seqs, Progress(s))
+	}
+	n := Notification(s)
+	if n != "" && !leave.Notification {
 		seqs = append(seqs, notify(t.Dialect, product, n, folder))
+	}
+	if n != "" && t.Tmux && (leave.Notification || t.Dialect != Bell) {
+		seqs = append(seqs, "\x07")
 	}
 	return seqs
 }
@@ -300,23 +390,23 @@ func TmuxWrap(seq string) string {
 	return "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 }
 
-// Bytes returns the exact bytes a hook that writes to the pty sends for
-// state s in terminal t: Sequences, each wrapped for tmux when t.Tmux; and
-// inside tmux a state with a notification ends with a plain BEL, which
-// marks the window's bell flag in tmux's window list (a Bell dialect's
-// BEL is that one, not wrapped).
-func Bytes(t Terminal, product, folder, s string) []byte {
+// Encode returns the exact bytes a hook that writes to the pty sends for
+// seqs (Sequences): each wrapped for tmux when t.Tmux, but a plain BEL.
+func Encode(t Terminal, seqs []string) []byte {
 	var b strings.Builder
-	for _, q := range Sequences(t, product, folder, s) {
+	for _, q := range seqs {
 		if t.Tmux && q != "\x07" {
 			q = TmuxWrap(q)
 		}
 		b.WriteString(q)
 	}
-	if t.Tmux && Notification(s) != "" && t.Dialect != Bell {
-		b.WriteString("\x07")
-	}
 	return []byte(b.String())
+}
+
+// Bytes returns the bytes a hook that writes to the pty sends for state s
+// in terminal t, leaving nothing out.
+func Bytes(t Terminal, product, folder, s string) []byte {
+	return Encode(t, Sequences(t, product, folder, s, Leave{}))
 }
 
 // EnvPrefix is the namespace as an environment variable prefix:

@@ -368,9 +368,9 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	task, pty := terminal.TaskVar(ns), terminal.PTYVar(ns)
 	id, path := o.Getenv(task), o.Getenv(pty)
 	t, ours := terminal.FromTask(id)
-	product := agent
+	product, own := agent, (*terminal.Own)(nil)
 	if a, err := in.Agent(agent); err == nil && a.Product != "" {
-		product = a.Product
+		product, own = a.Product, a.ShowsItself
 	}
 	switch {
 	case id == "":
@@ -401,6 +401,13 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)
 		sh.Hint = "open a new shell: init sets " + pty + " to the shell's own tty"
+	}
+	// what the agent shows by itself here, which its hooks leave out
+	if own.Leave(t, "attention", o.Getenv).Notification {
+		sh.Sends += "; " + product + " notifies you itself when it needs you here, so its hooks leave that notification out"
+	}
+	if own.Leave(t, "working", o.Getenv).Progress {
+		sh.Sends += "; it draws its own tab progress in this terminal, so its hooks leave theirs out"
 	}
 	return sh
 }

@@ -87,17 +87,21 @@ func tmuxWarning(getenv func(string) string) string {
 	return "tmux's allow-passthrough is off, so tmux drops what the hooks send;\n  add 'set -g allow-passthrough on' to ~/.tmux.conf"
 }
 
-// withClient is getenv that also answers terminal.Client, the TERM of the
-// tmux client attached now, asking tmux once inside tmux, as init does.
+// withClient is getenv that also answers terminal.Client and ClientType,
+// the TERM of the tmux client attached now and its XTVERSION, asking tmux
+// once inside tmux, as init does.
 func withClient(getenv func(string) string) func(string) string {
-	client := ""
+	client, ctype := "", ""
 	if getenv("TMUX") != "" {
 		out, _ := exec.Command("tmux", "display-message", "-p", terminal.ClientFormat).Output()
-		client = strings.TrimSpace(string(out))
+		client, ctype, _ = strings.Cut(strings.TrimSuffix(string(out), "\n"), " ")
 	}
 	return func(k string) string {
-		if k == terminal.Client {
+		switch k {
+		case terminal.Client:
 			return client
+		case terminal.ClientType:
+			return ctype
 		}
 		return getenv(k)
 	}

@@ -12,8 +12,12 @@
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
-	case $HOOKINSTALL_TASK_ID in
-	*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	o=
+	case ${TERM_PROGRAM:-} in ghostty) o=own ;; esac
+	case ${TERM_PROGRAM:-} in iTerm.app) o=own ;; esac
+	case $o/$HOOKINSTALL_TASK_ID in
+	own/*) ;;
+	*/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	esac
 	;;
 *)

@@ -43,7 +43,7 @@ function folder() {
 
 function terminal(t, state) {
   const tmux = t.startsWith("tmux+");
-  const dialect = tmux ? t.slice(5) : t;
+  const dialect = (tmux ? t.slice(5) : t).split(":")[0];
   const seqs = [PROGRESS[state]];
   const says = SAYS[state];
   let bell = "";

@@ -64,7 +64,7 @@ func inTerminal(c hookCase) hookCase {
 	if c.pty {
 		c.want = terminal.Bytes(t, c.product, terminal.SafeFolder(wd), string(c.state))
 	} else {
-		c.want = []byte(scripts.TerminalJSON(t, c.product, terminal.SafeFolder(wd), c.state))
+		c.want = []byte(scripts.TerminalJSON(t, c.product, terminal.SafeFolder(wd), c.state, terminal.Leave{}))
 	}
 	return c
 }
