@@ -55,6 +55,12 @@ type InstallOptions struct {
 	// there gets our scripts too. Without it such an install is refused,
 	// saying where the link leads.
 	Linked bool
+	// Print, for a config the user's own tool writes (home-manager), writes
+	// the scripts and manifest but not the config (Status "printed"): the
+	// Change whose Action is "merge" holds, as its Diff, the config our
+	// entries alone make, for the user to merge into theirs. Remove then
+	// leaves the config to them.
+	Print bool
 	// Base makes agent a new clone of the agent Base names: its own
 	// directory and manifest, Base's config shape and events.
 	Base string
@@ -160,7 +166,7 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	// With Trust, the writer asks the agent's program for the trust it
 	// expects, and checks it afterwards (ErrTrustVersion): no caller of the
 	// writer can skip it.
-	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked})
+	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print})
 	rep := w.Add(ctx, t)
 	r := in.result(t, rep)
 	if rep.Err == nil && len(notes) > 0 { // what the version gate left out, only of an install that stands

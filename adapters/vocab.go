@@ -81,6 +81,7 @@ const (
 const (
 	StatusUnchanged     Status = "unchanged"      // already installed: nothing written
 	StatusWouldInstall  Status = "would-install"  // dry run: the changes say what an install writes
+	StatusPrinted       Status = "printed"        // add --print: scripts written; the entries are for the user's own config
 	StatusRemoved       Status = "removed"        // every trace of ours is gone
 	StatusPartlyRemoved Status = "partly-removed" // gone, except entries edited by hand (see the notes)
 	StatusWouldRemove   Status = "would-remove"   // dry run: the changes say what a removal writes

@@ -156,6 +156,9 @@ func (r *run) upHint() string {
 
 // addHint is the fix for most drift: install again.
 func (r *run) addHint() string {
+	if r.man != nil && len(r.man.Files) == 0 { // add --print: the config is the user's
+		return fmt.Sprintf("put the entries 'hookinstall add %s --print' prints into your own configuration (the source of %s), or run 'hookinstall add %[1]s' to write them there", r.t.ID, r.a.Config)
+	}
 	return fmt.Sprintf("run 'hookinstall add %s' to write it again", r.t.ID)
 }
 

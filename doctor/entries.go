@@ -189,7 +189,11 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 		if p.f.RewritesStale {
 			why = fmt.Sprintf(" (%s has been seen to write back a stale copy of its settings that drops %q)", p.f.Product, "hooks")
 		}
-		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are gone%s, so %s runs none of our hooks", file, why, p.f.Product), r.addHint())
+		gone := "gone" + why
+		if r.man != nil && len(r.man.Files) == 0 { // add --print: the config is the user's
+			gone = "not in it (add --print wrote our scripts only)"
+		}
+		r.fail("entries.present", file, fmt.Sprintf("%s: our entries are %s, so %s runs none of our hooks", file, gone, p.f.Product), r.addHint())
 	case len(missing) > 0:
 		r.fail("entries.present", file, fmt.Sprintf("%s: no entry of ours under %s, so %s never reports it", file, quoteList(m.Where, missing), p.f.Product), r.addHint())
 	default:

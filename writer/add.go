@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +25,9 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	plan := func() (*txn, error) { return w.planAdd(t, pr, ask) }
 	idle := func(*txn) bool { return len(w.strays(t)) == 0 }
 	x, _, err := w.run(ctx, t, &r, plan, idle, w.applyAdd)
+	if err == nil && w.o.Print {
+		r.Changes = append(r.Changes, Change{Path: r.Config, Kind: "config", Action: "merge", Diff: string(x.merge)})
+	}
 	switch {
 	case err != nil:
 		return r.failed(err)
@@ -31,6 +35,8 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 		r.Status = adapters.StatusUnchanged
 	case w.o.DryRun:
 		r.Status = adapters.StatusWouldInstall
+	case w.o.Print:
+		r.Status = adapters.StatusPrinted
 	default:
 		r.Status = adapters.StatusInstalled
 		r.Next = x.plan.Next
@@ -55,7 +61,12 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err != nil {
 		return nil, w.fail(t, t.Adapter.Config(t), err)
 	}
-	if err := w.checkPlan(x); err != nil {
+	if w.o.Print {
+		if err := w.printed(x, pr); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.checkPlan(x, fmt.Sprintf("put our entries in its source ('hookinstall add %s --print' writes our scripts and prints the entries)", t.ID)); err != nil {
 		return nil, err
 	}
 	if err := w.checkLinks(x); err != nil {
@@ -77,6 +88,31 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 		return nil, err
 	}
 	return x, nil
+}
+
+// printed makes x an add --print: no file of the agent's is edited, and
+// x.merge is the config our entries alone make (the plan of an add to no
+// config), for the user to merge into their own. An agent whose hooks are
+// a file of ours alone has nothing to merge.
+func (w *Writer) printed(x *txn, pr adapters.Probe) error {
+	cfg := x.t.Adapter.Config(x.t)
+	if x.t.Adapter.OwnFile() {
+		return w.fail(x.t, cfg, errors.New("is a file of hookinstall's alone, not one to merge entries into: add it without --print"))
+	}
+	in := w.input(x, pr, false, nil)
+	delete(in.Files, cfg)
+	in.Records = map[string]*adapters.Record{}
+	p, err := x.t.Adapter.PlanAdd(x.t, in)
+	if err != nil {
+		return w.fail(x.t, cfg, err)
+	}
+	for _, e := range p.Edits {
+		if e.Path == cfg {
+			x.merge = e.Doc
+		}
+	}
+	x.plan.Edits = nil
+	return nil
 }
 
 // userParts finds what each file that x backs up for the first time held

@@ -26,6 +26,7 @@ type txn struct {
 	man      *manifest.Manifest
 	manRaw   []byte
 	plan     adapters.Plan
+	merge    []byte                    // add --print: the config our entries alone make, for the user to merge
 	notes    []string                  // the writer's own (a manifest it ignored)
 	sums     map[sumKey]*later[string] // manifest.Sum of buffers hashed, or being hashed (sumSoon)
 	configNS *later[bool]              // holdsNS of a large config, searched on another core
@@ -201,7 +202,7 @@ func (x *txn) present() map[string][]byte {
 // checkPlan refuses a plan that edits a file it did not read, a file
 // reached through a symlink to nothing (see resolve), or a read-only file
 // (a store path a home manager links to).
-func (w *Writer) checkPlan(x *txn) error {
+func (w *Writer) checkPlan(x *txn, fix string) error {
 	for _, e := range x.plan.Edits {
 		st, ok := x.files[e.Path]
 		if !ok {
@@ -215,7 +216,7 @@ func (w *Writer) checkPlan(x *txn) error {
 				x.notes = append(x.notes, fmt.Sprintf("%s is read-only (real file %s): add would refuse; the diff below is what to add at its source", e.Path, st.Real))
 				continue
 			}
-			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or add the entries at its source ('hookinstall add %s --dry-run' prints them)", st.Mode, st.Real, x.t.ID))
+			return w.fail(x.t, e.Path, fmt.Errorf("is read-only (mode %04o, real file %s); it may be managed by another tool such as home-manager: make it writable, or %s", st.Mode, st.Real, fix))
 		}
 	}
 	return nil
@@ -225,7 +226,7 @@ func (w *Writer) checkPlan(x *txn) error {
 // into a git repository (dotfiles): this machine's paths would go into the
 // repository. Where a link is written through, a note says where it leads.
 func (w *Writer) checkLinks(x *txn) error {
-	writes := false
+	writes := w.o.Print // the scripts
 	for _, e := range x.plan.Edits {
 		writes = writes || changes(e, x.files[e.Path])
 	}

@@ -79,7 +79,7 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 	if err != nil {
 		return nil, w.fail(t, t.Adapter.Config(t), err)
 	}
-	if err := w.checkPlan(x); err != nil {
+	if err := w.checkPlan(x, fmt.Sprintf("take our entries out at its source, then run 'hookinstall remove %s' again", t.ID)); err != nil {
 		return nil, err
 	}
 	keepReferenced(x)

@@ -19,6 +19,7 @@ type Options struct {
 	Force   bool // replace or remove our entries even where they were edited by hand
 	Trust   bool // also record the user's trust for our hooks where the agent keys it (codex)
 	Linked  bool // write through a symlink that leads into a git repository (dotfiles)
+	Print   bool // add: write the scripts and manifest, not the config; report its entries (Change "merge")
 	Version string
 	Now     func() time.Time
 	// Getenv gives the PATH that agents' binaries are looked up on and run

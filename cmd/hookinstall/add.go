@@ -21,6 +21,7 @@ type addOptions struct {
 	Force  bool
 	Trust  bool
 	Linked bool
+	Print  bool
 }
 
 func newAddCmd(g *globalOptions) *cobra.Command {
@@ -44,7 +45,11 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "name the files and print a unified diff; write nothing")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace our entries even where they were edited by hand")
 	cmd.Flags().BoolVar(&o.Linked, "linked", false, "write through a symlink into a git repository (dotfiles): its files get this machine's paths")
+	cmd.Flags().BoolVar(&o.Print, "print", false, "for a config your own tool writes (home-manager): write our scripts, not the config, and print the entries to put in it")
 	cmd.Flags().BoolVar(&o.Trust, "trust", false, "codex: also record your trust for our hooks in config.toml, so they run with no review (asks the installed Codex for the hashes and checks it trusts them)")
+	for _, f := range []string{"all", "dry-run", "trust"} {
+		cmd.MarkFlagsMutuallyExclusive("print", f)
+	}
 	return cmd
 }
 
@@ -78,7 +83,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Base: sel.base}
+	opts := hookinstall.InstallOptions{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print, Base: sel.base}
 	var results []done
 	var skipped []skip
 	var missing []string        // named agents not found on this machine

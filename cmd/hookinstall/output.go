@@ -198,17 +198,23 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 	if word == "" {
 		word = string(r.Status)
 	}
-	fmt.Fprintf(w, "%s: %s\n", name, word)
+	if r.Status == "printed" { // add --print
+		w = g.IO.Err // stdout is the entries alone
+		word = "scripts written; merge the entries on stdout into " + r.Config + " at its source"
+	}
+	printWrapped(w, name+": ", "  ", word)
 	verbs := map[string]string{"create": "created ", "modify": "modified", "delete": "deleted "}
 	if r.Status == hookinstall.StatusWouldInstall || r.Status == hookinstall.StatusWouldRemove {
 		verbs = map[string]string{"create": "would create", "modify": "would modify", "delete": "would delete"}
 	}
 	for _, c := range r.Changes {
-		fmt.Fprintf(w, "  %s %s\n", verbs[c.Action], c.Path)
+		if c.Action != "merge" {
+			fmt.Fprintf(w, "  %s %s\n", verbs[c.Action], c.Path)
+		}
 	}
 	for _, c := range r.Changes {
 		if c.Diff != "" {
-			fmt.Fprint(w, c.Diff)
+			fmt.Fprint(g.IO.Out, c.Diff)
 		}
 	}
 	warn(g.IO.Err, name, r.Notes)
