@@ -99,6 +99,9 @@ func (w *Writer) printed(x *txn, pr adapters.Probe) error {
 	if x.t.Adapter.OwnFile() {
 		return w.fail(x.t, cfg, errors.New("is a file of hookinstall's alone, not one to merge entries into: add it without --print"))
 	}
+	if x.man != nil && len(x.man.Files) > 0 { // its record (and backup) would be forgotten
+		return w.fail(x.t, cfg, fmt.Errorf("holds entries an add without --print wrote: run 'hookinstall remove %s' first", x.t.ID))
+	}
 	in := w.input(x, pr, false, nil)
 	delete(in.Files, cfg)
 	in.Records = map[string]*adapters.Record{}
