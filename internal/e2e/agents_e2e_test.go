@@ -100,6 +100,12 @@ func claudeFixture(r *run) {
 }
 
 func claudeDrive(r *run) {
+	claudeDriveWith(r, func() { r.waitOSC(hasState("attention"), 8*time.Second) })
+}
+
+// claudeDriveWith is claudeDrive with what to do while the permission
+// prompt is up, before it is approved.
+func claudeDriveWith(r *run, atPrompt func()) {
 	if !r.need(`manual mode|for shortcuts|Make auto mode`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return
 	}
@@ -114,7 +120,7 @@ func claudeDrive(r *run) {
 		return
 	}
 	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
+	atPrompt()
 	r.approve(`Do you want to proceed`, "Enter") // "1. Yes"
 	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
 	r.snap("done")

@@ -3,18 +3,22 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/terminal"
@@ -49,12 +53,23 @@ term.write(fs.readFileSync(process.argv[3]), () => { console.log(JSON.stringify(
 // A termCase is one agent reached one way.
 type termCase struct {
 	name, agent, product string
-	via                  string            // "tmux", "ssh" or "ssh-tmux" (ssh from inside a local tmux)
+	via                  string            // "tmux", "tmux-bg" (the agent's window in the background), "ssh" or "ssh-tmux" (ssh from inside a local tmux)
 	env                  map[string]string // set in the rc file before init
-	want                 terminal.Terminal
-	marker               string
-	fixture              func(*run)
-	drive                func(*run)
+	// server are the variables of the terminal the user's tmux was started
+	// in (tmux passes them to its panes, but sets TERM and TERM_PROGRAM
+	// itself); xtversion, when set, is the terminal's answer to tmux's
+	// XTVERSION query, which tmux keeps as #{client_termtype}: the outer
+	// terminal is then a pty of the test's that answers it (an outer tmux
+	// answers "tmux 3.3a").
+	server    map[string]string
+	xtversion string
+	// own: the agent notifies the attention itself in this terminal (its
+	// description's ShowsItself), so the hooks leave their notification out
+	own     bool
+	want    terminal.Terminal
+	marker  string
+	fixture func(*run)
+	drive   func(*run)
 }
 
 func TestTerminal(t *testing.T) {
@@ -63,7 +78,32 @@ func TestTerminal(t *testing.T) {
 			want: terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
 		{name: "gemini-term-tmux", agent: "gemini", product: "Gemini CLI", via: "tmux",
 			env:  map[string]string{"GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty"},
-			want: terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+			want: terminal.Terminal{Dialect: terminal.OSC777, Name: "ghostty", Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+		// Never twice (issue 23): Claude Code in the user's tmux (passthrough
+		// on) in Ghostty, kitty and iTerm2, each terminal's variables on the
+		// tmux server and its own XTVERSION answer, which Claude asks tmux
+		// for (#{client_termtype}) and notifies a permission prompt itself
+		// after 6 s: one notification per attention (Claude's) and per done
+		// (ours), and one writer of the tab's progress (ours: inside tmux
+		// Claude draws none).
+		{name: "claude-term-ghostty", agent: "claude", product: "Claude Code", via: "tmux", own: true,
+			server:    map[string]string{"GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty", "TERM_PROGRAM": "ghostty", "TERM_PROGRAM_VERSION": "1.2.3"},
+			xtversion: "ghostty 1.2.3",
+			want:      terminal.Terminal{Dialect: terminal.OSC777, Name: "ghostty", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
+		{name: "claude-term-kitty", agent: "claude", product: "Claude Code", via: "tmux", own: true,
+			server:    map[string]string{"KITTY_WINDOW_ID": "1", "KITTY_PID": "4242"},
+			xtversion: "kitty(0.44.0)",
+			want:      terminal.Terminal{Dialect: terminal.OSC99, Name: "kitty", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
+		{name: "claude-term-iterm2", agent: "claude", product: "Claude Code", via: "tmux", own: true,
+			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			xtversion: "iTerm2 3.6.6",
+			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
+		// tmux's window list (issue 23): Claude in a background window of the
+		// user's tmux; its attention hook's plain BEL sets that window's bell
+		// flag (passthrough from a window nobody sees is dropped: tmux's
+		// allow-passthrough on, not all).
+		{name: "claude-term-bg", agent: "claude", product: "Claude Code", via: "tmux-bg",
+			want: terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeBellDrive},
 		{name: "claude-term-ssh", agent: "claude", product: "Claude Code", via: "ssh",
 			env:  map[string]string{"HOOKINSTALL_TERMINAL": "osc99"},
 			want: terminal.Terminal{Dialect: terminal.OSC99}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
@@ -198,6 +238,88 @@ func (r *run) rcFile(extra map[string]string) string {
 	return r.writeFile(filepath.Join(r.dir, "bashrc"), b.String(), 0o644)
 }
 
+// claudeOwnDrive is claudeDrive where Claude notifies the permission prompt
+// itself: it waits (up to 20 s; Claude's timer is 6 s) for that
+// notification before approving.
+func claudeOwnDrive(r *run) {
+	claudeDriveWith(r, func() {
+		if !r.waitOSC(hasState("own"), 20*time.Second) {
+			r.problem("Claude Code's own notification of the permission prompt never reached the terminal")
+		}
+	})
+}
+
+// claudeBellDrive is claudeDrive with the agent's window in the background:
+// while the permission prompt is up, that window's bell flag must be set
+// (it is checked clear before the prompt, in runTermCase).
+func claudeBellDrive(r *run) {
+	claudeDriveWith(r, func() {
+		for end := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			flag, _ := r.tm("display-message", "-p", "-t", r.sess, "#{window_bell_flag}")
+			if flag == "1" {
+				list, _ := r.tm("list-windows", "-t", r.sess, "-F", "#{window_index} #{window_flags} #{window_bell_flag}")
+				r.note("the agent's window's bell flag is set at attention; list-windows: %q", list)
+				return
+			}
+			if time.Now().After(end) {
+				r.problem("the agent's background window's bell flag (#{window_bell_flag}) was %q 10 s into attention, want 1", flag)
+				return
+			}
+		}
+	})
+}
+
+// outerPTY starts the outer terminal as a pty of the test's running cmd:
+// all it writes is appended to r.raw, and tmux's XTVERSION query (ESC [ > q)
+// is answered as the terminal xtversion names would (ESC P > | NAME ESC \).
+func (r *run) outerPTY(cmd, xtversion string) {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") && !strings.HasPrefix(kv, "TERM=") {
+			env = append(env, kv)
+		}
+	}
+	c := exec.Command("sh", "-c", cmd)
+	c.Env = append(env, "TERM=xterm-256color", "HOOKINSTALL_E2E_RUN="+r.mark)
+	f, err := pty.StartWithSize(c, &pty.Winsize{Rows: 50, Cols: 170})
+	if err != nil {
+		r.t.Fatalf("%s: outer pty: %v", r.who, err)
+	}
+	raw, err := os.OpenFile(r.raw, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(b)
+			if n > 0 {
+				_, _ = raw.Write(b[:n])
+				if bytes.Contains(b[:n], []byte("\x1b[>q")) {
+					_, _ = f.Write([]byte("\x1bP>|" + xtversion + "\x1b\\"))
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			_ = c.Process.Kill()
+			_ = c.Wait()
+			f.Close()
+			<-done
+			raw.Close()
+		})
+	}
+	onWatchdog(r.name+"/outer", stop)
+	r.t.Cleanup(func() { stop(); offWatchdog(r.name + "/outer") })
+}
+
 // outerTmux starts the outer terminal: a tmux pane running cmd, whose raw
 // output (what a terminal would receive) is piped to r.raw.
 func (r *run) outerTmux(sock, cmd string) {
@@ -227,17 +349,39 @@ func (r *run) outerTmux(sock, cmd string) {
 }
 
 // termDecode maps our terminal-mode sequences onto OSC values (namespace
-// ns), so the agents' drives wait on them as on the host protocol.
+// ns), so the agents' drives wait on them as on the host protocol; a
+// desktop notification not ours (the agent's own) is state "own".
 func termDecode(product, folder string) func([]byte) []OSC {
 	return func(b []byte) []OSC {
 		var out []OSC
 		for _, o := range DecodeTerminal(b) {
-			if s, _ := TermState(o, product, folder); s == "working" || s == "attention" || s == "done" {
+			s, _ := TermState(o, product, folder)
+			if s == "" && isNotification(o) {
+				s = "own"
+			}
+			if s == "working" || s == "attention" || s == "done" || s == "own" {
 				out = append(out, OSC{Offset: o.Offset, NS: ns, Body: o.Payload, State: s, Form: "terminal", Term: "BEL"})
 			}
 		}
 		return out
 	}
+}
+
+// isNotification reports a sequence that shows a desktop notification:
+// OSC 9 but 9;4 progress, OSC 777 notify, and an OSC 99 that ends its
+// notification (kitty's protocol sends one in parts: all but the last say
+// d=0).
+func isNotification(o TermOSC) bool {
+	switch o.Code {
+	case 9:
+		return !strings.HasPrefix(o.Payload, "4;")
+	case 777:
+		return strings.HasPrefix(o.Payload, "notify;")
+	case 99:
+		meta, _, _ := strings.Cut(o.Payload, ";")
+		return !slices.Contains(strings.Split(meta, ":"), "d=0")
+	}
+	return false
 }
 
 func runTermCase(t *testing.T, c termCase) {
@@ -282,17 +426,33 @@ func runTermCase(t *testing.T, c termCase) {
 	rc := r.rcFile(c.env)
 	shell := "exec bash --noprofile --rcfile " + shq(rc) + " -i"
 	switch c.via {
-	case "tmux":
+	case "tmux", "tmux-bg":
 		// inner tmux: the user's, with passthrough on, where the shell runs
 		r.sock = fmt.Sprintf("hie2e-%d-%s-in", os.Getpid(), c.name)
 		onWatchdog(r.name+"/tmux", r.killTmux)
 		t.Cleanup(func() { r.killTmux(); offWatchdog(r.name + "/tmux") })
-		if out, err := r.tm("new-session", "-d", "-s", r.sess, "-x", "160", "-y", "45", "/bin/sh -c "+shq(shell)); err != nil {
+		args := []string{"new-session", "-d", "-s", r.sess, "-x", "160", "-y", "45"}
+		for k, v := range c.server {
+			args = append(args, "-e", k+"="+v)
+		}
+		if out, err := r.tm(append(args, "/bin/sh -c "+shq(shell))...); err != nil {
 			t.Fatalf("%s: inner tmux: %v %s", r.who, err, out)
 		}
 		_, _ = r.tm("set-option", "-g", "allow-passthrough", "on")
-		r.outerTmux(fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name),
-			"env -u TMUX -u TMUX_PANE tmux -L "+r.sock+" attach -t "+r.sess)
+		if c.via == "tmux-bg" {
+			// a second window, the one the user looks at: the agent's
+			// (window 0, still driven by name) is in the background
+			if out, err := r.tm("new-window", "-t", r.sess+":1", "sleep 3600"); err != nil {
+				t.Fatalf("%s: second window: %v %s", r.who, err, out)
+			}
+			r.sess += ":0"
+		}
+		attach := "env -u TMUX -u TMUX_PANE tmux -L " + r.sock + " attach -t " + strings.TrimSuffix(r.sess, ":0")
+		if c.xtversion != "" {
+			r.outerPTY(attach, c.xtversion)
+		} else {
+			r.outerTmux(fmt.Sprintf("hie2e-%d-%s-out", os.Getpid(), c.name), attach)
+		}
 	case "ssh":
 		// ssh from a plain terminal: the recorder is a tmux, whose TERM
 		// (tmux-256color) would tell the remote init it runs under one
@@ -322,6 +482,11 @@ func runTermCase(t *testing.T, c termCase) {
 	if !r.need(`term-e2e\$`, 30*time.Second, "shell", "the interactive shell did not start", "C-d") {
 		t.Fatalf("%s:\n%s", r.who, strings.Join(r.problems, "\n"))
 	}
+	if c.via == "tmux-bg" {
+		if flag, _ := r.tm("display-message", "-p", "-t", r.sess, "#{window_bell_flag}"); flag != "0" {
+			r.problem("the agent's window's bell flag was %q before the agent started, want 0", flag)
+		}
+	}
 	envFile := filepath.Join(r.dir, "shell-env.txt")
 	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; exec %s`, shq(envFile), shq(r.bin.path))
 	for _, a := range r.args {
@@ -349,6 +514,12 @@ func runTermCase(t *testing.T, c termCase) {
 		r.problem("the approved tool never ran (%s missing)", c.marker)
 	}
 
+	if c.via == "tmux-bg" {
+		// what reaches the outer terminal from a background window is its
+		// bell alone; the flag was read during attention (claudeBellDrive)
+		termReport(t, r, c, start, nil)
+		return
+	}
 	raw, _ := os.ReadFile(r.raw)
 	ours := DecodeTerminal(raw)
 	var seq []string
@@ -367,10 +538,51 @@ func runTermCase(t *testing.T, c termCase) {
 			seq = append(seq, s)
 		}
 	}
-	// working; attention (paused, notification); done (progress cleared, notification)
+	// working; attention (paused, notification); done (progress cleared,
+	// notification): one writer of the progress, whose states these are
 	want := []string{"working", "paused", "attention", "clear", "done"}
+	if c.own {
+		want = []string{"working", "paused", "clear", "done"}
+	}
 	if strings.Join(seq, " ") != strings.Join(want, " ") {
 		r.problem("states on the outer terminal: %v, want %v", seq, want)
+	}
+	// one desktop notification per attention (from the paused progress to
+	// the clear) and per done (after the clear), whoever sends it
+	var paused, clear = -1, -1
+	for _, o := range ours {
+		switch st, _ := TermState(o, c.product, filepath.Base(r.work)); {
+		case st == "paused" && paused < 0:
+			paused = o.Offset
+		case st == "clear" && paused >= 0 && clear < 0:
+			clear = o.Offset
+		}
+	}
+	// (kitty's parts of one notification share its i=ID: one notification)
+	var atAttention, atDone []string
+	ids := map[string]bool{}
+	for _, o := range ours {
+		meta, _, _ := strings.Cut(o.Payload, ";")
+		id := ""
+		for _, kv := range strings.Split(meta, ":") {
+			if strings.HasPrefix(kv, "i=") && o.Code == 99 {
+				id = kv
+			}
+		}
+		switch {
+		case !isNotification(o) || paused < 0 || o.Offset < paused || ids[id]:
+			continue
+		case clear < 0 || o.Offset < clear:
+			atAttention = append(atAttention, o.String())
+		default:
+			atDone = append(atDone, o.String())
+		}
+		ids[id] = id != ""
+	}
+	if len(atAttention) != 1 || len(atDone) != 1 {
+		r.problem("desktop notifications: %d at attention %q, %d at done %q; want one each", len(atAttention), atAttention, len(atDone), atDone)
+	} else {
+		r.note("one notification at attention (%s), one at done (%s)", atAttention[0], atDone[0])
 	}
 	// byte for byte: each sequence of each state, unwrapped, as the terminal
 	// gets it (tmux forwards each passthrough on its own, between its own
@@ -378,7 +590,8 @@ func runTermCase(t *testing.T, c termCase) {
 	bare := c.want
 	bare.Tmux = false
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
-		for _, w := range strings.SplitAfter(string(terminal.Bytes(bare, c.product, terminal.SafeFolder(r.work), string(s))), "\a") {
+		leave := terminal.Leave{Notification: c.own && s == hookinstall.Attention}
+		for _, w := range terminal.Sequences(bare, c.product, terminal.SafeFolder(r.work), string(s), leave) {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator
@@ -417,11 +630,20 @@ func runTermCase(t *testing.T, c termCase) {
 		r.note("xterm.js's parser saw the same %d OSC 9/99/777 sequences: %q", len(theirs), theirs)
 	}
 
+	termReport(t, r, c, start, ours)
+}
+
+// termReport writes and logs the case's report: each sequence of ours
+// (and each notification not ours), the notes, the problems; and fails
+// the test on a problem.
+func termReport(t *testing.T, r *run, c termCase, start time.Time, ours []TermOSC) {
 	var rep strings.Builder
 	fmt.Fprintf(&rep, "== %s (%s via %s), took %.1fs\n", r.name, r.bin.version, c.via, time.Since(start).Seconds())
 	for _, o := range ours {
 		if s, d := TermState(o, c.product, filepath.Base(r.work)); s != "" {
 			fmt.Fprintf(&rep, "  %-9s %-6s %v\n", s, d, o)
+		} else if isNotification(o) {
+			fmt.Fprintf(&rep, "  %-9s %-6s %v\n", "its own", "", o)
 		}
 	}
 	for _, n := range r.notes {
