@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // copilot is GitHub Copilot CLI: our own file ~/.copilot/hooks/<NS>.json
@@ -20,6 +21,16 @@ import (
 func init() {
 	register(&Agent{
 		ID: "copilot", Product: "GitHub Copilot CLI", Programs: []string{"copilot"},
+		// 1.0.102 (docs/agents.md "Its own notifications"): terminalProgress,
+		// on by default, draws 9;4 while it works in the terminals these
+		// variables name (and, inside tmux or over ssh, by the attached
+		// client or XTVERSION, which a hook cannot ask); its notifications
+		// and bell are off by default.
+		ShowsItself: &terminal.Own{Progress: []terminal.Rule{
+			{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}, {Var: "TERM_PROGRAM", Value: "WezTerm"},
+			{Var: "TERM_PROGRAM", Value: "rio"}, {Var: "TERM_PROGRAM", Value: "vscode"}, {Var: "TERM", Value: "xterm-ghostty"},
+			{Var: "TERM", Value: "xterm-kitty"}, {Var: "TERM", Value: "foot*"}, {Var: "TERM", Value: "alacritty*"},
+			{Var: "TERM", Value: "wezterm"}, {Var: "TERM", Value: "xterm-rio"}, {Var: "TERM", Value: "rio"}, {Var: "WT_SESSION"}}},
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			return envDir(getenv, "COPILOT_HOME", filepath.Join(home, ".copilot"))
 		},

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/internal/agenttest"
+	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // TestPayloadFiles: every embedded payload is one line of valid JSON.
@@ -147,5 +149,42 @@ func TestEscapes(t *testing.T) {
 		if got := tg.Adapter.Escapes(tg); got != want {
 			t.Errorf("%s: escapes %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestShowsItself: what an agent shows by itself names real terminals
+// (terminal.Names, "*", each optionally "tmux+"), states it reports, and
+// rules the scripts' sh patterns read as Go does (an exact value, a
+// prefix ending in '*', or set).
+func TestShowsItself(t *testing.T) {
+	n := 0
+	for _, a := range All() {
+		o := a.ShowsItself
+		if o == nil {
+			continue
+		}
+		n++
+		for _, s := range o.Notifies {
+			if scripts.State(s).Body() == "" {
+				t.Errorf("%s: Notifies %q is no state", a.ID, s)
+			}
+		}
+		if len(o.Notifies) > 0 && len(o.In) == 0 || len(o.Notifies) == 0 && len(o.In) > 0 {
+			t.Errorf("%s: Notifies %v with In %v", a.ID, o.Notifies, o.In)
+		}
+		for _, in := range o.In {
+			rest := strings.TrimPrefix(in, "tmux+")
+			if _, err := terminal.Parse(rest); err != nil && rest != "*" {
+				t.Errorf("%s: In %q: %v", a.ID, in, err)
+			}
+		}
+		for _, r := range o.Progress {
+			if strings.ContainsAny(strings.TrimSuffix(r.Value, "*"), "*?[]|;$`'\" \\") {
+				t.Errorf("%s: Progress rule %+v: its value is no plain word or prefix", a.ID, r)
+			}
+		}
+	}
+	if n < 6 {
+		t.Errorf("%d agents show something by themselves, want claude, codex, copilot, kimi, letta, omp, qwen", n)
 	}
 }

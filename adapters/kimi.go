@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // kimi is Kimi Code (npm @moonshot-ai/kimi-code, measured on 2.1.0 with Node
@@ -34,6 +35,14 @@ import (
 func init() {
 	register(&Agent{
 		ID: "kimi", Product: "Kimi Code", Programs: []string{"kimi"},
+		// 2.1.0 (docs/agents.md "Its own notifications"): it notifies an
+		// approval and a finished turn while the terminal is unfocused (OSC 9
+		// in iTerm2, WezTerm, Ghostty, Warp and kitty, a BEL elsewhere), and
+		// draws 9;4 progress by these variables (clearing it while it asks).
+		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+			In: []string{"iterm2", "wezterm", "ghostty", "warp", "kitty", "osc9", "bell", "tmux+bell"},
+			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "WezTerm"},
+				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			return envDir(getenv, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"))
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // letta is Letta Code (npm @letta-ai/letta-code, measured on 0.32.18 with
@@ -27,6 +28,12 @@ const lettaTimeout = HookTimeout * 1000 // its handlers' timeout, in millisecond
 func init() {
 	register(&Agent{
 		ID: "letta", Product: "Letta Code", Programs: []string{"letta"},
+		// 0.32.18 (docs/agents.md "Its own notifications"): a BEL at every
+		// approval and finished turn, in every terminal (where ours is a BEL
+		// too, it is the one), and 9;4 progress while it asks, in every
+		// terminal: the one writer of the bar.
+		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+			In: []string{"bell", "tmux+bell"}, Progress: []terminal.Rule{{}}},
 		Dir: func(home string, _ func(string) string) (string, string) {
 			return filepath.Join(home, ".letta"), ""
 		},

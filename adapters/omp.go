@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // omp is oh-my-pi (@oh-my-pi/pi-coding-agent, Pi's fork; measured on
@@ -21,11 +22,20 @@ import (
 // nothing.
 // ompExtension is Pi's module with oh-my-pi's approvals
 // (tool_approval_requested) and its willContinue.
-var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Continues: true}
+var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Continues: true, Own: ompOwn}
+
+// ompOwn: 18.2.3's completion.notify, on by default, notifies every
+// finished turn itself, focused or not: OSC 99 in kitty, OSC 9 in Ghostty,
+// WezTerm, iTerm2 and Warp, a BEL elsewhere (where ours is OSC 9 or a BEL
+// too, it is the one); its 9;4 progress is off by default (docs/agents.md
+// "Its own notifications").
+var ompOwn = &terminal.Own{Notifies: []string{string(scripts.Done)},
+	In: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell",
+		"tmux+kitty", "tmux+ghostty", "tmux+wezterm", "tmux+iterm2", "tmux+warp", "tmux+osc9", "tmux+bell"}}
 
 func init() {
 	register(&Agent{
-		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"},
+		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"}, ShowsItself: ompOwn,
 		// Pi follows $PI_CODING_AGENT_DIR too: with it set, both agents use
 		// one folder, so ours keeps its own hooks dir (and manifest) there.
 		SharesDir: true,

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // qwen is Qwen Code (measured on 0.24.4): ~/.qwen/settings.json ($QWEN_HOME
@@ -22,6 +23,15 @@ import (
 func init() {
 	register(&Agent{
 		ID: "qwen", Product: "Qwen Code", Programs: []string{"qwen"},
+		// 0.24.4 (docs/agents.md "Its own notifications"): general.terminalBell,
+		// on by default, notifies an approval while the terminal is unfocused
+		// (OSC 9 iTerm2, OSC 99 kitty, OSC 777 Ghostty, a BEL elsewhere; a
+		// done only after a turn of 20 s, so ours stays), and it draws 9;4
+		// while a tool runs in iTerm2, Ghostty and Windows Terminal.
+		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention)},
+			In: []string{"iterm2", "kitty", "ghostty", "osc9", "bell", "tmux+kitty", "tmux+bell"},
+			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "iTerm.app"}, {Var: "TERM_PROGRAM", Value: "ghostty"},
+				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			return envDir(getenv, "QWEN_HOME", filepath.Join(home, ".qwen"))
 		},

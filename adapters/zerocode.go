@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/scripts"
+	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // A codexEngine is the hooks engine ZeroCode shares with Codex: a hooks.json
@@ -56,6 +57,12 @@ func init() {
 	// seed 003: its title says "Action Required" 22 ms after it asks
 	codex.ByName = `Codex already shows its state in the terminal's title ("Action Required" while it waits for you)`
 	codex.Range = codexRange
+	// 0.171.0 (docs/agents.md "Its own notifications"): [tui] notifications,
+	// on by default, notify approval and a finished turn while the terminal
+	// is unfocused: OSC 9 in Ghostty, kitty, iTerm2 and WezTerm, a BEL
+	// elsewhere (where ours is a BEL, or OSC 9, too); no 9;4 progress.
+	codex.ShowsItself = &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell", "tmux+bell"}}
 	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
 	codex.Ask = &Ask{
 		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},

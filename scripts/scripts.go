@@ -436,7 +436,7 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 		Install                              Install
 		States                               []stateLine
 	}{NS: ns, Install: in, Product: product, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), Export: ExportName(ns),
-		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(product)}
+		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(product, nil)}
 	d.States = stateLines(opencodeStates...)
 	return execute(opencodeTmpl, d)
 }
@@ -458,6 +458,9 @@ type Extension struct {
 	// Continues: the agent's agent_end carries willContinue, true when
 	// another run follows at once; such an agent_end reports nothing.
 	Continues bool
+	// Own is what the agent shows by itself in terminal mode, which the
+	// extension leaves out there (nil: nothing).
+	Own *terminal.Own
 }
 
 // states are the states the extension reports, in the order its table
@@ -482,7 +485,7 @@ func (e Extension) Render(in Install) ([]byte, error) {
 		TaskPrefix, TerminalJS string
 		Install                Install
 		States                 []stateLine
-	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(e.Product)}
+	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(e.Product, e.Own)}
 	d.States = stateLines(e.states()...)
 	return execute(piTmpl, d)
 }

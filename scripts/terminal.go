@@ -160,7 +160,9 @@ func terminalBlock(spec Spec, states []State) []string {
 	}
 	var arms []arm
 	add := func(pats []string, t terminal.Terminal, s State, leave terminal.Leave) {
-		arms = append(arms, arm{pats, terminalLine(spec, t, s, leave)})
+		if len(pats) > 0 {
+			arms = append(arms, arm{pats, terminalLine(spec, t, s, leave)})
+		}
 	}
 	for _, s := range states {
 		for _, o := range progress {
@@ -176,27 +178,47 @@ func terminalBlock(spec Spec, states []State) []string {
 				return ps
 			}
 			leave := terminal.Leave{Progress: o == "own/"}
-			if slices.Contains(own.Notifies, string(s)) {
-				var tm, bare []string
-				for _, n := range own.In {
-					t, _ := terminal.Parse(n)
-					tm, bare = append(tm, p("tmux+"+t.String())...), append(bare, p(t.String())...)
+			quiet := terminal.Leave{Progress: leave.Progress, Notification: true}
+			// Inside tmux, then outside: where the agent notifies s itself
+			// (own.In: a terminal's name, a dialect's, "*"), one arm per
+			// other dialect, then the default's, OSC 9, which also takes ids
+			// the scripts do not know.
+			for _, side := range []string{"tmux+", ""} {
+				in := func(n string) bool {
+					return slices.Contains(own.Notifies, string(s)) && slices.Contains(own.In, side+n)
 				}
-				quiet := terminal.Leave{Progress: leave.Progress, Notification: true}
-				add(tm, terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, s, quiet)
-				add(bare, terminal.Terminal{Dialect: terminal.OSC9}, s, quiet)
-			}
-			// One arm per dialect (tmux's first), then the default's, OSC
-			// 9, which also takes ids the scripts do not know.
-			for _, tmux := range []string{"tmux+", ""} {
-				for _, d := range terminal.Dialects()[1:] {
-					add(p(tmux+string(d), tmux+string(d)+":*"), terminal.Terminal{Dialect: d, Tmux: tmux != ""}, s, leave)
-				}
+				t := terminal.Terminal{Dialect: terminal.OSC9, Tmux: side != ""}
 				def := pre + "*"
-				if tmux != "" {
-					def = pre + terminal.TaskPrefix + tmux + "*"
+				if side != "" {
+					def = pre + terminal.TaskPrefix + side + "*"
 				}
-				add([]string{def}, terminal.Terminal{Dialect: terminal.OSC9, Tmux: tmux != ""}, s, leave)
+				if in("*") {
+					add([]string{def}, t, s, quiet)
+					continue
+				}
+				var mine []string
+				for _, n := range own.In {
+					n, tm := strings.CutPrefix(n, "tmux+")
+					if tm != (side != "") || !in(n) {
+						continue
+					}
+					if c, _ := terminal.Parse(n); c.Name != "" {
+						mine = append(mine, p(side+c.String())...)
+					} else if c.Dialect != terminal.OSC9 { // OSC 9's is the default's below
+						mine = append(mine, p(side+n, side+n+":*")...)
+					}
+				}
+				add(mine, t, s, quiet)
+				for _, d := range terminal.Dialects()[1:] {
+					if !in(string(d)) {
+						add(p(side+string(d), side+string(d)+":*"), terminal.Terminal{Dialect: d, Tmux: side != ""}, s, leave)
+					}
+				}
+				if in(string(terminal.OSC9)) {
+					add([]string{def}, t, s, quiet)
+				} else {
+					add([]string{def}, t, s, leave)
+				}
 			}
 		}
 	}
@@ -246,8 +268,22 @@ func merge(arms []arm) []arm {
 // jsTerminal is the JavaScript the opencode, Kilo and Pi plugins share for
 // terminal mode: the same bytes as TerminalBytes, the folder made safe as
 // SafeFolder makes it (byte by byte, from process.cwd()).
-func jsTerminal(product string) string {
+func jsTerminal(product string, own *terminal.Own) string {
 	js := func(s string) string { return `"` + jsonEscape(s) + `"` }
+	jsList := func(ss []string) string {
+		var q []string
+		for _, s := range ss {
+			q = append(q, js(s))
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	if own == nil {
+		own = &terminal.Own{}
+	}
+	var rules []string
+	for _, r := range own.Progress {
+		rules = append(rules, jsList([]string{r.Var, r.Value}))
+	}
 	var forms []string
 	for _, f := range terminal.Forms {
 		forms = append(forms, js(string(f.Dialect))+": ["+js(f.Open)+", "+js(f.Join)+"]")
@@ -261,6 +297,7 @@ const PRODUCT = ` + js(product) + `;
 const FORMS = {` + jsForms + `};
 const PROGRESS = { working: ` + js(terminal.Progress("working")) + `, attention: ` + js(terminal.Progress("attention")) + `, done: ` + js(terminal.Progress("done")) + `, interrupted: ` + js(terminal.Progress("done")) + ` };
 const SAYS = { attention: ` + js(terminal.Notification(string(Attention))) + `, done: ` + js(terminal.Notification(string(Done))) + ` };
+const OWN = { notifies: ` + jsList(own.Notifies) + `, in: ` + jsList(own.In) + `, progress: [` + strings.Join(rules, ", ") + `] };
 
 function folder() {
   let name = "";
@@ -280,17 +317,24 @@ function folder() {
 
 function terminal(t, state) {
   const tmux = t.startsWith("tmux+");
-  const dialect = (tmux ? t.slice(5) : t).split(":")[0];
-  const seqs = [PROGRESS[state]];
+  let [dialect, name] = (tmux ? t.slice(5) : t).split(":");
+  if (!FORMS[dialect]) dialect = "osc9";
+  // what the agent shows by itself here (its description's ShowsItself)
+  const ownProgress = OWN.progress.some(([v, want]) => {
+    const got = process.env[v] || "";
+    return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
+  });
+  const ownNotify = OWN.notifies.includes(state) && ["*", dialect, name].some((n) => n && OWN.in.includes((tmux ? "tmux+" : "") + n));
+  const seqs = ownProgress ? [] : [PROGRESS[state]];
   const says = SAYS[state];
   let bell = "";
   if (says) {
     const tail = says + ` + js(terminal.Separator) + ` + folder();
-    const [open, join] = FORMS[dialect] || FORMS.osc9;
-    if (open) seqs.push(open + PRODUCT + join + tail + "\u0007");
+    const [open, join] = FORMS[dialect];
+    if (open && !ownNotify) seqs.push(open + PRODUCT + join + tail + "\u0007");
     // the bell dialect's BEL, and inside tmux every notification's: plain,
     // so that tmux marks the window in its window list
-    if (!open || tmux) bell = "\u0007";
+    if ((!open && !ownNotify) || tmux) bell = "\u0007";
   }
   return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
 }`

@@ -22,7 +22,7 @@ func allTerms() []string {
 		for _, d := range terminal.Dialects() {
 			ts = append(ts, pre+string(d))
 		}
-		for _, n := range append(ownLike.In, "wezterm", "apple-terminal") {
+		for _, n := range []string{"ghostty", "kitty", "iterm2", "wezterm", "apple-terminal"} {
 			ts = append(ts, pre+n)
 		}
 	}
@@ -31,7 +31,7 @@ func allTerms() []string {
 
 // ownLike is what Claude Code shows by itself (adapters' description).
 var ownLike = &terminal.Own{
-	Notifies: []string{"attention"}, In: []string{"ghostty", "kitty", "iterm2"},
+	Notifies: []string{"attention"}, In: []string{"ghostty", "kitty", "iterm2", "tmux+ghostty", "tmux+kitty", "tmux+iterm2"},
 	Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 }
 
@@ -272,6 +272,10 @@ var terminalSpecs = []struct {
 	{Spec{Agent: "droid", Product: "Droid", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldCases, Field: "notificationType", Own: ownLike,
 		Cases: []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}}, `{"notificationType":"permission_prompt"}`, Attention},
 	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "AfterAgent", State: Done, Transport: PTY, Own: ownLike}, `{}`, Done},
+	// everywhere ("*", a rule with no Var), and by dialect
+	{Spec{Agent: "codex", Product: "Codex", Event: "Stop", State: Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"attention", "done"}, In: []string{"*", "tmux+bell"}}}, `{}`, Done},
+	{Spec{Agent: "letta", Product: "Letta Code", Event: "Stop", State: Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"bell", "osc9", "tmux+osc9", "tmux+kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, Done},
+	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"tmux+*", "kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, Done},
 }
 
 // shells are the shells the scripts are run under: dash always, bash (in
@@ -385,27 +389,36 @@ func TestPluginsTerminalMode(t *testing.T) {
 	}
 	ocDir, ocPlugin := writePlugin(t, "hookinstall")
 	piDir, piExt := writePi(t, "hookinstall")
-	for _, ts := range allTerms() {
+	// an extension of an agent that shows some of it by itself
+	own := &terminal.Own{Notifies: []string{"done"}, In: []string{"kitty", "bell", "tmux+osc9"}, Progress: ownLike.Progress}
+	ownDir, ownExt := writeExtension(t, "hookinstall", func(ns string) ([]byte, error) {
+		return Extension{Product: "Own", Own: own}.Render(Install{NS: ns, Agent: "pi"})
+	}, piDriver)
+	for k, ts := range allTerms() {
 		term, _ := terminal.Parse(ts)
+		env := map[string]string{"TERM_PROGRAM": []string{"ghostty", "vscode"}[k%2]}
 		for _, c := range []struct {
 			dir, file, product string
+			own                *terminal.Own
 			states             []State
 		}{
-			{ocDir, ocPlugin, "opencode", []State{Working, Attention, Working, Done, Working, Interrupted}},
-			{piDir, piExt, "Pi", []State{Working, Done, Working, Interrupted}},
+			{ocDir, ocPlugin, "opencode", nil, []State{Working, Attention, Working, Done, Working, Interrupted}},
+			{piDir, piExt, "Pi", nil, []State{Working, Done, Working, Interrupted}},
+			{ownDir, ownExt, "Own", own, []State{Working, Done, Working, Interrupted}},
 		} {
 			cmd := exec.Command(node, filepath.Join(c.dir, "driver.mjs"), c.file, "turn")
 			cmd.Dir = work
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path}
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path, "TERM_PROGRAM=" + env["TERM_PROGRAM"]}
 			if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
 				t.Fatalf("%s %s: %v %s", c.product, ts, err, out)
 			}
 			var want []byte
 			for _, s := range c.states {
-				want = append(want, terminal.Bytes(term, c.product, terminal.SafeFolder(work), string(s))...)
+				leave := c.own.Leave(term, string(s), func(k string) string { return env[k] })
+				want = append(want, terminal.Encode(term, terminal.Sequences(term, c.product, terminal.SafeFolder(work), string(s), leave))...)
 			}
 			if got := p.Drain(t); !bytes.Equal(got, want) {
-				t.Errorf("%s %s: pty got %q, want %q", c.product, ts, got, want)
+				t.Errorf("%s %s %v: pty got %q, want %q", c.product, ts, env, got, want)
 			}
 		}
 	}

@@ -127,8 +127,12 @@ func wrapWords(words []string, sep, wrap string) string {
 	return b.String()
 }
 
-// Sh is sh code that runs do when r matches.
+// Sh is sh code that runs do when r matches (always, for a rule with no
+// Var).
 func (r Rule) Sh(do string) string {
+	if r.Var == "" {
+		return do
+	}
 	if r.Value == "" {
 		return fmt.Sprintf("[ -z \"${%s:-}\" ] || %s", r.Var, do)
 	}

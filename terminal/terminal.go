@@ -343,11 +343,27 @@ type Leave struct{ Progress, Notification bool }
 // shows twice.
 type Own struct {
 	// Notifies are the states whose desktop notification the agent sends by
-	// itself in the terminals In names (Names).
+	// itself in the terminals In names: a terminal's name, a dialect's (every
+	// terminal init gives it), or "*" (every terminal); outside tmux, or
+	// inside it when prefixed "tmux+".
 	Notifies, In []string
 	// Progress are the rules, read when the hook runs, under which the agent
-	// draws OSC 9;4 tab progress by itself.
+	// draws OSC 9;4 tab progress by itself; a rule with no Var always holds.
 	Progress []Rule
+}
+
+// in reports whether o's notifications show in terminal t.
+func (o *Own) in(t Terminal) bool {
+	side := ""
+	if t.Tmux {
+		side = "tmux+"
+	}
+	for _, n := range []string{"*", string(t.Dialect), t.Name} {
+		if n != "" && slices.Contains(o.In, side+n) {
+			return true
+		}
+	}
+	return false
 }
 
 // Leave is what the hook of an agent that shows o by itself leaves out for
@@ -356,9 +372,9 @@ func (o *Own) Leave(t Terminal, s string, getenv func(string) string) Leave {
 	if o == nil {
 		return Leave{}
 	}
-	l := Leave{Notification: slices.Contains(o.Notifies, s) && slices.Contains(o.In, t.Name)}
+	l := Leave{Notification: slices.Contains(o.Notifies, s) && o.in(t)}
 	for _, r := range o.Progress {
-		l.Progress = l.Progress || r.match(getenv(r.Var))
+		l.Progress = l.Progress || r.Var == "" || r.match(getenv(r.Var))
 	}
 	return l
 }

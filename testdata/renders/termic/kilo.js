@@ -24,6 +24,7 @@ const PRODUCT = "Kilo";
 const FORMS = {"osc9": ["\u001b]9;", " "], "osc777": ["\u001b]777;notify;", ";"], "osc99": ["\u001b]99;;", " "], "bell": ["", ""]};
 const PROGRESS = { working: "\u001b]9;4;3\u0007", attention: "\u001b]9;4;4;100\u0007", done: "\u001b]9;4;0\u0007", interrupted: "\u001b]9;4;0\u0007" };
 const SAYS = { attention: "needs your input", done: "is done" };
+const OWN = { notifies: [], in: [], progress: [] };
 
 function folder() {
   let name = "";
@@ -43,17 +44,24 @@ function folder() {
 
 function terminal(t, state) {
   const tmux = t.startsWith("tmux+");
-  const dialect = (tmux ? t.slice(5) : t).split(":")[0];
-  const seqs = [PROGRESS[state]];
+  let [dialect, name] = (tmux ? t.slice(5) : t).split(":");
+  if (!FORMS[dialect]) dialect = "osc9";
+  // what the agent shows by itself here (its description's ShowsItself)
+  const ownProgress = OWN.progress.some(([v, want]) => {
+    const got = process.env[v] || "";
+    return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
+  });
+  const ownNotify = OWN.notifies.includes(state) && ["*", dialect, name].some((n) => n && OWN.in.includes((tmux ? "tmux+" : "") + n));
+  const seqs = ownProgress ? [] : [PROGRESS[state]];
   const says = SAYS[state];
   let bell = "";
   if (says) {
     const tail = says + " \u00b7 " + folder();
-    const [open, join] = FORMS[dialect] || FORMS.osc9;
-    if (open) seqs.push(open + PRODUCT + join + tail + "\u0007");
+    const [open, join] = FORMS[dialect];
+    if (open && !ownNotify) seqs.push(open + PRODUCT + join + tail + "\u0007");
     // the bell dialect's BEL, and inside tmux every notification's: plain,
     // so that tmux marks the window in its window list
-    if (!open || tmux) bell = "\u0007";
+    if ((!open && !ownNotify) || tmux) bell = "\u0007";
   }
   return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
 }
