@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -403,8 +404,15 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		sh.Hint = "open a new shell: init sets " + pty + " to the shell's own tty"
 	}
 	// what the agent shows by itself here, which its hooks leave out
-	if own.Leave(t, "attention", o.Getenv).Notification {
-		sh.Sends += "; " + product + " notifies you itself when it needs you here, so its hooks leave that notification out"
+	var when []string
+	for s, says := range map[string]string{"attention": "needs you", "done": "is done"} {
+		if own.Leave(t, s, o.Getenv).Notification {
+			when = append(when, says)
+		}
+	}
+	if len(when) > 0 {
+		sort.Strings(when) // "is done", "needs you"
+		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
 	}
 	if own.Leave(t, "working", o.Getenv).Progress {
 		sh.Sends += "; it draws its own tab progress in this terminal, so its hooks leave theirs out"
