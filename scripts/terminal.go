@@ -153,8 +153,16 @@ func terminalBlock(spec Spec, states []State) []string {
 	progress := []string{""}
 	if len(own.Progress) > 0 {
 		ls = append(ls, "o=")
-		for _, r := range own.Progress {
-			ls = append(ls, r.Sh("o=own"))
+		// one line per variable: its values as one pattern list
+		for i, r := range own.Progress {
+			for _, q := range own.Progress[i+1:] {
+				if q.Var == r.Var && q.Value != "" && r.Value != "" {
+					r.Value += " | " + q.Value
+				}
+			}
+			if !slices.ContainsFunc(own.Progress[:i], func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }) {
+				ls = append(ls, r.Sh("o=own"))
+			}
 		}
 		subject, progress = "$o/"+subject, []string{"own/", "*/"}
 	}

@@ -28,8 +28,7 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	o=
-	case ${TERM_PROGRAM:-} in ghostty) o=own ;; esac
-	case ${TERM_PROGRAM:-} in iTerm.app) o=own ;; esac
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own ;; esac
 	case $o/$HOOKINSTALL_TASK_ID in
 	own/terminal:tmux+osc777:ghostty | own/terminal:tmux+osc99:kitty | own/terminal:tmux+osc9:iterm2) printf '%s' '{"terminalSequence":"\u0007"}' ;;
 	own/terminal:tmux+osc777 | own/terminal:tmux+osc777:*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
