@@ -95,7 +95,11 @@ func terminalLine(spec Spec, t terminal.Terminal, s State, leave terminal.Leave)
 		}
 		return b.String()
 	}
-	seq := terminal.Encode(t, terminal.Sequences(t, spec.Product, folderPlaceholder, string(s), leave))
+	return ptyLine(terminal.Encode(t, terminal.Sequences(t, spec.Product, folderPlaceholder, string(s), leave)))
+}
+
+// ptyLine is the command that writes seq to the pty; "" for nothing.
+func ptyLine(seq []byte) string {
 	if len(seq) == 0 {
 		return ""
 	}
@@ -129,7 +133,7 @@ func folderLines() []string {
 
 // terminalBlock is the terminal branch of a script: the folder when a
 // state it sends has a notification, then one case on the task id (and
-// $state, for a script whose state depends on the payload; and $o, set
+// $state, for a script whose state depends on the payload; and $o, "own/"
 // when the agent draws its own progress, Own.Progress) with a printf per
 // terminal. Where the agent shows a state's notification itself (Own.In),
 // the script leaves it out; inside tmux the plain BEL that marks the
@@ -161,10 +165,33 @@ func terminalBlock(spec Spec, states []State) []string {
 				}
 			}
 			if !slices.ContainsFunc(own.Progress[:i], func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }) {
-				ls = append(ls, r.Sh("o=own"))
+				ls = append(ls, r.Sh("o=own/"))
 			}
 		}
-		subject, progress = "$o/"+subject, []string{"own/", "*/"}
+		if spec.Transport == Stdout {
+			subject, progress = "$o"+subject, []string{"own/", ""}
+		} else {
+			// to the pty, the progress is chosen in a case of its own ($p,
+			// part of each printf's format: one write), which keeps the
+			// script small (its parse is most of a hook's time)
+			ls = append(ls, "p=", `[ -n "$o" ] || case `+subject+" in")
+			for _, st := range states {
+				pre := ""
+				if strings.HasPrefix(subject, "$state/") {
+					pre = string(st) + "/"
+				}
+				for _, t := range []terminal.Terminal{{Dialect: terminal.OSC9, Tmux: true}, {Dialect: terminal.OSC9}} {
+					pat := pre + "*"
+					if t.Tmux {
+						pat = pre + terminal.TaskPrefix + "tmux+*"
+					}
+					f, _ := printfFormat(string(terminal.Encode(t, []string{terminal.Progress(string(st))})))
+					ls = append(ls, pat+") p="+f+" ;;")
+				}
+			}
+			ls = append(ls, "esac")
+			progress = []string{"own/"}
+		}
 	}
 	var arms []arm
 	add := func(pats []string, t terminal.Terminal, s State, leave terminal.Leave) {
@@ -175,7 +202,10 @@ func terminalBlock(spec Spec, states []State) []string {
 	for _, s := range states {
 		for _, o := range progress {
 			pre := o
-			if strings.HasPrefix(subject, "$state/") || strings.HasPrefix(subject, "$o/$state/") {
+			if !strings.HasPrefix(subject, "$o") {
+				pre = "" // the pty's split: its progress was sent above
+			}
+			if strings.Contains(subject, "$state/") {
 				pre += string(s) + "/"
 			}
 			p := func(ids ...string) []string {
@@ -213,13 +243,13 @@ func terminalBlock(spec Spec, states []State) []string {
 					if c, _ := terminal.Parse(n); c.Name != "" {
 						mine = append(mine, p(side+c.String())...)
 					} else if c.Dialect != terminal.OSC9 { // OSC 9's is the default's below
-						mine = append(mine, p(side+n, side+n+":*")...)
+						mine = append(mine, p(side+n+"*")...)
 					}
 				}
 				add(mine, t, s, quiet)
 				for _, d := range terminal.Dialects()[1:] {
 					if !in(string(d)) {
-						add(p(side+string(d), side+string(d)+":*"), terminal.Terminal{Dialect: d, Tmux: side != ""}, s, leave)
+						add(p(side+string(d)+"*"), terminal.Terminal{Dialect: d, Tmux: side != ""}, s, leave)
 					}
 				}
 				if in(string(terminal.OSC9)) {
@@ -237,7 +267,16 @@ func terminalBlock(spec Spec, states []State) []string {
 		}
 		ls = append(ls, strings.Join(a.pats, " | ")+") "+a.line+";;")
 	}
-	return append(ls, "esac")
+	ls = append(ls, "esac")
+	if slices.Contains(ls, "p=") {
+		// the pty's split: $p leads each format (no '%' is in a progress)
+		for i, l := range ls[slices.Index(ls, "case "+subject+" in"):] {
+			l = strings.Replace(l, ") printf '", `) printf "$p"'`, 1)
+			ls[slices.Index(ls, "case "+subject+" in")+i] = strings.Replace(l, ") ;;", `) printf "$p" 2>/dev/null >"$tty" ;;`, 1)
+		}
+		ls = slices.Insert(ls, slices.Index(ls, "case "+subject+" in"), "# shellcheck disable=SC2059")
+	}
+	return ls
 }
 
 // An arm is one case of a script's terminal branch: its patterns and its

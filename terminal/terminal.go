@@ -159,12 +159,14 @@ func FromTask(id string) (Terminal, bool) {
 	}
 	t, err := Parse(rest)
 	if err != nil {
-		// What the scripts do with a value they do not know: its dialect
-		// when it starts with one and a ':', else OSC 9.
+		// What the scripts do with a value they do not know: the dialect
+		// (but OSC 9, the default) it starts with, else OSC 9.
 		bare, tmux := strings.CutPrefix(rest, "tmux+")
 		t = Terminal{Dialect: OSC9, Tmux: tmux}
-		if d, _, named := strings.Cut(bare, ":"); named && slices.Contains(Dialects(), Dialect(d)) {
-			t.Dialect = Dialect(d)
+		for _, d := range Dialects()[1:] {
+			if strings.HasPrefix(bare, string(d)) {
+				t.Dialect = d
+			}
 		}
 	}
 	return t, true

@@ -44,26 +44,26 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own ;; esac
-	case $o/$state/$HOOKINSTALL_TASK_ID in
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
+	case $o$state/$HOOKINSTALL_TASK_ID in
 	own/working/*) ;;
-	*/working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
-	own/done/terminal:tmux+osc777 | own/done/terminal:tmux+osc777:*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+osc99 | own/done/terminal:tmux+osc99:*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+bell | own/done/terminal:tmux+bell:*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
+	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	own/done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	own/done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	own/done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
 	own/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:osc777 | own/done/terminal:osc777:*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:osc99 | own/done/terminal:osc99:*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:bell | own/done/terminal:bell:*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
+	own/done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	own/done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	own/done/terminal:bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
 	own/done/*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:tmux+osc777 | */done/terminal:tmux+osc777:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:tmux+osc99 | */done/terminal:tmux+osc99:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:tmux+bell | */done/terminal:tmux+bell:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	*/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:osc777 | */done/terminal:osc777:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:osc99 | */done/terminal:osc99:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:bell | */done/terminal:bell:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	*/done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
+	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
+	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
 *)
@@ -121,26 +121,26 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own ;; esac
-	case $o/$state/$HOOKINSTALL_TASK_ID in
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
+	case $o$state/$HOOKINSTALL_TASK_ID in
 	own/working/*) ;;
-	*/working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
-	own/done/terminal:tmux+osc777 | own/done/terminal:tmux+osc777:*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+osc99 | own/done/terminal:tmux+osc99:*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+bell | own/done/terminal:tmux+bell:*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
+	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	own/done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	own/done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	own/done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
 	own/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:osc777 | own/done/terminal:osc777:*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:osc99 | own/done/terminal:osc99:*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:bell | own/done/terminal:bell:*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
+	own/done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	own/done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	own/done/terminal:bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
 	own/done/*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:tmux+osc777 | */done/terminal:tmux+osc777:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:tmux+osc99 | */done/terminal:tmux+osc99:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:tmux+bell | */done/terminal:tmux+bell:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	*/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	*/done/terminal:osc777 | */done/terminal:osc777:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:osc99 | */done/terminal:osc99:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	*/done/terminal:bell | */done/terminal:bell:*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	*/done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
+	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
+	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
 *)

@@ -30,13 +30,13 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	case $MY_HOST_TASK_ID in
-	terminal:tmux+osc777 | terminal:tmux+osc777:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Codex;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:tmux+osc99 | terminal:tmux+osc99:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Codex is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:tmux+bell | terminal:tmux+bell:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
+	terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Codex;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Codex is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Codex is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:osc777 | terminal:osc777:*) printf '\033]9;4;0\007\033]777;notify;Codex;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:osc99 | terminal:osc99:*) printf '\033]9;4;0\007\033]99;;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:bell | terminal:bell:*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
+	terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Codex;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:osc99*) printf '\033]9;4;0\007\033]99;;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	*) printf '\033]9;4;0\007\033]9;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
 	;;

@@ -48,13 +48,13 @@ terminal:*)
 	case $state/$HOOKINSTALL_TASK_ID in
 	working/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;3\007\033\134' 2>/dev/null >"$tty" ;;
 	working/*) printf '\033]9;4;3\007' 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc777 | done/terminal:tmux+osc777:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc99 | done/terminal:tmux+osc99:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+bell | done/terminal:tmux+bell:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc777 | done/terminal:osc777:*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc99 | done/terminal:osc99:*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:bell | done/terminal:bell:*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
+	done/terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	done/*) printf '\033]9;4;0\007\033]9;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
 	;;
@@ -115,13 +115,13 @@ terminal:*)
 	case $state/$HOOKINSTALL_TASK_ID in
 	working/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;3\007\033\134' 2>/dev/null >"$tty" ;;
 	working/*) printf '\033]9;4;3\007' 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc777 | done/terminal:tmux+osc777:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc99 | done/terminal:tmux+osc99:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+bell | done/terminal:tmux+bell:*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc777 | done/terminal:osc777:*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc99 | done/terminal:osc99:*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:bell | done/terminal:bell:*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
+	done/terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	done/*) printf '\033]9;4;0\007\033]9;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
 	;;

@@ -46,13 +46,13 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	case $state/$HOOKINSTALL_TASK_ID in
-	attention/terminal:tmux+osc777 | attention/terminal:tmux+osc777:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99 | attention/terminal:tmux+osc99:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+bell | attention/terminal:tmux+bell:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc777 | attention/terminal:osc777:*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99 | attention/terminal:osc99:*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:bell | attention/terminal:bell:*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
+	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
@@ -113,13 +113,13 @@ terminal:*)
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	case $state/$HOOKINSTALL_TASK_ID in
-	attention/terminal:tmux+osc777 | attention/terminal:tmux+osc777:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99 | attention/terminal:tmux+osc99:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+bell | attention/terminal:tmux+bell:*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc777 | attention/terminal:osc777:*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99 | attention/terminal:osc99:*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:bell | attention/terminal:bell:*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
+	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
