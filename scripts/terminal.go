@@ -173,8 +173,13 @@ func terminalBlock(spec Spec, states []State) []string {
 		} else {
 			// to the pty, the progress is chosen in a case of its own ($p,
 			// part of each printf's format: one write), which keeps the
-			// script small (its parse is most of a hook's time)
-			ls = append(ls, "p=", `[ -n "$o" ] || case `+subject+" in")
+			// script small (its parse is most of a hook's time); a script
+			// whose states notify nothing writes it there and is done
+			quiet := !slices.ContainsFunc(states, func(st State) bool { return terminal.Notification(string(st)) != "" })
+			if !quiet {
+				ls = append(ls, "p=")
+			}
+			ls = append(ls, `[ -n "$o" ] || case `+subject+" in")
 			for _, st := range states {
 				pre := ""
 				if strings.HasPrefix(subject, "$state/") {
@@ -185,11 +190,18 @@ func terminalBlock(spec Spec, states []State) []string {
 					if t.Tmux {
 						pat = pre + terminal.TaskPrefix + "tmux+*"
 					}
-					f, _ := printfFormat(string(terminal.Encode(t, []string{terminal.Progress(string(st))})))
-					ls = append(ls, pat+") p="+f+" ;;")
+					seq := terminal.Encode(t, []string{terminal.Progress(string(st))})
+					if f, _ := printfFormat(string(seq)); quiet {
+						ls = append(ls, pat+") "+ptyLine(seq)+" ;;")
+					} else {
+						ls = append(ls, pat+") p="+f+" ;;")
+					}
 				}
 			}
 			ls = append(ls, "esac")
+			if quiet {
+				return ls
+			}
 			progress = []string{"own/"}
 		}
 	}
