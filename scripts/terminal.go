@@ -154,55 +154,28 @@ func terminalBlock(spec Spec, states []State) []string {
 	if len(states) > 1 || spec.Rule != Always {
 		subject = "$state/" + subject
 	}
-	progress := []string{""}
+	// The variants of the arms: where the agent draws its own progress
+	// ($o, from its rules), Claude's arms come twice (with $o, without);
+	// a pty script chooses the progress once instead ($p), or writes it
+	// and is done when its states notify nothing.
+	type variant struct {
+		pre   string
+		leave terminal.Leave
+	}
+	variants := []variant{{}}
+	split := false
 	if len(own.Progress) > 0 {
-		ls = append(ls, "o=")
-		// one line per variable: its values as one pattern list
-		for i, r := range own.Progress {
-			for _, q := range own.Progress[i+1:] {
-				if q.Var == r.Var && q.Value != "" && r.Value != "" {
-					r.Value += " | " + q.Value
-				}
-			}
-			if !slices.ContainsFunc(own.Progress[:i], func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }) {
-				ls = append(ls, r.Sh("o=own/"))
-			}
-		}
+		ls = append(ls, append([]string{"o="}, progressLines(own.Progress)...)...)
 		if spec.Transport == Stdout {
-			subject, progress = "$o"+subject, []string{"own/", ""}
+			subject = "$o" + subject
+			variants = []variant{{"own/", terminal.Leave{Progress: true}}, {}}
 		} else {
-			// to the pty, the progress is chosen in a case of its own ($p,
-			// part of each printf's format: one write), which keeps the
-			// script small (its parse is most of a hook's time); a script
-			// whose states notify nothing writes it there and is done
 			quiet := !slices.ContainsFunc(states, func(st State) bool { return terminal.Notification(string(st)) != "" })
-			if !quiet {
-				ls = append(ls, "p=")
-			}
-			ls = append(ls, `[ -n "$o" ] || case `+subject+" in")
-			for _, st := range states {
-				pre := ""
-				if strings.HasPrefix(subject, "$state/") {
-					pre = string(st) + "/"
-				}
-				for _, t := range []terminal.Terminal{{Dialect: terminal.OSC9, Tmux: true}, {Dialect: terminal.OSC9}} {
-					pat := pre + "*"
-					if t.Tmux {
-						pat = pre + terminal.TaskPrefix + "tmux+*"
-					}
-					seq := terminal.Encode(t, []string{terminal.Progress(string(st))})
-					if f, _ := printfFormat(string(seq)); quiet {
-						ls = append(ls, pat+") "+ptyLine(seq)+" ;;")
-					} else {
-						ls = append(ls, pat+") p="+f+" ;;")
-					}
-				}
-			}
-			ls = append(ls, "esac")
+			ls = append(ls, progressCase(subject, states, quiet)...)
 			if quiet {
 				return ls
 			}
-			progress = []string{"own/"}
+			split, variants = true, []variant{{"", terminal.Leave{Progress: true}}}
 		}
 	}
 	var arms []arm
@@ -212,11 +185,8 @@ func terminalBlock(spec Spec, states []State) []string {
 		}
 	}
 	for _, s := range states {
-		for _, o := range progress {
-			pre := o
-			if !strings.HasPrefix(subject, "$o") {
-				pre = "" // the pty's split: its progress was sent above
-			}
+		for _, v := range variants {
+			pre := v.pre
 			if strings.Contains(subject, "$state/") {
 				pre += string(s) + "/"
 			}
@@ -227,8 +197,7 @@ func terminalBlock(spec Spec, states []State) []string {
 				}
 				return ps
 			}
-			leave := terminal.Leave{Progress: o == "own/"}
-			quiet := terminal.Leave{Progress: leave.Progress, Notification: true}
+			leave, quiet := v.leave, terminal.Leave{Progress: v.leave.Progress, Notification: true}
 			// Inside tmux, then outside: where the agent notifies s itself
 			// (own.In: a terminal's name, a dialect's, "*"), one arm per
 			// other dialect, then the default's, OSC 9, which also takes ids
@@ -272,6 +241,16 @@ func terminalBlock(spec Spec, states []State) []string {
 			}
 		}
 	}
+	if split {
+		// $p leads each format (no '%' is in a progress): one write
+		ls = append(ls, "# shellcheck disable=SC2059")
+		for i := range arms {
+			if arms[i].line == "" {
+				arms[i].line = `printf "$p" 2>/dev/null >"$tty"`
+			}
+			arms[i].line = strings.Replace(arms[i].line, "printf '", `printf "$p"'`, 1)
+		}
+	}
 	ls = append(ls, "case "+subject+" in")
 	for _, a := range merge(arms) {
 		if a.line != "" {
@@ -279,16 +258,56 @@ func terminalBlock(spec Spec, states []State) []string {
 		}
 		ls = append(ls, strings.Join(a.pats, " | ")+") "+a.line+";;")
 	}
-	ls = append(ls, "esac")
-	if slices.Contains(ls, "p=") {
-		// the pty's split: $p leads each format (no '%' is in a progress)
-		for i, l := range ls[slices.Index(ls, "case "+subject+" in"):] {
-			l = strings.Replace(l, ") printf '", `) printf "$p"'`, 1)
-			ls[slices.Index(ls, "case "+subject+" in")+i] = strings.Replace(l, ") ;;", `) printf "$p" 2>/dev/null >"$tty" ;;`, 1)
+	return append(ls, "esac")
+}
+
+// progressLines set $o to "own/" where one of rules holds: one line per
+// variable, its values as one pattern list.
+func progressLines(rules []terminal.Rule) []string {
+	var ls []string
+	for i, r := range rules {
+		same := func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }
+		if slices.ContainsFunc(rules[:i], same) {
+			continue
 		}
-		ls = slices.Insert(ls, slices.Index(ls, "case "+subject+" in"), "# shellcheck disable=SC2059")
+		for _, q := range rules[i+1:] {
+			if same(q) {
+				r.Value += " | " + q.Value
+			}
+		}
+		ls = append(ls, r.Sh("o=own/"))
 	}
 	return ls
+}
+
+// progressCase is a pty script's case that chooses each state's progress
+// ($p) unless the agent draws its own ($o); when quiet (no state notifies)
+// it writes the progress itself.
+func progressCase(subject string, states []State, quiet bool) []string {
+	var ls []string
+	if !quiet {
+		ls = append(ls, "p=")
+	}
+	ls = append(ls, `[ -n "$o" ] || case `+subject+" in")
+	for _, st := range states {
+		pre := ""
+		if strings.HasPrefix(subject, "$state/") {
+			pre = string(st) + "/"
+		}
+		for _, t := range []terminal.Terminal{{Dialect: terminal.OSC9, Tmux: true}, {Dialect: terminal.OSC9}} {
+			pat := pre + "*"
+			if t.Tmux {
+				pat = pre + terminal.TaskPrefix + "tmux+*"
+			}
+			seq := terminal.Encode(t, []string{terminal.Progress(string(st))})
+			if f, _ := printfFormat(string(seq)); quiet {
+				ls = append(ls, pat+") "+ptyLine(seq)+" ;;")
+			} else {
+				ls = append(ls, pat+") p="+f+" ;;")
+			}
+		}
+	}
+	return append(ls, "esac")
 }
 
 // An arm is one case of a script's terminal branch: its patterns and its
