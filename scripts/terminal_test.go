@@ -226,7 +226,7 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		{map[string]string{"TERM": "tmux-256color"}, "tmux+osc9"},
 		{map[string]string{"TERM": "tmux-256color", "LC_TERMINAL": "iTerm2"}, "tmux+osc9:iterm2"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "kitty"}, "osc99:kitty"},
-		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc99:kitty"}, "tmux+osc99:kitty"},
+		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+osc99:kitty", "TERM": "foot"}, "osc777:foot"}, // a task id's form is no override
 		{map[string]string{"TMUX": "x", "__hookinstall_ctype": "iTerm2 3.6.6", "GHOSTTY_RESOURCES_DIR": "/g"}, "tmux+osc9:iterm2"},
 		{map[string]string{"TMUX": "x", "__hookinstall_client": "xterm-kitty", "__hookinstall_ctype": "iTerm2 3.6.6"}, "tmux+osc99:kitty"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+vscode"}, "tmux+bell:vscode"},

@@ -62,7 +62,6 @@ func posixInit(shell, task, pty, over string) string {
 	for _, n := range Names {
 		fmt.Fprintf(&b, "\t\t\t%[1]s | tmux+%[1]s) %[2]s=${%[3]s%%%[1]s}%[4]s ;;\n", n.Name, v, over, named(n.Name))
 	}
-	fmt.Fprintf(&b, "\t\t\t%s) %s=$%s ;;\n", wrapWords(canonical(), " | ", " \\\n\t\t\t| "), v, over)
 	fmt.Fprintf(&b, "\t\t\t*)\n\t\t\t\t%s=\n", v)
 	fmt.Fprintf(&b, "\t\t\t\t%[1]s=\n\t\t\t\t[ -z \"${TMUX:-}\" ] || %[1]s=$(tmux display-message -p '%[3]s' 2>/dev/null)\n"+
 		"\t\t\t\t%[2]s=${%[1]s#* } %[1]s=${%[1]s%%%% *}\n", Client, ClientType, ClientFormat)
@@ -93,38 +92,6 @@ esac
 func named(name string) string {
 	t, _ := Parse(name)
 	return t.String()
-}
-
-// canonical are the terminals' names as a task id says them, with and
-// without "tmux+", which <NS>_TERMINAL also takes.
-func canonical() []string {
-	var cs []string
-	for _, n := range Names {
-		if c := named(n.Name); c != n.Name {
-			cs = append(cs, c, "tmux+"+c)
-		}
-	}
-	return cs
-}
-
-// wrapWords joins words with sep, and with wrap (a line continuation)
-// instead where a line would pass 72 bytes.
-func wrapWords(words []string, sep, wrap string) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range words {
-		if i > 0 {
-			if n+len(sep)+len(w) > 72 {
-				b.WriteString(wrap)
-				n = 0
-			} else {
-				b.WriteString(sep)
-			}
-		}
-		b.WriteString(w)
-		n += len(sep) + len(w)
-	}
-	return b.String()
 }
 
 // Sh is sh code that runs do when r matches (always, for a rule with no
@@ -163,7 +130,6 @@ func fishInit(task, pty, over string) string {
 	for _, n := range Names {
 		fmt.Fprintf(&b, "                case %[1]s tmux+%[1]s\n                    set %[2]s (string replace %[1]s %[4]s -- $%[3]s)\n", n.Name, v, over, named(n.Name))
 	}
-	fmt.Fprintf(&b, "                case %s\n                    set %s $%s\n", wrapWords(canonical(), " ", " \\\n                    "), v, over)
 	fmt.Fprintf(&b, "                case '*'\n                    set -g %[1]s\n                    set -g %[2]s\n"+
 		"                    test -n \"$TMUX\"; and set %[1]s (string split -m1 ' ' -- (tmux display-message -p '%[3]s' 2>/dev/null))\n"+
 		"                    set %[2]s $%[1]s[2]\n                    set %[1]s $%[1]s[1]\n", Client, ClientType, ClientFormat)

@@ -270,7 +270,8 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 	for _, r := range Wrappers {
 		tmux = tmux || r.match(getenv(r.Var))
 	}
-	if o, err := Parse(getenv(Var(ns))); err == nil {
+	// the override is a name in Names (init's shell code takes no other)
+	if o, err := Parse(getenv(Var(ns))); err == nil && !strings.Contains(getenv(Var(ns)), ":") {
 		o.Tmux = o.Tmux || tmux
 		return o, "chosen by " + Var(ns)
 	}

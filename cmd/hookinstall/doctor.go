@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -405,13 +404,12 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	}
 	// what the agent shows by itself here, which its hooks leave out
 	var when []string
-	for s, says := range map[string]string{"attention": "needs you", "done": "is done"} {
-		if own.Leave(t, s, o.Getenv).Notification {
-			when = append(when, says)
+	for _, s := range [][2]string{{"attention", "needs you"}, {"done", "is done"}} {
+		if own.Leave(t, s[0], o.Getenv).Notification {
+			when = append(when, s[1])
 		}
 	}
 	if len(when) > 0 {
-		sort.Strings(when) // "is done", "needs you"
 		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
 	}
 	if own.Leave(t, "working", o.Getenv).Progress {
