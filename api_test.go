@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/adapters"
 )
 
 // maxAPI bounds this package's exported top-level names (types, functions,
@@ -61,7 +63,7 @@ func exportedNames(t *testing.T, dir string) []string {
 // its Go name (the command has no mirror structs of them: see
 // cmd/hookinstall's TestNoMirrorStructs).
 func TestJSONTagsEncoded(t *testing.T) {
-	for _, v := range []any{Agent{}, Event{}, VersionRange{}, OlderVersions{}, Result{}, Change{}, AgentStatus{}, Report{}, Check{}} {
+	for _, v := range []any{Agent{}, Event{}, VersionRange{}, adapters.Older{}, Result{}, Change{}, AgentStatus{}, Report{}, Check{}} {
 		ty := reflect.TypeOf(v)
 		for i := 0; i < ty.NumField(); i++ {
 			if f := ty.Field(i); f.IsExported() && f.Tag.Get("json") == "" {

@@ -64,10 +64,9 @@
 // A task id that starts with "terminal:" was set by `hookinstall init` (in
 // the user's shell rc file) or `hookinstall run`, not by a host: the hooks
 // then speak the terminal's own language (OSC 9;4 tab progress and a
-// desktop notification naming the agent and the project folder). Package
-// [github.com/hookinstall/hookinstall/terminal] holds that mode: the
-// dialects, how a terminal is recognised, the exact bytes and the shell
-// code init prints. Any other task id gets the wire above, byte for byte.
+// desktop notification naming the agent and the project folder;
+// docs/terminals.md says what each terminal gets). Any other task id gets
+// the wire above, byte for byte.
 //
 // # Beneath
 //
@@ -75,5 +74,5 @@
 // it), writer (the only code that writes), manifest and scripts (the
 // generated hooks) are the building blocks beneath this API; doctor holds
 // its checks. They are not a stable API: their names change as the engine
-// does. This package and package terminal are the ones to use.
+// does; terminal mode is internal. This package is the one to use.
 package hookinstall

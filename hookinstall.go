@@ -7,22 +7,23 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
 // DefaultNamespace is the namespace used when neither Options.Namespace nor
 // $HOOKINSTALL_NAMESPACE gives one.
-const DefaultNamespace = "hookinstall"
+const DefaultNamespace = terminal.DefaultNamespace
 
 // namespaceEnv is the environment variable that gives the namespace when
 // Options.Namespace is empty.
@@ -206,64 +207,14 @@ type Agent struct {
 	// other agent runs its hooks once installed, or is trusted in the
 	// agent.
 	TrustWritable bool `json:"-"`
-	// ShowsItself is what the agent shows by itself in a terminal (its own
-	// notifications and tab progress), which its hooks leave out there in
-	// terminal mode; nil for nothing.
-	ShowsItself *terminal.Own `json:"-"`
 }
 
 // A VersionRange is the agent versions whose binaries were run with
 // hookinstall's hooks: Oldest to Newest with every event, the user's own
 // hook still firing and the config back byte for byte after remove. add
 // asks the agent's program on PATH for its version and writes for older
-// ones what Older says.
-type VersionRange struct {
-	Program string          `json:"program"` // the program asked: "kimi"
-	Oldest  string          `json:"oldest"`
-	Newest  string          `json:"newest"`
-	Floor   string          `json:"floor"` // the oldest version run at all
-	Older   []OlderVersions `json:"older"`
-}
-
-// OlderVersions is what add writes for the versions below Below.
-type OlderVersions struct {
-	Below     string   `json:"below"`
-	Drop      []string `json:"drop"`              // events those versions do not know: left out
-	TimeoutMS bool     `json:"timeout_ms"`        // they read a hook's timeout in milliseconds
-	Refused   string   `json:"refused,omitempty"` // nothing useful and safe can be written: why (add exits 3)
-	Why       string   `json:"why"`               // what was measured
-}
-
-// Text renders the range for people: "0.20.0 to 2.1.0 (below 0.20.0: no
-// Interrupt)".
-func (v *VersionRange) Text() string {
-	if v == nil {
-		return ""
-	}
-	return v.adapters().RangeText()
-}
-
-func (v *VersionRange) adapters() *adapters.Range {
-	r := &adapters.Range{Program: v.Program, Oldest: v.Oldest, Newest: v.Newest, Floor: v.Floor}
-	for _, o := range v.Older {
-		r.Older = append(r.Older, adapters.Older{Below: o.Below, Drop: o.Drop, TimeoutMS: o.TimeoutMS, Refuse: o.Refused, Why: o.Why})
-	}
-	return r
-}
-
-func versionRange(r *adapters.Range) *VersionRange {
-	if r == nil {
-		return nil
-	}
-	v := &VersionRange{Program: r.Program, Oldest: r.Oldest, Newest: r.Newest, Floor: r.Floor, Older: []OlderVersions{}}
-	if v.Floor == "" {
-		v.Floor = r.Oldest
-	}
-	for _, o := range r.Older {
-		v.Older = append(v.Older, OlderVersions{Below: o.Below, Drop: append([]string{}, o.Drop...), TimeoutMS: o.TimeoutMS, Refused: o.Refuse, Why: o.Why})
-	}
-	return v
-}
+// ones what Older says; Text renders it for people.
+type VersionRange = adapters.Range
 
 // An Event is one of an agent's hook events and the state it reports.
 type Event struct {
@@ -343,7 +294,6 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
 		Detected: writer.Detected(t, in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
 		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
-		ShowsItself: t.Adapter.ShowsItself,
 	}
 	if !a.Detected {
 		a.Missing = missing(t)
@@ -363,7 +313,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		script[s.Event] = s.Name
 	}
 	for _, e := range t.Adapter.Events() {
-		a.Events = append(a.Events, Event{Name: e.Event, State: State(e.State), Note: e.Note, Script: script[e.Event]})
+		a.Events = append(a.Events, Event{Name: e.Event, State: e.State, Note: e.Note, Script: script[e.Event]})
 	}
 	for _, s := range States() {
 		for _, e := range a.Events {
@@ -373,7 +323,14 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 			}
 		}
 	}
-	a.Versions = versionRange(t.Adapter.Range)
+	if r := t.Adapter.Range; r != nil { // the host's own copy
+		c := *r
+		c.Older = slices.Clone(r.Older)
+		for i := range c.Older {
+			c.Older[i].Drop = slices.Clone(c.Older[i].Drop)
+		}
+		a.Versions = &c
+	}
 	return a, nil
 }
 
@@ -424,21 +381,16 @@ func workDir() string {
 	return wd
 }
 
-// HomeFlags are the flags a hookinstall command needs to act on this
-// Installer's installs again, with a space before each: "" for the user's
-// own home ($HOME), " --home DIR" for another, and " --home DIR --as-home
-// CHOME" for a Docker target, each path quoted for the shell where it needs
-// it. The headers of the files an install writes name the same, except that
-// a Docker target's name no host folder (they are read in the container).
-func (in *Installer) HomeFlags() string {
-	var s string
+// Command is the hookinstall command that runs verb ("status", "doctor")
+// on this Installer's installs: with --namespace outside the default one,
+// --home for a home that is not the user's own ($HOME), and --as-home for a
+// Docker target, each path quoted for the shell where it needs it.
+func (in *Installer) Command(verb string) string {
+	c := scripts.Install{NS: in.ns, AsHome: in.asHome}
 	if in.asHome != "" || in.homeGiven && !in.ownHome() {
-		s = " --home " + scripts.ShellQuote(in.home)
+		c.Home = in.home
 	}
-	if in.asHome != "" {
-		s += " --as-home " + scripts.ShellQuote(in.asHome)
-	}
-	return s
+	return c.Command(verb)
 }
 
 // ownHome reports whether the home is the user's own, $HOME: a command

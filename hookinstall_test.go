@@ -330,10 +330,11 @@ func TestDoctorHonoursContext(t *testing.T) {
 	}
 }
 
-// TestHomeFlags pins the flags a command needs to find an Installer's
-// installs again: none for $HOME however it is spelled, --home for another
-// home (quoted where the shell needs it), --as-home too for a Docker target.
-func TestHomeFlags(t *testing.T) {
+// TestInstallerCommand pins the flags a command needs to find an
+// Installer's installs again: none for $HOME however it is spelled, --home
+// for another home (quoted where the shell needs it), --as-home too for a
+// Docker target, --namespace outside the default one.
+func TestInstallerCommand(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"u", "a", "my home"} {
 		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
@@ -357,13 +358,14 @@ func TestHomeFlags(t *testing.T) {
 		{hookinstall.Options{Home: sp}, " --home '" + sp + "'"},
 		{hookinstall.Options{Home: a, AsHome: "/root"}, " --home " + a + " --as-home /root"},
 		{hookinstall.Options{Home: u, AsHome: "/root"}, " --home " + u + " --as-home /root"},
+		{hookinstall.Options{Home: a, Namespace: "termic"}, " --namespace termic --home " + a},
 	} {
 		c.o.Getenv = env
 		in, err := hookinstall.New(c.o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := in.HomeFlags(); got != c.want {
+		if got := in.Command("status"); got != "hookinstall status"+c.want {
 			t.Errorf("%+v: got %q, want %q", c.o, got, c.want)
 		}
 	}

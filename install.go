@@ -3,6 +3,9 @@ package hookinstall
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/writer"
@@ -26,7 +29,8 @@ type Result struct {
 	// may need review, entries left alone because they were edited, ...
 	Notes []string `json:"notes"`
 	// Hint, after a fresh install, is what the user must still do before
-	// the hooks run (Codex: trust them in /hooks), or "".
+	// the hooks run (Codex: trust them in /hooks); after a removal that
+	// could not read a file, what is left and how to finish; or "".
 	Hint string `json:"hint,omitempty"`
 	// Err is this agent's failure (Status is StatusFailed or
 	// StatusDisabled), or nil.
@@ -187,6 +191,19 @@ func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOpti
 	// the writer takes the home the install recorded (writer.Recorded)
 	r := in.result(t, in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force}).Remove(ctx, t))
 	r.HooksDir = t.HooksDir()
+	var fe *FileError
+	if errors.As(r.Err, &fe) && !fe.Written {
+		// nothing was written: the file may still hold our entries (it
+		// could not be read to say), and the scripts stay where it may
+		// point at them
+		if _, err := os.Lstat(r.HooksDir); errors.Is(err, fs.ErrNotExist) {
+			r.Hint = fmt.Sprintf("nothing was removed: %s may still hold hookinstall's entries, but hookinstall cannot read it; fix %s, then run '%s' again",
+				fe.Path, fe.Path, t.Command("remove"))
+		} else {
+			r.Hint = fmt.Sprintf("nothing was removed: hookinstall cannot read %s, which may still hold its entries, so the scripts in %s stay in place (the file may point at them); fix %s, then run '%s' again",
+				fe.Path, r.HooksDir, fe.Path, t.Command("remove"))
+		}
+	}
 	return r
 }
 

@@ -3,26 +3,24 @@ package hookinstall
 import (
 	"strings"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
-// A State is one of the four things an agent's hooks report.
-type State string
+// A State is one of the four things an agent's hooks report: the one
+// type of it, from the generated scripts to this API.
+type State = terminal.State
 
 // The states, in the order a turn usually goes through them.
 const (
-	Working     State = "working"     // the agent is working on a prompt
-	Attention   State = "attention"   // it needs the user: a permission prompt or a question
-	Done        State = "done"        // the turn is over
-	Interrupted State = "interrupted" // the user stopped the turn
+	Working     = terminal.Working     // the agent is working on a prompt
+	Attention   = terminal.Attention   // it needs the user: a permission prompt or a question
+	Done        = terminal.Done        // the turn is over
+	Interrupted = terminal.Interrupted // the user stopped the turn
 )
 
 // States lists the four states in a fixed order.
-func States() []State { return []State{Working, Attention, Done, Interrupted} }
-
-// Body returns the exact OSC body of s on the wire, such as "agent is done",
-// or "" for a value that is not one of the four states.
-func (s State) Body() string { return scripts.State(s).Body() }
+func States() []State { return terminal.States() }
 
 // stateOf maps an OSC body back to its state.
 func stateOf(body string) State {
@@ -44,7 +42,7 @@ func OSC(ns string, s State, tmux bool) []byte {
 	if s.Body() == "" {
 		return nil
 	}
-	b := scripts.OSC(ns, scripts.State(s))
+	b := scripts.OSC(ns, s)
 	if !tmux {
 		return b
 	}

@@ -33,6 +33,7 @@ const (
 const (
 	StatusUnchanged     = adapters.StatusUnchanged     // already installed: nothing written
 	StatusWouldInstall  = adapters.StatusWouldInstall  // dry run: Changes say what an install writes
+	StatusPrinted       = adapters.StatusPrinted       // InstallOptions.Print: scripts written; the entries are for the user's own config
 	StatusRemoved       = adapters.StatusRemoved       // every trace of ours is gone
 	StatusPartlyRemoved = adapters.StatusPartlyRemoved // gone, except entries edited by hand (see Notes)
 	StatusWouldRemove   = adapters.StatusWouldRemove   // dry run: Changes say what a removal writes
@@ -53,7 +54,7 @@ type AgentStatus struct {
 	Reasons []string `json:"reasons"`
 	// Next is what the user does to make it installed, when that is known:
 	// the fix doctor gives for its first failed check that has one.
-	Next string `json:"-"`
+	Next string `json:"next,omitempty"`
 }
 
 // StatusOptions change how Status works.

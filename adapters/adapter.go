@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // An OffError says that an agent's hooks are switched off, so an install
@@ -112,26 +112,40 @@ func (t Target) AsPath(p string) string {
 	return filepath.Join(t.AsHome, rel)
 }
 
-// Install names the install for the command that removes it, which the
-// header of every file generated for it names: with --home when the home
-// is not the user's own, and for a Docker target (AsHome) with --as-home
-// and a stand-in for the host folder, which is never written into files.
+// Install names the install for the commands that act on it; the header
+// of every file generated for it names the one that removes it: with
+// --home when the home is not the user's own, and for a Docker target
+// (AsHome) with --as-home and scripts.HostDir for the host folder, which is
+// never written into files.
 func (t Target) Install() scripts.Install {
 	in := scripts.Install{NS: t.NS, Agent: t.ID}
+	if t.ID != t.Adapter.ID {
+		in.Base = t.Adapter.ID
+	}
 	switch {
 	case t.AsHome != "" && t.AsHome != t.Home:
-		in.AsHome = t.AsHome
+		in.Home, in.AsHome = scripts.HostDir, t.AsHome
 	case t.NameHome:
 		in.Home = t.Home
 	}
 	return in
 }
 
+// Command is the command that runs verb ("add", "remove", "add --force")
+// on this install, run where hookinstall runs: every hint and refusal
+// names its fix with it, so that it acts on this namespace, home and clone.
+func (t Target) Command(verb string) string {
+	in := t.Install()
+	if in.AsHome != "" {
+		in.Home = t.Home
+	}
+	return in.Command(verb)
+}
+
 // spec is s, one event's script, made one of t's install: its namespace,
 // agent id and home.
 func (t Target) spec(s scripts.Spec) scripts.Spec {
-	in := t.Install()
-	s.NS, s.Agent, s.Home, s.AsHome = in.NS, in.Agent, in.Home, in.AsHome
+	s.Install = t.Install()
 	s.Product, s.Own = t.Adapter.Product, t.Adapter.ShowsItself
 	return s
 }

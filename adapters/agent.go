@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -8,8 +9,8 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // An Agent is one coding agent, every fact about it stated once, in its own
@@ -147,7 +148,7 @@ type Agent struct {
 // how its script decides when the state depends on the payload.
 type Hook struct {
 	Event string
-	State scripts.State
+	State terminal.State
 	Rule  scripts.Rule // the zero Rule is scripts.Always
 	// Field and Value are what a scripts.FieldEquals or FieldTrue rule
 	// matches.
@@ -185,7 +186,7 @@ func (a *Agent) quietVars() []string {
 // An EventInfo says which state an agent event reports.
 type EventInfo struct {
 	Event string
-	State scripts.State
+	State terminal.State
 	Note  string // the condition, where the state depends on the payload
 }
 
@@ -368,6 +369,17 @@ func register(a *Agent) {
 	}
 	if _, ok := a.Format.(Module); ok != (a.Plugin != nil) {
 		panic("adapters: agent " + a.ID + ": a Module format goes with Plugin, and only it")
+	}
+	if r := a.Range; r != nil { // stated once here: the floor is Oldest unless set
+		r.Floor = cmp.Or(r.Floor, r.Oldest)
+		if r.Older == nil {
+			r.Older = []Older{}
+		}
+		for i := range r.Older {
+			if r.Older[i].Drop == nil {
+				r.Older[i].Drop = []string{}
+			}
+		}
 	}
 	registry[a.ID] = a
 }

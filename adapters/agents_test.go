@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -450,18 +451,18 @@ func TestOpencodeOwnership(t *testing.T) {
 // event, whose handler asks for 3 s (Codex clamps larger values and warns at
 // every start); zerocode has no such event (seed 000 does not list it).
 func TestCodexInterrupt(t *testing.T) {
-	states := func(agent string) map[string]scripts.State {
-		m := map[string]scripts.State{}
+	states := func(agent string) map[string]terminal.State {
+		m := map[string]terminal.State{}
 		for _, e := range testTarget(t, agent, "/home/u").Adapter.Events() {
 			m[e.Event] = e.State
 		}
 		return m
 	}
-	want := map[string]scripts.State{"UserPromptSubmit": scripts.Working, "PermissionRequest": scripts.Attention, "Stop": scripts.Done}
+	want := map[string]terminal.State{"UserPromptSubmit": terminal.Working, "PermissionRequest": terminal.Attention, "Stop": terminal.Done}
 	if got := states("zerocode"); !reflect.DeepEqual(got, want) {
 		t.Errorf("zerocode events %v, want %v", got, want)
 	}
-	want["Interrupt"] = scripts.Interrupted
+	want["Interrupt"] = terminal.Interrupted
 	if got := states("codex"); !reflect.DeepEqual(got, want) {
 		t.Errorf("codex events %v, want %v", got, want)
 	}

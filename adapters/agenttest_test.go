@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall/internal/agenttest"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -84,8 +85,8 @@ func TestAgentTestdata(t *testing.T) {
 			if !events[c.Event] {
 				t.Errorf("%s: a \"pty\" case for %s, which %s does not install", path, c.Event, a.ID)
 			}
-			switch scripts.State(c.Want) {
-			case scripts.Working, scripts.Attention, scripts.Done, scripts.Interrupted, agenttest.Silent:
+			switch terminal.State(c.Want) {
+			case terminal.Working, terminal.Attention, terminal.Done, terminal.Interrupted, agenttest.Silent:
 			default:
 				t.Errorf("%s: \"want\": %q is no state (working, attention, done, interrupted) nor %q", path, c.Want, agenttest.Silent)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -33,8 +34,8 @@ func init() {
 		// The dead path, only to warn about a set of ours there.
 		Reads: func(t Target) []string { return []string{antigravityDeadPath(t)} },
 		Hooks: []Hook{
-			{Event: "PreInvocation", State: scripts.Working},
-			{Event: "Stop", State: scripts.Done},
+			{Event: "PreInvocation", State: terminal.Working},
+			{Event: "Stop", State: terminal.Done},
 		},
 		Transport:       scripts.PTY,
 		Format:          NamedSet{},
@@ -219,7 +220,7 @@ func antigravitySwitches(in Input) []Check {
 		return nil
 	}
 	if e := set.Get("enabled"); e.Exists() && e.Type != gjson.True {
-		return []Check{fail("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q has \"enabled\": %s, so Antigravity runs none of it", f.Path, ns, e.Raw), "set it to true, or run 'hookinstall add antigravity --force'")}
+		return []Check{fail("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q has \"enabled\": %s, so Antigravity runs none of it", f.Path, ns, e.Raw), "set it to true, or run '"+in.T.Command("add --force")+"'")}
 	}
 	return []Check{pass("switch.enabled", f.Path, fmt.Sprintf("%s: hook set %q is enabled", f.Path, ns))}
 }
@@ -242,7 +243,7 @@ func antigravityDeadPaths(in Input) []Check {
 	}
 	if ours {
 		return []Check{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, antigravityConfig(t)),
-			fmt.Sprintf("delete the %q set from %s, then run 'hookinstall add antigravity'", t.NS, path))}
+			fmt.Sprintf("delete the %q set from %s, then run '%s'", t.NS, path, t.Command("add")))}
 	}
 	return []Check{pass("deadpath.antigravity-cli", path, fmt.Sprintf("nothing of ours in %s (a path Antigravity loads and never runs)", path))}
 }
@@ -261,7 +262,7 @@ func readAgyHooks(in AskInput) []Check {
 	if len(missing) > 0 {
 		return []Check{{ID: "binary.antigravity", Result: Fail, File: in.Config, Timed: true,
 			Verdict: fmt.Sprintf("agy -p /hooks does not show %s: Antigravity resolved no such command (a wrapped handler registers with an empty command)", strings.Join(missing, ", ")),
-			Hint:    "run 'hookinstall add antigravity --force'"}}
+			Hint:    "run '" + in.T.Command("add --force") + "'"}}
 	}
 	return []Check{{ID: "binary.antigravity", Result: Pass, File: in.Config, Timed: true,
 		Verdict: "agy -p /hooks shows every command of ours"}}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/internal/ptytest"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // bash32Build is the script beside the checkout that builds GNU bash

@@ -12,8 +12,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // claude is Claude Code: ~/.claude/settings.json, shared with the user, and
@@ -27,7 +27,7 @@ func init() {
 		// inside tmux by the attached client's XTVERSION), and it draws OSC
 		// 9;4 progress where TERM_PROGRAM is ghostty or iTerm.app.
 		ShowsItself: &terminal.Own{
-			Notifies: []string{string(scripts.Attention)}, In: []string{"ghostty", "kitty", "iterm2", "tmux+ghostty", "tmux+kitty", "tmux+iterm2"},
+			Notifies: []string{string(terminal.Attention)}, In: []string{"ghostty", "kitty", "iterm2", "tmux+ghostty", "tmux+kitty", "tmux+iterm2"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 		},
 		Dir: func(home string, getenv func(string) string) (string, string) {
@@ -38,9 +38,9 @@ func init() {
 		// off (none for a Docker target).
 		Reads: func(t Target) []string { return append(claudeMDM(t), claudeManagedFiles(t)...) },
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "PermissionRequest", State: scripts.Attention},
-			{Event: "Stop", State: scripts.Done, Rule: scripts.NonEmptyBackgroundTasks, Note: "working while background_tasks is not empty"},
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "PermissionRequest", State: terminal.Attention},
+			{Event: "Stop", State: terminal.Done, Rule: scripts.NonEmptyBackgroundTasks, Note: "working while background_tasks is not empty"},
 		},
 		Transport: scripts.Stdout,
 		Quiet:     []Quiet{{Var: "GROK_HOOK_EVENT", ID: "grok", Who: "Grok", Why: "Grok runs Claude's hooks"}},
@@ -61,7 +61,7 @@ func init() {
 		Payloads: "claude",
 		Range:    claudeRange,
 		Variants: map[string][]Variant{
-			"Stop": {{ID: "fire.background", Payload: "Stop.background", State: scripts.Working, Why: "a Stop whose background_tasks is not empty"}},
+			"Stop": {{ID: "fire.background", Payload: "Stop.background", State: terminal.Working, Why: "a Stop whose background_tasks is not empty"}},
 		},
 		ProjectConfigs: []string{".claude/settings.json", ".claude/settings.local.json"},
 	})
@@ -280,7 +280,7 @@ func readClaudeDoctor(in AskInput) []Check {
 	if len(ours) > 0 {
 		fs = append(fs, Check{ID: "binary.claude", Result: Fail, File: file, Timed: true,
 			Verdict: fmt.Sprintf("claude %s doctor says: %s", version, strings.Join(ours, "; ")),
-			Hint:    "fix what it names in " + file + ", then run 'hookinstall doctor' again"})
+			Hint:    "fix what it names in " + file + ", then run '" + in.T.Command("doctor") + "' again"})
 	} else {
 		fs = append(fs, Check{ID: "binary.claude", Result: Pass, File: file, Timed: true,
 			Verdict: fmt.Sprintf("claude %s doctor reports no invalid settings in %s", version, file)})

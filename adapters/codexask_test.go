@@ -36,7 +36,7 @@ func TestReadCodexHooks(t *testing.T) {
 			"fail binary.codex: codex app-server hooks/list does not list " + idle + "; lists as disabled " + stop + ": Codex will not run them"},
 	} {
 		var got []string
-		for _, f := range readCodexHooks(AskInput{T: Target{NS: "hookinstall"}, Config: "/h/.codex/hooks.json", Out: []byte(c.out), Ours: []string{stop, idle}, Trusted: c.trusted}) {
+		for _, f := range readCodexHooks(AskInput{T: Target{ID: "codex", Adapter: registry["codex"], NS: "hookinstall"}, Config: "/h/.codex/hooks.json", Out: []byte(c.out), Ours: []string{stop, idle}, Trusted: c.trusted}) {
 			got = append(got, fmt.Sprintf("%v %s: %s", f.Result, f.ID, f.Verdict))
 		}
 		if g := strings.Join(got, "\n"); g != c.want {

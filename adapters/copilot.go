@@ -9,8 +9,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // copilot is GitHub Copilot CLI: our own file ~/.copilot/hooks/<NS>.json
@@ -45,10 +45,10 @@ func init() {
 		// it fires under --allow-all-tools too, with no prompt on screen
 		// (measured).
 		Hooks: []Hook{
-			{Event: "userPromptSubmitted", State: scripts.Working},
-			{Event: "notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+			{Event: "userPromptSubmitted", State: terminal.Working},
+			{Event: "notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "permission_prompt", Note: "only when notification_type is permission_prompt"},
-			{Event: "agentStop", State: scripts.Done},
+			{Event: "agentStop", State: terminal.Done},
 		},
 		Transport: scripts.PTY,
 		// The file we start from carries Copilot's hook config version; a

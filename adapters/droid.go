@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -55,15 +56,15 @@ func init() {
 		// it reads when hooks.json is absent.
 		Reads: func(t Target) []string { return []string{d.hooksJSON(t), d.legacyHooks(t)} },
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldCases, Field: "notification_type",
-				Cases: []scripts.Case{{Value: "permission_prompt", State: scripts.Attention}, {Value: "elicitation_dialog", State: scripts.Attention},
-					{Value: "idle_prompt", State: scripts.Interrupted}},
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldCases, Field: "notification_type",
+				Cases: []scripts.Case{{Value: "permission_prompt", State: terminal.Attention}, {Value: "elicitation_dialog", State: terminal.Attention},
+					{Value: "idle_prompt", State: terminal.Interrupted}},
 				Note: "when notification_type is permission_prompt or elicitation_dialog (AskUser questions)",
 				// the first state is the event's main one, which doctor's
 				// fires replay with the recorded permission_prompt payload
-				Also: []EventInfo{{Event: "Notification", State: scripts.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}}},
-			{Event: "Stop", State: scripts.Done},
+				Also: []EventInfo{{Event: "Notification", State: terminal.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}}},
+			{Event: "Stop", State: terminal.Done},
 		},
 		Transport:     scripts.PTY,
 		Format:        HookMap{Key: "hooks"},
@@ -77,9 +78,9 @@ func init() {
 		Range:         droidRange,
 		Variants: map[string][]Variant{
 			"Notification": {
-				{ID: "fire.interrupted", Payload: "Notification.idle", State: scripts.Interrupted,
+				{ID: "fire.interrupted", Payload: "Notification.idle", State: terminal.Interrupted,
 					Why: "the recorded idle_prompt Notification (Esc while the model streams)"},
-				{ID: "fire.question", Payload: "Notification.elicitation", State: scripts.Attention,
+				{ID: "fire.question", Payload: "Notification.elicitation", State: terminal.Attention,
 					Why: "the recorded elicitation_dialog Notification (droid's AskUser questions, waiting for the answer)"},
 			},
 		},
@@ -578,9 +579,9 @@ func (d droid) readFiles(in Input) ([]Check, *EventMap) {
 	case !s.exists:
 		fs = append(fs, pass("config.parse", s.path, fmt.Sprintf("%s does not exist, so every event's hooks come from %s", s.path, h.path)))
 	case s.err != nil && s.syntax:
-		return append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: %v: Factory Droid ignores the whole file (its models too), so none of its hooks run", s.path, s.err), "fix the file, then run 'hookinstall doctor' again")), nil
+		return append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: %v: Factory Droid ignores the whole file (its models too), so none of its hooks run", s.path, s.err), "fix the file, then run '"+t.Command("doctor")+"' again")), nil
 	case s.err != nil:
-		fs = append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: \"hooks\": %v: Factory Droid ignores every hook in the file", s.path, s.err), "fix the entry it names, then run 'hookinstall doctor' again"))
+		fs = append(fs, fail("config.parse", s.path, fmt.Sprintf("%s: \"hooks\": %v: Factory Droid ignores every hook in the file", s.path, s.err), "fix the entry it names, then run '"+t.Command("doctor")+"' again"))
 	default:
 		fs = append(fs, pass("config.parse", s.path, fmt.Sprintf("%s parses the way Factory Droid parses it (%s; hooks in its schema)", s.path, note)))
 	}
@@ -588,7 +589,7 @@ func (d droid) readFiles(in Input) ([]Check, *EventMap) {
 	case !h.exists:
 		fs = append(fs, pass("config.hooksfile", h.path, fmt.Sprintf("%s does not exist, so every event's hooks come from %s", h.path, s.path)))
 	case h.err != nil:
-		fs = append(fs, fail("config.hooksfile", h.path, h.ignored()+"; only its log says so (\"Invalid hooks file, ignoring\")", "fix the file, then run 'hookinstall doctor' again"))
+		fs = append(fs, fail("config.hooksfile", h.path, h.ignored()+"; only its log says so (\"Invalid hooks file, ignoring\")", "fix the file, then run '"+t.Command("doctor")+"' again"))
 	default:
 		fs = append(fs, pass("config.hooksfile", h.path, fmt.Sprintf("%s parses the way Factory Droid parses it (%s; top-level events in its schema)", h.path, note)))
 		if wrapped, ok := jsonedit.Find(h.events, "hooks"); ok && wrapped.Val.IsObject() && len(h.defines) == 0 {
@@ -617,7 +618,7 @@ func (d droid) readFiles(in Input) ([]Check, *EventMap) {
 	for _, e := range both {
 		ev, _ := jsonedit.Find(s.events, e)
 		if len(FindOurs(wrapOne(e, ev.Val), t.Prefix())) > 0 {
-			fs = append(fs, fail("config.shadowed", s.path, fmt.Sprintf("%s and %s both define %s: droid runs only %s's list, so our entry in %s never runs", s.path, h.path, e, h.path, s.path), "run 'hookinstall add "+t.ID+"' (it moves ours next to the list droid reads)"))
+			fs = append(fs, fail("config.shadowed", s.path, fmt.Sprintf("%s and %s both define %s: droid runs only %s's list, so our entry in %s never runs", s.path, h.path, e, h.path, s.path), "run '"+t.Command("add")+"' (it moves ours next to the list droid reads)"))
 		} else {
 			fs = append(fs, info("config.shadowed", s.path, fmt.Sprintf("%s and %s both define %s: droid runs only %s's list, so the %s hooks in %s never run", s.path, h.path, e, h.path, e, s.path), "move them into "+h.path+" (or take "+e+" out of it)"))
 		}

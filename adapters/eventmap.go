@@ -128,7 +128,7 @@ func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Check, *EventMap)
 	}
 	root, err := jsonedit.ParseObject(data)
 	if err != nil {
-		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, a.Product), "fix the file (it must be strict JSON), then run 'hookinstall doctor' again")), nil
+		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: %v: %s rejects the whole file, so none of its hooks run", file, err, a.Product), "fix the file (it must be strict JSON), then run '"+t.Command("doctor")+"' again")), nil
 	}
 	if k := duplicateKey(root); k != "" {
 		return append(fs, fail("config.parse", file, fmt.Sprintf("%s: the key %q appears twice at the top level; agents disagree on which copy wins", file, k), "merge the two copies into one")), nil

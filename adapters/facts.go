@@ -13,6 +13,7 @@ import (
 	"howett.net/plist"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -82,15 +83,15 @@ type Plugin struct {
 type PluginCase struct {
 	ID    string // the check id: "fire.working"
 	Event string // the payload's event: "chat.message"
-	State scripts.State
+	State terminal.State
 }
 
 // A Variant is one more fire of an event's script with another payload.
 type Variant struct {
-	ID      string        // the check id: "fire.background"
-	Payload string        // the payload's name after the agent's: "Stop.background"
-	State   scripts.State // what must arrive; "" means nothing may
-	Why     string        // what the run proves, for the verdict
+	ID      string         // the check id: "fire.background"
+	Payload string         // the payload's name after the agent's: "Stop.background"
+	State   terminal.State // what must arrive; "" means nothing may
+	Why     string         // what the run proves, for the verdict
 }
 
 // A Trust is how an agent records that the user trusted a hook, stated

@@ -10,8 +10,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
 	"github.com/hookinstall/hookinstall/internal/agenttest"
-	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // TestPayloadFiles: every embedded payload is one line of valid JSON.
@@ -165,7 +164,7 @@ func TestShowsItself(t *testing.T) {
 		}
 		n++
 		for _, s := range o.Notifies {
-			if scripts.State(s).Body() == "" {
+			if terminal.State(s).Body() == "" {
 				t.Errorf("%s: Notifies %q is no state", a.ID, s)
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // gemini is Gemini CLI (measured on 0.61.0): ~/.gemini/settings.json,
@@ -44,10 +44,10 @@ func init() {
 			return append(geminiSystemFiles(t), geminiTrustedFolders(t))
 		},
 		Hooks: []Hook{
-			{Event: "BeforeAgent", State: scripts.Working},
-			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+			{Event: "BeforeAgent", State: terminal.Working},
+			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "ToolPermission", Note: "only when notification_type is ToolPermission"},
-			{Event: "AfterAgent", State: scripts.Done},
+			{Event: "AfterAgent", State: terminal.Done},
 		},
 		Transport:     scripts.PTY,
 		Format:        HookMap{Key: "hooks", Named: true, Timeout: geminiTimeout},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -20,10 +21,10 @@ func init() {
 		Own:   true,
 		Reads: func(t Target) []string { return []string{grokConfigTOML(t)} },
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "Notification", State: scripts.Attention, Rule: scripts.PermissionPrompt, Note: "only when notificationType is permission_prompt"},
-			{Event: "Stop", State: scripts.Done},
-			{Event: "StopCancelled", State: scripts.Interrupted},
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "Notification", State: terminal.Attention, Rule: scripts.PermissionPrompt, Note: "only when notificationType is permission_prompt"},
+			{Event: "Stop", State: terminal.Done},
+			{Event: "StopCancelled", State: terminal.Interrupted},
 		},
 		Transport: scripts.PTY,
 		Format:    HookMap{Key: "hooks"},

@@ -16,8 +16,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // kimi is Kimi Code (npm @moonshot-ai/kimi-code, measured on 2.1.0 with Node
@@ -39,7 +39,7 @@ func init() {
 		// approval and a finished turn while the terminal is unfocused (OSC 9
 		// in iTerm2, WezTerm, Ghostty, Warp and kitty, a BEL elsewhere), and
 		// draws 9;4 progress by these variables (clearing it while it asks).
-		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
 			In: []string{"iterm2", "wezterm", "ghostty", "warp", "kitty", "osc9", "bell", "tmux+bell"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "WezTerm"},
 				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
@@ -51,10 +51,10 @@ func init() {
 		// while Esc on the approval dialog is a Reject whose turn ends with
 		// Stop (measured).
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "PermissionRequest", State: scripts.Attention},
-			{Event: "Stop", State: scripts.Done},
-			{Event: "Interrupt", State: scripts.Interrupted, Note: "a turn cancelled by Esc or Ctrl-C"},
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "PermissionRequest", State: terminal.Attention},
+			{Event: "Stop", State: terminal.Done},
+			{Event: "Interrupt", State: terminal.Interrupted, Note: "a turn cancelled by Esc or Ctrl-C"},
 		},
 		Transport: scripts.PTY,
 		Format:    TOMLHooks{},
@@ -567,7 +567,7 @@ func (TOMLHooks) read(a *Agent, t Target, cfg File) ([]Check, *EventMap) {
 	}
 	d, err := parseKimi(data)
 	if err != nil {
-		return []Check{fail("config.parse", file, fmt.Sprintf("%s: %v: Kimi Code cannot use it, so none of its hooks run", file, err), "fix the file, then run 'hookinstall doctor' again")}, nil
+		return []Check{fail("config.parse", file, fmt.Sprintf("%s: %v: Kimi Code cannot use it, so none of its hooks run", file, err), "fix the file, then run '"+t.Command("doctor")+"' again")}, nil
 	}
 	bad := false
 	for i, e := range d.hooks {
@@ -604,7 +604,7 @@ func readKimiDoctor(in AskInput) []Check {
 	said := strings.Join(verdict, " / ")
 	switch {
 	case strings.Contains(out, "ERROR config.toml") || strings.Contains(out, "Invalid configuration"):
-		f := fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run 'hookinstall doctor' again")
+		f := fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run '"+in.T.Command("doctor")+"' again")
 		f.Timed = true
 		return []Check{f}
 	case strings.Contains(out, "OK config.toml"):

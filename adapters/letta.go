@@ -6,8 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // letta is Letta Code (npm @letta-ai/letta-code, measured on 0.32.18 with
@@ -32,17 +32,17 @@ func init() {
 		// approval and finished turn, in every terminal (where ours is a BEL
 		// too, it is the one), and 9;4 progress while it asks, in every
 		// terminal: the one writer of the bar.
-		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
 			In: []string{"bell", "tmux+bell"}, Progress: []terminal.Rule{{}}},
 		Dir: func(home string, _ func(string) string) (string, string) {
 			return filepath.Join(home, ".letta"), ""
 		},
 		File: func(t Target) string { return filepath.Join(t.Dir, "settings.json") },
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "message", Value: "Approval needed", Note: "only when message is \"Approval needed\""},
-			{Event: "Stop", State: scripts.Done},
+			{Event: "Stop", State: terminal.Done},
 		},
 		Transport: scripts.PTY,
 		Format:    HookMap{Key: "hooks", Timeout: lettaTimeout},

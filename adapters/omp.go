@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // omp is oh-my-pi (@oh-my-pi/pi-coding-agent, Pi's fork; measured on
@@ -29,7 +29,7 @@ var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Contin
 // WezTerm, iTerm2 and Warp, a BEL elsewhere (where ours is OSC 9 or a BEL
 // too, it is the one); its 9;4 progress is off by default (docs/agents.md
 // "Its own notifications").
-var ompOwn = &terminal.Own{Notifies: []string{string(scripts.Done)},
+var ompOwn = &terminal.Own{Notifies: []string{string(terminal.Done)},
 	In: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell",
 		"tmux+kitty", "tmux+ghostty", "tmux+wezterm", "tmux+iterm2", "tmux+warp", "tmux+osc9", "tmux+bell"}}
 
@@ -49,10 +49,10 @@ func init() {
 		},
 		Reads: func(t Target) []string { return []string{ompConfig(t)} },
 		Hooks: []Hook{
-			{Event: "agent_start", State: scripts.Working},
-			{Event: "tool_approval_requested", State: scripts.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
-			{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
-			{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
+			{Event: "agent_start", State: terminal.Working},
+			{Event: "tool_approval_requested", State: terminal.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
+			{Event: "agent_end", State: terminal.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
+			{Event: "agent_end", State: terminal.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
 		},
 		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "oh-my-pi loads extensions/*.ts, *.js and */index.ts alike",
 			Twins: extensionTwins},
@@ -74,10 +74,10 @@ func init() {
 			// so Bun is on the PATH of anyone who runs it; node otherwise.
 			Runtime: "bun", RuntimeName: "oh-my-pi's Bun runtime",
 			Cases: []PluginCase{
-				{"fire.working", "agent_start", scripts.Working},
-				{"fire.attention", "tool_approval_requested", scripts.Attention},
-				{"fire.done", "agent_end", scripts.Done},
-				{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
+				{"fire.working", "agent_start", terminal.Working},
+				{"fire.attention", "tool_approval_requested", terminal.Attention},
+				{"fire.done", "agent_end", terminal.Done},
+				{"fire.interrupted", "agent_end.aborted", terminal.Interrupted},
 			},
 		},
 		Payloads:       "omp",

@@ -3,6 +3,7 @@ package adapters
 import (
 	"path/filepath"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -32,11 +33,11 @@ func init() {
 // opencodeHooks are what the plugin of opencode's API reports (opencode's
 // and Kilo's).
 var opencodeHooks = []Hook{
-	{Event: "chat.message", State: scripts.Working},
-	{Event: "permission.asked", State: scripts.Attention, Note: "bus event, through the event hook"},
-	{Event: "permission.replied", State: scripts.Working, Note: "bus event, through the event hook"},
-	{Event: "session.idle", State: scripts.Done, Note: "bus event, through the event hook; not for a subagent's session, nor after an abort"},
-	{Event: "session.error", State: scripts.Interrupted, Note: "bus event, through the event hook; when error.name is MessageAbortedError (Esc while the turn runs)"},
+	{Event: "chat.message", State: terminal.Working},
+	{Event: "permission.asked", State: terminal.Attention, Note: "bus event, through the event hook"},
+	{Event: "permission.replied", State: terminal.Working, Note: "bus event, through the event hook"},
+	{Event: "session.idle", State: terminal.Done, Note: "bus event, through the event hook; not for a subagent's session, nor after an abort"},
+	{Event: "session.error", State: terminal.Interrupted, Note: "bus event, through the event hook; when error.name is MessageAbortedError (Esc while the turn runs)"},
 }
 
 // opencodeTwins are the other files through which opencode (and Kilo, in
@@ -51,11 +52,11 @@ func opencodeTwins(t Target) []string {
 
 // opencodeCases are the live fires of a plugin of opencode's API.
 var opencodeCases = []PluginCase{
-	{"fire.working", "chat.message", scripts.Working},
-	{"fire.attention", "permission.asked", scripts.Attention},
-	{"fire.replied", "permission.replied", scripts.Working},
-	{"fire.done", "session.idle", scripts.Done},
-	{"fire.interrupted", "session.error", scripts.Interrupted},
+	{"fire.working", "chat.message", terminal.Working},
+	{"fire.attention", "permission.asked", terminal.Attention},
+	{"fire.replied", "permission.replied", terminal.Working},
+	{"fire.done", "session.idle", terminal.Done},
+	{"fire.interrupted", "session.error", terminal.Interrupted},
 }
 
 // configDir is $<envVar>, else $XDG_CONFIG_HOME/<name>, else

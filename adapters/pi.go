@@ -3,6 +3,7 @@ package adapters
 import (
 	"path/filepath"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -22,9 +23,9 @@ func init() {
 			return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".pi", "agent"))
 		},
 		Hooks: []Hook{
-			{Event: "agent_start", State: scripts.Working},
-			{Event: "agent_end", State: scripts.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted"},
-			{Event: "agent_end", State: scripts.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
+			{Event: "agent_start", State: terminal.Working},
+			{Event: "agent_end", State: terminal.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted"},
+			{Event: "agent_end", State: terminal.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
 		},
 		// Pi loads extensions/*.ts, *.js and */index.ts (or index.js).
 		Format: Module{Sub: "extensions", Ext: ".ts", TwinWhy: "Pi loads extensions/*.ts, *.js and */index.ts alike",
@@ -35,9 +36,9 @@ func init() {
 			Render: piExtension.Render, Header: piExtension.Header,
 			OnAPI: true,
 			Cases: []PluginCase{
-				{"fire.working", "agent_start", scripts.Working},
-				{"fire.done", "agent_end", scripts.Done},
-				{"fire.interrupted", "agent_end.aborted", scripts.Interrupted},
+				{"fire.working", "agent_start", terminal.Working},
+				{"fire.done", "agent_end", terminal.Done},
+				{"fire.interrupted", "agent_end.aborted", terminal.Interrupted},
 			},
 		},
 		Payloads:       "pi",

@@ -322,6 +322,7 @@ type TrustCheckError struct {
 	Problems []string
 	Undone   bool
 	UndoErr  error
+	Remove   string // the command that takes out what is left after UndoErr
 }
 
 func (e *TrustCheckError) Error() string {
@@ -330,7 +331,7 @@ func (e *TrustCheckError) Error() string {
 	case e.Undone:
 		return msg + "; everything was put back as it was: trust the hooks in /hooks instead"
 	case e.UndoErr != nil:
-		return msg + fmt.Sprintf("; putting the files back stopped: %v; 'hookinstall remove' takes out what is left", e.UndoErr)
+		return msg + fmt.Sprintf("; putting the files back stopped: %v; '%s' takes out what is left", e.UndoErr, e.Remove)
 	}
 	return msg
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/internal/agenttest"
 	"github.com/hookinstall/hookinstall/internal/ptytest"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -60,8 +61,8 @@ func needDash(t *testing.T) {
 
 type hookCase struct {
 	agent, event, payload string
-	want                  scripts.State // "" means nothing is written
-	env                   []string      // extra environment
+	want                  terminal.State // "" means nothing is written
+	env                   []string       // extra environment
 }
 
 // ptyHookCases are the "pty" cases of every agent's
@@ -72,7 +73,7 @@ func ptyHookCases(t *testing.T) []hookCase {
 	var cs []hookCase
 	for _, name := range Names() {
 		for _, c := range agentFacts(t, name).PTY {
-			want := scripts.State(c.Want)
+			want := terminal.State(c.Want)
 			if c.Want == agenttest.Silent {
 				want = ""
 			}

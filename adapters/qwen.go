@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // qwen is Qwen Code (measured on 0.24.4): ~/.qwen/settings.json ($QWEN_HOME
@@ -28,7 +28,7 @@ func init() {
 		// (OSC 9 iTerm2, OSC 99 kitty, OSC 777 Ghostty, a BEL elsewhere; a
 		// done only after a turn of 20 s, so ours stays), and it draws 9;4
 		// while a tool runs in iTerm2, Ghostty and Windows Terminal.
-		ShowsItself: &terminal.Own{Notifies: []string{string(scripts.Attention)},
+		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention)},
 			In: []string{"iterm2", "kitty", "ghostty", "osc9", "bell", "tmux+kitty", "tmux+bell"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "iTerm.app"}, {Var: "TERM_PROGRAM", Value: "ghostty"},
 				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
@@ -42,11 +42,11 @@ func init() {
 			return systemSettings(t, qwenSystem, "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH")
 		},
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", State: scripts.Working},
-			{Event: "Notification", State: scripts.Attention, Rule: scripts.FieldEquals,
+			{Event: "UserPromptSubmit", State: terminal.Working},
+			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "permission_prompt", Note: "only when notification_type is permission_prompt"},
-			{Event: "Stop", State: scripts.Done},
-			{Event: "PostToolUseFailure", State: scripts.Interrupted, Rule: scripts.FieldTrue,
+			{Event: "Stop", State: terminal.Done},
+			{Event: "PostToolUseFailure", State: terminal.Interrupted, Rule: scripts.FieldTrue,
 				Field: "is_interrupt", Note: "only when is_interrupt is true: Esc while a tool runs"},
 		},
 		Transport: scripts.PTY,
@@ -59,7 +59,7 @@ func init() {
 		Variants: map[string][]Variant{
 			"Notification": {{ID: "fire.other-notification", Payload: "Notification.auth",
 				Why: "a Notification whose notification_type is auth_success (not a permission prompt)"}},
-			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: scripts.Working,
+			"UserPromptSubmit": {{ID: "fire.continue", Payload: "UserPromptSubmit.continue", State: terminal.Working,
 				Why: "the UserPromptSubmit Qwen Code fires with an empty prompt after an approved tool"}},
 			"PostToolUseFailure": {{ID: "fire.tool-failed", Payload: "PostToolUseFailure.failed",
 				Why: "a PostToolUseFailure whose is_interrupt is false (a tool that failed; the recorded payload with is_interrupt false)"}},

@@ -14,30 +14,30 @@ import (
 // back byte for byte after remove. Older versions get what Older says.
 type Range struct {
 	// Program is the binary asked for its version (`Program --version`).
-	Program string
-	Oldest  string
-	Newest  string
-	// Older are what versions below Oldest get, each for every version
-	// below its Below; they add up (a version below two gets both).
-	Older []Older
+	Program string `json:"program"`
+	Oldest  string `json:"oldest"`
+	Newest  string `json:"newest"`
 	// Floor is the oldest version run at all, with what Older writes for
 	// it; below it hookinstall knows nothing (it installs what Floor gets,
-	// and says so). "" means Oldest.
-	Floor string
+	// and says so). Oldest when the agent's file leaves it out.
+	Floor string `json:"floor"`
+	// Older are what versions below Oldest get, each for every version
+	// below its Below; they add up (a version below two gets both).
+	Older []Older `json:"older"`
 }
 
 // Older is what hookinstall writes for the versions below Below.
 type Older struct {
-	Below string
+	Below string `json:"below"`
 	// Drop are events those versions do not know: not written.
-	Drop []string
+	Drop []string `json:"drop"`
 	// TimeoutMS: those versions read a handler's timeout in milliseconds.
-	TimeoutMS bool
+	TimeoutMS bool `json:"timeout_ms"`
 	// Refuse, when set, says why nothing useful and safe can be written
 	// for those versions: add writes nothing and exits 3.
-	Refuse string
+	Refuse string `json:"refused,omitempty"`
 	// Why is what was measured (one sentence, for messages and docs).
-	Why string
+	Why string `json:"why"`
 }
 
 // A Gate is what one agent version gets, from its Range: Version is what
@@ -111,11 +111,7 @@ func (r *Range) Judge(v string) Gate {
 	if CompareVersions(v, r.Newest) > 0 {
 		g.Newer = true
 	}
-	floor := r.Floor
-	if floor == "" {
-		floor = r.Oldest
-	}
-	if CompareVersions(v, floor) < 0 {
+	if CompareVersions(v, r.Floor) < 0 {
 		g.Unmeasured = true
 	}
 	for _, o := range r.Older {
@@ -161,9 +157,9 @@ func gated(t Target, evs []Hook) []Hook {
 	return out
 }
 
-// RangeText renders a range for people: "0.20.0 to 2.1.0 (0.10.0: no
+// Text renders a range for people: "0.20.0 to 2.1.0 (below 0.20.0: no
 // Interrupt)".
-func (r *Range) RangeText() string {
+func (r *Range) Text() string {
 	if r == nil {
 		return ""
 	}
@@ -217,11 +213,7 @@ func GateNotes(product string, r *Range, g Gate, states map[string]string) []str
 		notes = append(notes, fmt.Sprintf("%s %s is newer than the newest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, r.Newest, r.Newest))
 	}
 	if g.Unmeasured {
-		floor := r.Floor
-		if floor == "" {
-			floor = r.Oldest
-		}
-		notes = append(notes, fmt.Sprintf("%s %s is older than the oldest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, floor, floor))
+		notes = append(notes, fmt.Sprintf("%s %s is older than the oldest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, r.Floor, r.Floor))
 	}
 	return notes
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // A codexEngine is the hooks engine ZeroCode shares with Codex: a hooks.json
@@ -30,9 +30,9 @@ type codexEngine struct {
 }
 
 var zerocodeHooks = []Hook{
-	{Event: "UserPromptSubmit", State: scripts.Working},
-	{Event: "PermissionRequest", State: scripts.Attention},
-	{Event: "Stop", State: scripts.Done},
+	{Event: "UserPromptSubmit", State: terminal.Working},
+	{Event: "PermissionRequest", State: terminal.Attention},
+	{Event: "Stop", State: terminal.Done},
 }
 
 // codexHooks are ZeroCode's events plus Codex's Interrupt, which Codex
@@ -42,7 +42,7 @@ var zerocodeHooks = []Hook{
 // binary can be had to ask. Codex clamps an Interrupt hook's timeout to 3 s
 // and warns about a larger one at every start (measured), so ours asks for 3.
 var codexHooks = append(append([]Hook(nil), zerocodeHooks...),
-	Hook{Event: "Interrupt", State: scripts.Interrupted, Timeout: codexShortMaxTimeout})
+	Hook{Event: "Interrupt", State: terminal.Interrupted, Timeout: codexShortMaxTimeout})
 
 func init() {
 	zerocode := codexEngine{product: "ZeroCode", dirName: ".zerotwo", alias: "zerocode_hooks"}
@@ -61,7 +61,7 @@ func init() {
 	// on by default, notify approval and a finished turn while the terminal
 	// is unfocused: OSC 9 in Ghostty, kitty, iTerm2 and WezTerm, a BEL
 	// elsewhere (where ours is a BEL, or OSC 9, too); no 9;4 progress.
-	codex.ShowsItself = &terminal.Own{Notifies: []string{string(scripts.Attention), string(scripts.Done)},
+	codex.ShowsItself = &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
 		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell", "tmux+bell"}}
 	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
 	codex.Ask = &Ask{
@@ -127,7 +127,7 @@ func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
 func (z codexEngine) trustFix(id string, t Target, write *TrustWrite) string {
 	fix := fmt.Sprintf("open %s, type /hooks, and trust the %s hooks (t trusts all)", id, t.NS)
 	if write != nil {
-		fix += fmt.Sprintf(", or run 'hookinstall add %s --trust' (it asks %s itself which trust it expects)", t.ID, z.product)
+		fix += fmt.Sprintf(", or run '%s' (it asks %s itself which trust it expects)", t.Command("add --trust"), z.product)
 	}
 	return fix
 }
@@ -363,7 +363,7 @@ func readCodexHooks(in AskInput) []Check {
 		parts = append(parts, problems...)
 		return []Check{{ID: "binary.codex", Result: Fail, File: file, Timed: true,
 			Verdict: fmt.Sprintf("codex app-server hooks/list %s: Codex will not run them", strings.Join(parts, "; ")),
-			Hint:    "fix what it names, then run 'hookinstall doctor codex' again"}}
+			Hint:    "fix what it names, then run '" + in.T.Command("doctor") + "' again"}}
 	}
 	var fs []Check
 	// Codex's own word on trust against the trust check's.

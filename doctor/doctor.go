@@ -151,15 +151,15 @@ func (r *run) skip(id, file, verdict string) {
 
 // upHint is the fix for an install an older hookinstall made.
 func (r *run) upHint() string {
-	return fmt.Sprintf("run 'hookinstall add %s' to bring it up to date (remove still gives your files back)", r.t.ID)
+	return fmt.Sprintf("run '%s' to bring it up to date (remove still gives your files back)", r.t.Command("add"))
 }
 
 // addHint is the fix for most drift: install again.
 func (r *run) addHint() string {
 	if r.man != nil && len(r.man.Files) == 0 { // add --print: the config is the user's
-		return fmt.Sprintf("put the entries 'hookinstall add %s --print' prints into your own configuration (the source of %s), or run 'hookinstall add %[1]s' to write them there", r.t.ID, r.a.Config)
+		return fmt.Sprintf("put the entries '%s' prints into your own configuration (the source of %s), or run '%s' to write them there", r.t.Command("add --print"), r.a.Config, r.t.Command("add"))
 	}
-	return fmt.Sprintf("run 'hookinstall add %s' to write it again", r.t.ID)
+	return fmt.Sprintf("run '%s' to write it again", r.t.Command("add"))
 }
 
 // Agent checks one agent.

@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/writer"
 )
@@ -36,7 +37,7 @@ func TestPayloads(t *testing.T) {
 		}
 		r := &run{t: tg}
 		for _, s := range ss {
-			cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, scripts.Working)
+			cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, terminal.Working)
 			if cs == nil {
 				t.Errorf("%s: no payload for %s", a.Name(), name)
 			}
@@ -63,7 +64,7 @@ func target(t *testing.T, agent, home string) adapters.Target {
 // newline, output on stdout and a non-zero exit each fail.
 func TestFireBytes(t *testing.T) {
 	dir := t.TempDir()
-	good, err := scripts.Render(scripts.Spec{NS: "hookinstall", Agent: "grok", Event: "Stop", State: scripts.Done, Transport: scripts.PTY})
+	good, err := scripts.Render(scripts.Spec{Install: scripts.Install{NS: "hookinstall", Agent: "grok"}, Event: "Stop", State: terminal.Done, Transport: scripts.PTY})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestFireBytes(t *testing.T) {
 	}
 	d := New(Options{})
 	env := []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=t1"}
-	want := scripts.OSC("hookinstall", scripts.Done)
+	want := scripts.OSC("hookinstall", terminal.Done)
 	res := d.fire(context.Background(), []string{write("good.sh", string(good))}, []byte("{}"), env, "HOOKINSTALL_PTY", 5*time.Second)
 	if res.Err != nil || res.Exit != 0 || string(res.PTY) != string(want) || len(res.Stdout) != 0 || len(res.Stderr) != 0 {
 		t.Fatalf("good script: %+v", res)
@@ -134,7 +135,7 @@ func TestShapeDiff(t *testing.T) {
 }
 
 func TestMissingGates(t *testing.T) {
-	want, err := scripts.Render(scripts.Spec{NS: "hookinstall", Agent: "claude", Event: "Stop", State: scripts.Done, Transport: scripts.Stdout, Quiet: []string{"GROK_HOOK_EVENT"}})
+	want, err := scripts.Render(scripts.Spec{Install: scripts.Install{NS: "hookinstall", Agent: "claude"}, Event: "Stop", State: terminal.Done, Transport: scripts.Stdout, Quiet: []string{"GROK_HOOK_EVENT"}})
 	if err != nil {
 		t.Fatal(err)
 	}

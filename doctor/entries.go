@@ -109,7 +109,7 @@ func (r *run) configJSON(p *jsonProfile) *adapters.EventMap {
 	file := cfg.Path
 	switch {
 	case cfg.Err != nil:
-		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run 'hookinstall add "+r.t.ID+"'")
+		r.fail("config.parse", file, fmt.Sprintf("%s: cannot be read: %v", file, cfg.Err), "make it a readable regular file, then run '"+r.t.Command("add")+"'")
 		return nil
 	case !cfg.Exists && r.a.Config == file: // no other file holds ours (droid's hooks.json)
 		r.fail("config.parse", file, fmt.Sprintf("%s does not exist, so %s reads none of our entries", file, p.f.Product), r.addHint())
@@ -210,7 +210,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 			continue
 		}
 		if !ok {
-			hint := "remove it, then run 'hookinstall add " + r.t.ID + "'"
+			hint := "remove it, then run '" + r.t.Command("add") + "'"
 			verdict := fmt.Sprintf("%s: %s holds our hook, but %s runs no event named %q", file, at(o), p.f.Product, o.Event)
 			if fix := matchFold(events, o.Event); fix != "" {
 				verdict += fmt.Sprintf(" (event names are case-sensitive: %q)", fix)
@@ -220,7 +220,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 			continue
 		}
 		if o.Mixed {
-			r.fail("entries.shape", file, fmt.Sprintf("%s: %s mixes our hook with other handlers", file, at(o)), "move the other handlers into an entry of their own, then run 'hookinstall add "+r.t.ID+"'")
+			r.fail("entries.shape", file, fmt.Sprintf("%s: %s mixes our hook with other handlers", file, at(o)), "move the other handlers into an entry of their own, then run '"+r.t.Command("add")+"'")
 			bad++
 			continue
 		}
@@ -263,7 +263,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 			if contains(found, "async") {
 				why = "an async hook's terminalSequence is silently dropped"
 			}
-			r.fail("entries.async", file, fmt.Sprintf("%s: %s sets %s (%s)", file, at(o), strings.Join(found, ", "), why), "remove "+strings.Join(found, ", ")+" from it, or run 'hookinstall add "+r.t.ID+" --force'")
+			r.fail("entries.async", file, fmt.Sprintf("%s: %s sets %s (%s)", file, at(o), strings.Join(found, ", "), why), "remove "+strings.Join(found, ", ")+" from it, or run '"+r.t.Command("add --force")+"'")
 			ctl++
 		}
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // payload returns the recorded payload name ("claude.Stop") or nil.
@@ -26,14 +26,14 @@ func payload(name string) []byte { return adapters.Payload(name) }
 // A fireCase is one run of one script.
 type fireCase struct {
 	ID      string
-	Payload string        // payload name
-	State   scripts.State // what must arrive; "" means nothing may
-	Task    bool          // set the task env
-	Env     []string      // more environment
-	Why     string        // what the run proves, for the verdict
+	Payload string         // payload name
+	State   terminal.State // what must arrive; "" means nothing may
+	Task    bool           // set the task env
+	Env     []string       // more environment
+	Why     string         // what the run proves, for the verdict
 }
 
-func (r *run) fireCases(s scriptInfo, state scripts.State) ([]fireCase, string) {
+func (r *run) fireCases(s scriptInfo, state terminal.State) ([]fireCase, string) {
 	f := r.t.Adapter
 	p := f.Payloads + "." + s.Event
 	if payload(p) == nil {
@@ -74,7 +74,7 @@ func snake(event string) string {
 
 // fireChecks runs every runnable script with its recorded payloads.
 func (r *run) fireChecks(infos []scriptInfo) {
-	states := map[string]scripts.State{}
+	states := map[string]terminal.State{}
 	for _, e := range r.t.Adapter.Events() {
 		if _, ok := states[e.Event]; !ok { // an event's first state is its main one
 			states[e.Event] = e.State

@@ -10,9 +10,9 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // pluginProfile is an agent that loads a module of ours (opencode's and
@@ -41,7 +41,7 @@ func (p pluginProfile) config(r *run) {
 		r.fail("entries.present", file, fmt.Sprintf("%s is missing, so %s loads no %s of ours", file, p.f.Product, p.kind()), r.addHint())
 		return
 	case !bytes.HasPrefix(cfg.Data, []byte(p.f.Plugin.Header(r.t.NS))):
-		r.fail("entries.present", file, fmt.Sprintf("%s is not the %s hookinstall writes (its first line is not our header)", file, p.kind()), "move it away, then run 'hookinstall add "+r.t.ID+"'")
+		r.fail("entries.present", file, fmt.Sprintf("%s is not the %s hookinstall writes (its first line is not our header)", file, p.kind()), "move it away, then run '"+r.t.Command("add")+"'")
 		return
 	}
 	r.pass("entries.present", file, fmt.Sprintf("%s is our %s, where %s loads it (%s/)", file, p.kind(), p.f.Product, filepath.Base(filepath.Dir(file))))

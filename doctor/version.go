@@ -24,7 +24,7 @@ func (r *run) versionCheck() {
 	rng := "the range measured with these hooks, " + f.Range.Oldest + " to " + f.Range.Newest
 	switch {
 	case g.Refuse != "":
-		r.fail("switch.version", file, who+" "+g.Refuse, fmt.Sprintf("upgrade %s to %s or newer, then run 'hookinstall add %s'", f.Product, f.Range.Oldest, r.t.ID))
+		r.fail("switch.version", file, who+" "+g.Refuse, fmt.Sprintf("upgrade %s to %s or newer, then run '%s'", f.Product, f.Range.Oldest, r.t.Command("add")))
 	case g.Reduced():
 		var what []string
 		if len(g.Drop) > 0 {

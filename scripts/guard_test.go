@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // TestQuietGuardIsWhatRenderWrites: the lines a Spec's Quiet variables add
@@ -15,7 +17,7 @@ func TestQuietGuardIsWhatRenderWrites(t *testing.T) {
 	quiet := []string{"GROK_HOOK_EVENT", "OTHER_AGENT_HOOK"}
 	for _, tr := range []Transport{Stdout, PTY} {
 		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt} {
-			spec := Spec{NS: "hookinstall", Agent: "claude", Event: "Stop", State: Done, Transport: tr, Rule: rule}
+			spec := Spec{Install: Install{NS: "hookinstall", Agent: "claude"}, Event: "Stop", State: terminal.Done, Transport: tr, Rule: rule}
 			without, err := Render(spec)
 			if err != nil {
 				t.Fatal(err)

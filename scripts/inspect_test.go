@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/hookinstall/hookinstall/terminal"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,8 +26,8 @@ func allSpecs() []Spec {
 	for _, tr := range []Transport{Stdout, PTY} {
 		for _, rule := range []Rule{Always, NonEmptyBackgroundTasks, PermissionPrompt, FieldEquals, FieldTrue, FieldCases} {
 			for _, quiet := range [][]string{nil, {"GROK_HOOK_EVENT"}} {
-				for _, st := range States() {
-					s := Spec{NS: "my-host", Agent: "agent", Event: "SomeEvent", State: st,
+				for _, st := range terminal.States() {
+					s := Spec{Install: Install{NS: "my-host", Agent: "agent"}, Event: "SomeEvent", State: st,
 						Transport: tr, Rule: rule, Quiet: quiet}
 					if rule == FieldEquals {
 						s.Field, s.Value = "notification_type", "permission_prompt"
@@ -35,7 +36,7 @@ func allSpecs() []Spec {
 						s.Field = "is_interrupt"
 					}
 					if rule == FieldCases {
-						s.Field, s.Cases = "notification_type", []Case{{"permission_prompt", st}, {"idle_prompt", Interrupted}}
+						s.Field, s.Cases = "notification_type", []Case{{"permission_prompt", st}, {"idle_prompt", terminal.Interrupted}}
 					}
 					specs = append(specs, s)
 				}

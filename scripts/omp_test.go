@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // ompDriver loads the extension the way oh-my-pi 18.2.3 does (Pi's API: the
@@ -44,7 +46,7 @@ const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approv
 // interrupted, exactly.
 func TestOmpExtensionWritesExactOSC(t *testing.T) {
 	driveExtension(t, func(ns string) ([]byte, error) { return RenderOmp(Install{NS: ns, Agent: "omp"}) },
-		ompDriver, ompWantOut, []State{Working, Attention, Done, Working, Interrupted})
+		ompDriver, ompWantOut, []terminal.State{terminal.Working, terminal.Attention, terminal.Done, terminal.Working, terminal.Interrupted})
 }
 
 // TestOmpExtensionIsPisWithData: oh-my-pi's extension is Pi's template with

@@ -3,12 +3,13 @@ package scripts
 import (
 	"bytes"
 	"errors"
-	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
@@ -129,7 +130,7 @@ func TestOpencodePluginWritesExactOSC(t *testing.T) {
 			t.Errorf("%s: driver printed %q, want %q", ns, out, wantOut)
 		}
 		var want []byte
-		for _, s := range []State{Working, Attention, Working, Done, Working, Interrupted} {
+		for _, s := range []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted} {
 			want = append(want, OSC(ns, s)...)
 		}
 		if got := p.Drain(t); !bytes.Equal(got, want) {
@@ -141,7 +142,7 @@ func TestOpencodePluginWritesExactOSC(t *testing.T) {
 		}
 		got := p.Drain(t)
 		rest := bytes.TrimPrefix(got, want)
-		for _, s := range States() {
+		for _, s := range terminal.States() {
 			rest = bytes.ReplaceAll(rest, OSC(ns, s), nil)
 		}
 		if !bytes.HasPrefix(got, want) || len(rest) != 0 {

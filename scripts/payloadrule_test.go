@@ -9,18 +9,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // ruleSpecs are the scripts that read their payload: every rule, with the
 // keys and values the agents use.
 var ruleSpecs = []Spec{
-	{Agent: "claude", Event: "Stop", State: Done, Rule: NonEmptyBackgroundTasks},
-	{Agent: "gemini", Event: "Notification", State: Attention, Rule: PermissionPrompt},
-	{Agent: "qwen", Event: "Notification", State: Attention, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"},
-	{Agent: "copilot", Event: "notification", State: Attention, Rule: FieldEquals, Field: "notification_type", Value: "tool permission"},
-	{Agent: "qwen", Event: "PostToolUseFailure", State: Interrupted, Rule: FieldTrue, Field: "is_interrupt"},
-	{Agent: "droid", Event: "Notification", State: Attention, Rule: FieldCases, Field: "notification_type",
-		Cases: []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}},
+	{Install: Install{Agent: "claude"}, Event: "Stop", State: terminal.Done, Rule: NonEmptyBackgroundTasks},
+	{Install: Install{Agent: "gemini"}, Event: "Notification", State: terminal.Attention, Rule: PermissionPrompt},
+	{Install: Install{Agent: "qwen"}, Event: "Notification", State: terminal.Attention, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"},
+	{Install: Install{Agent: "copilot"}, Event: "notification", State: terminal.Attention, Rule: FieldEquals, Field: "notification_type", Value: "tool permission"},
+	{Install: Install{Agent: "qwen"}, Event: "PostToolUseFailure", State: terminal.Interrupted, Rule: FieldTrue, Field: "is_interrupt"},
+	{Install: Install{Agent: "droid"}, Event: "Notification", State: terminal.Attention, Rule: FieldCases, Field: "notification_type",
+		Cases: []Case{{"permission_prompt", terminal.Attention}, {"idle_prompt", terminal.Interrupted}}},
 }
 
 // ruleKey and ruleValues are what a spec's payload is about.

@@ -3,11 +3,12 @@ package scripts
 import (
 	"bytes"
 	"errors"
-	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
@@ -68,7 +69,7 @@ func writeExtension(t *testing.T, ns string, render func(ns string) ([]byte, err
 // against a real pty: the driver must print wantOut and the pty get exactly
 // the states' sequences, in order; with the driver's malformed events as
 // well, nothing is thrown and only whole sequences follow them.
-func driveExtension(t *testing.T, render func(ns string) ([]byte, error), driver, wantOut string, states []State) {
+func driveExtension(t *testing.T, render func(ns string) ([]byte, error), driver, wantOut string, states []terminal.State) {
 	t.Helper()
 	node := needNode(t)
 	p := ptytest.Open(t)
@@ -90,7 +91,7 @@ func driveExtension(t *testing.T, render func(ns string) ([]byte, error), driver
 		}
 		got := p.Drain(t)
 		rest := bytes.TrimPrefix(got, want)
-		for _, s := range States() {
+		for _, s := range terminal.States() {
 			rest = bytes.ReplaceAll(rest, OSC(ns, s), nil)
 		}
 		if !bytes.HasPrefix(got, want) || len(rest) != 0 {
@@ -106,7 +107,7 @@ const piWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"agent_end\"]
 // nothing and write only whole sequences.
 func TestPiExtensionWritesExactOSC(t *testing.T) {
 	driveExtension(t, func(ns string) ([]byte, error) { return RenderPi(Install{NS: ns, Agent: "pi"}) },
-		piDriver, piWantOut, []State{Working, Done, Working, Interrupted})
+		piDriver, piWantOut, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted})
 }
 
 // TestPiExtensionSilent: without the task env, or with a pty path that is

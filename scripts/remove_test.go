@@ -5,13 +5,16 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
-// TestRemoveCommand pins the command every header names, byte for byte:
+// TestCommand pins the commands headers and hints name, byte for byte:
 // --namespace outside the default one, --home for a home that is not the
-// user's own (quoted for the shell where it needs it), and for a Docker
-// target --as-home with HOST_DIR in place of the host folder.
-func TestRemoveCommand(t *testing.T) {
+// user's own (quoted for the shell where it needs it), for a Docker
+// target --as-home (in a header with HOST_DIR in place of the host
+// folder), and a clone added again by id and base.
+func TestCommand(t *testing.T) {
 	for _, c := range []struct {
 		in   Install
 		want string
@@ -24,12 +27,27 @@ func TestRemoveCommand(t *testing.T) {
 		{Install{NS: "hookinstall", Agent: "claude", Home: "/tmp/é"}, "hookinstall remove claude --home '/tmp/é'"},
 		{Install{NS: "hookinstall", Agent: "claude", Home: "/tmp/a\nrm -rf ~"}, `hookinstall remove claude --home $'/tmp/a\nrm -rf ~'`},
 		{Install{NS: "hookinstall", Agent: "claude", Home: "/tmp/a\u2028b'\\\xff"}, `hookinstall remove claude --home $'/tmp/a\xe2\x80\xa8b\'\\\xff'`},
-		{Install{NS: "hookinstall", Agent: "claude", Home: "/srv/c", AsHome: "/root"}, "hookinstall remove claude --home HOST_DIR --as-home /root"},
-		{Install{NS: "termic", Agent: "kilo", AsHome: "/home/my agent"}, "hookinstall remove kilo --namespace termic --home HOST_DIR --as-home '/home/my agent'"},
+		{Install{NS: "hookinstall", Agent: "claude", Home: "/srv/c", AsHome: "/root"}, "hookinstall remove claude --home /srv/c --as-home /root"},
+		{Install{NS: "termic", Agent: "kilo", Home: HostDir, AsHome: "/home/my agent"}, "hookinstall remove kilo --namespace termic --home HOST_DIR --as-home '/home/my agent'"},
+		{Install{NS: "termic", Agent: "claude-2", Base: "claude", Home: "/srv/c"}, "hookinstall remove claude-2 --namespace termic --home /srv/c"},
 	} {
-		if got := c.in.RemoveCommand(); got != c.want {
+		if got := c.in.Command("remove"); got != c.want {
 			t.Errorf("%+v: got\n%s\nwant\n%s", c.in, got, c.want)
 		}
+	}
+	for verb, want := range map[string]string{
+		"add --force": "hookinstall add claude --force --namespace termic",
+		"doctor":      "hookinstall doctor claude --namespace termic",
+	} {
+		if got := (Install{NS: "termic", Agent: "claude"}).Command(verb); got != want {
+			t.Errorf("%s: got %q, want %q", verb, got, want)
+		}
+	}
+	if got := (Install{NS: "hookinstall", Agent: "claude-2", Base: "claude"}).Command("add"); got != "hookinstall add --agent-id claude-2 --base claude" {
+		t.Errorf("a clone's add: %q", got)
+	}
+	if got := (Install{NS: "termic"}).Command("status"); got != "hookinstall status --namespace termic" {
+		t.Errorf("no agent: %q", got)
 	}
 	if w := (Install{NS: "termic", Agent: "kilo", AsHome: "/home/a b"}).Where(); w != "on the host, HOST_DIR being the folder mounted at '/home/a b' in the container." {
 		t.Errorf("Where: %q", w)
@@ -45,7 +63,7 @@ func TestRemoveCommand(t *testing.T) {
 // cannot end the comment and smuggle in a command).
 func TestHeaderNamesHome(t *testing.T) {
 	hook := func(in Install) []byte {
-		b, err := Render(Spec{NS: in.NS, Agent: in.Agent, Event: "Stop", State: Done, Transport: PTY, Home: in.Home, AsHome: in.AsHome})
+		b, err := Render(Spec{Install: in, Event: "Stop", State: terminal.Done, Transport: PTY})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +84,7 @@ func TestHeaderNamesHome(t *testing.T) {
 		return b
 	}
 	home := Install{NS: "termic", Agent: "claude-2", Home: "/srv/my home"}
-	dock := Install{NS: "termic", Agent: "claude-2", AsHome: "/root"}
+	dock := Install{NS: "termic", Agent: "claude-2", Home: HostDir, AsHome: "/root"}
 	for _, c := range []struct {
 		name   string
 		render func(Install) []byte

@@ -4,52 +4,28 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"github.com/hookinstall/hookinstall/terminal"
 	"regexp"
 	"slices"
 	"strings"
 	"text/template"
 	"unicode/utf8"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
-// A State is one of the four things a hook reports.
-type State string
-
-// The states, with the exact OSC bodies of the host protocol.
-const (
-	Working     State = "working"
-	Attention   State = "attention"
-	Done        State = "done"
-	Interrupted State = "interrupted"
-)
-
-var bodies = map[State]string{
-	Working:     "agent is working",
-	Attention:   "agent needs your input",
-	Done:        "agent is done",
-	Interrupted: "agent was interrupted",
-}
-
-// Body returns the OSC body for s, for example "agent is done".
-func (s State) Body() string { return bodies[s] }
-
-// States lists every state in a fixed order.
-func States() []State { return []State{Working, Attention, Done, Interrupted} }
-
-// nsPattern is the rule every namespace must match.
 // QuietGuard is the shell line of a script that exits silently while v is
 // set (Spec.Quiet), as Render writes it and doctor looks for it.
 func QuietGuard(v string) string { return `[ -z "${` + v + `:-}" ] || exit 0` }
 
 // OSC returns the exact bytes the host receives for state s:
 // ESC ] 777 ; notify ; NS ; BODY BEL.
-func OSC(ns string, s State) []byte {
+func OSC(ns string, s terminal.State) []byte {
 	return []byte("\x1b]777;notify;" + ns + ";" + s.Body() + "\x07")
 }
 
 // TerminalSequence returns the JSON line a Claude hook prints for state s, with
 // the escape and bell written as \u001b and \u0007.
-func TerminalSequence(ns string, s State) string {
+func TerminalSequence(ns string, s terminal.State) string {
 	return `{"terminalSequence":"\u001b]777;notify;` + ns + ";" + s.Body() + `\u0007"}`
 }
 
@@ -94,15 +70,16 @@ const (
 // A Case is one value of a FieldCases rule and the state it reports.
 type Case struct {
 	Value string
-	State State
+	State terminal.State
 }
 
 // A Spec says what one generated hook script does.
 type Spec struct {
-	NS        string
-	Agent     string // the agent id, named in the header
+	// Install is the install the script belongs to (its namespace, the
+	// agent or clone, the home), which its header names.
+	Install
 	Event     string // the agent's event name, named in the header
-	State     State
+	State     terminal.State
 	Transport Transport
 	Rule      Rule
 	Quiet     []string // exit silently when one of these variables is set (another agent runs the script)
@@ -113,20 +90,12 @@ type Spec struct {
 	Field, Value string
 	// Cases are what FieldCases matches, in order.
 	Cases []Case
-	// Home and AsHome say where the install lives, for the command the
-	// header names: see Install.
-	Home, AsHome string
 	// Product is the agent's name for people ("Claude Code"), which a
 	// desktop notification names in terminal mode; Agent when empty.
 	Product string
 	// Own is what the agent shows by itself in terminal mode, which the
 	// script leaves out there (nil: nothing).
 	Own *terminal.Own
-}
-
-// Install is the install the script belongs to, which its header names.
-func (s Spec) Install() Install {
-	return Install{NS: s.NS, Agent: s.Agent, Home: s.Home, AsHome: s.AsHome}
 }
 
 // wordPattern is what a FieldEquals key may hold, and valuePattern its
@@ -144,7 +113,7 @@ var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "te
 type stateLine struct{ Name, Body string }
 
 // stateLines is each state's name and OSC body, for a template's table.
-func stateLines(states ...State) []stateLine {
+func stateLines(states ...terminal.State) []stateLine {
 	ls := make([]stateLine, 0, len(states))
 	for _, s := range states {
 		ls = append(ls, stateLine{string(s), s.Body()})
@@ -171,7 +140,7 @@ type tmplData struct {
 	States                      []stateLine
 	TaskPrefix                  string
 	Terminal                    []string // the terminal branch's lines
-	emit                        func(State) string
+	emit                        func(terminal.State) string
 }
 
 // QuietGuards are the script's Quiet guard lines, as QuietGuard writes them.
@@ -185,7 +154,7 @@ func (d tmplData) QuietGuards() []string {
 
 // Emit is called by the template with a state's body.
 func (d tmplData) Emit(body string) string {
-	for _, s := range States() {
+	for _, s := range terminal.States() {
 		if s.Body() == body {
 			return d.emit(s)
 		}
@@ -215,7 +184,7 @@ func Render(spec Spec) ([]byte, error) {
 		PTYVar:     terminal.PTYVar(spec.NS),
 		TaskPrefix: terminal.TaskPrefix,
 	}
-	d.emit = func(s State) string {
+	d.emit = func(s terminal.State) string {
 		if d.Stdout {
 			return "printf '%s' '" + TerminalSequence(spec.NS, s) + "'"
 		}
@@ -224,10 +193,10 @@ func Render(spec Spec) ([]byte, error) {
 	switch spec.Rule {
 	case NonEmptyBackgroundTasks:
 		d.Match, d.MatchKey = "nonempty-array", "background_tasks"
-		d.Then, d.Else = string(Working), string(spec.State)
-		d.States = stateLines(Working)
-		if spec.State != Working {
-			d.States = stateLines(Working, spec.State)
+		d.Then, d.Else = string(terminal.Working), string(spec.State)
+		d.States = stateLines(terminal.Working)
+		if spec.State != terminal.Working {
+			d.States = stateLines(terminal.Working, spec.State)
 		}
 	case PermissionPrompt, FieldEquals:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
@@ -251,7 +220,7 @@ func Render(spec Spec) ([]byte, error) {
 		if !wordPattern.MatchString(spec.Field) || len(spec.Cases) == 0 || spec.Cases[0].State != spec.State {
 			return nil, fmt.Errorf("scripts: field %q must match %s, with cases whose first state is %q", spec.Field, wordPattern, spec.State)
 		}
-		var states []State
+		var states []terminal.State
 		for _, c := range spec.Cases {
 			if !wordPattern.MatchString(c.Value) || c.State.Body() == "" {
 				return nil, fmt.Errorf("scripts: case %q (%q): the value must match %s and the state be known", c.Value, c.State, wordPattern)
@@ -264,32 +233,34 @@ func Render(spec Spec) ([]byte, error) {
 		d.Else = "none"
 		d.States = stateLines(states...)
 	}
-	states := []State{spec.State}
+	states := []terminal.State{spec.State}
 	if d.Match != "" {
 		states = nil
 		for _, l := range d.States {
-			states = append(states, State(l.Name))
+			states = append(states, terminal.State(l.Name))
 		}
 	}
 	d.Terminal = terminalBlock(spec, states)
 	return execute(hookTmpl, d)
 }
 
-// An Install names one install, for the command that removes it: the
-// header of every file generated for it names that command.
+// An Install names one install, for the commands that act on it: the
+// header of every file generated for it names the one that removes it, and
+// every hint the one that mends it (Command).
 type Install struct {
 	NS    string
 	Agent string // the agent's name, or a clone's id
+	// Base is, for a clone, the agent it was made from: adding it again
+	// names it (--agent-id ID --base BASE).
+	Base string
 	// Home is the home the install was made in when that is not the user's
 	// own (add --home DIR): a plain "hookinstall remove" would act on
 	// $HOME instead, so the command names it. "" for the user's own home.
+	// In the files of a Docker target it is HostDir: they are read in the
+	// container, and the host's folder is never written into them.
 	Home string
 	// AsHome is the home as the agent sees it, for a Docker target (add
-	// --home DIR --as-home CHOME). The files are read inside the
-	// container, while the remove must run on the host with --home DIR;
-	// the host's folder is never written into them (every path in them
-	// names CHOME), so the command names --as-home CHOME and HostDir in
-	// place of DIR, and Where says what that is. Home is then unused.
+	// --home DIR --as-home CHOME); Where says where its commands run.
 	AsHome string
 }
 
@@ -298,25 +269,37 @@ type Install struct {
 // (a relative --home), so it never acts on another home.
 const HostDir = "HOST_DIR"
 
-// RemoveCommand is the exact command that removes the install, as every
-// generated file's header names it: "hookinstall remove grok --namespace
-// termic --home /srv/agents/1". Paths are quoted for the shell where they
-// need it, and never hold a raw line break, so the header stays a comment.
-func (in Install) RemoveCommand() string {
-	c := "hookinstall remove " + in.Agent
-	if in.NS != "hookinstall" {
+// Command is the exact command that runs verb on the install: verb is a
+// command and, after a space, its flags ("add --force"); the agent (none
+// for an Install with no Agent), --namespace, --home and --as-home follow
+// as the install needs them: "hookinstall remove grok --namespace termic
+// --home /srv/agents/1". Paths are quoted for the shell where they need it,
+// and never hold a raw line break, so a header naming it stays a comment.
+func (in Install) Command(verb string) string {
+	v, flags, _ := strings.Cut(verb, " ")
+	c := "hookinstall " + v
+	switch {
+	case in.Base != "" && v == "add":
+		c += " --agent-id " + in.Agent + " --base " + in.Base
+	case in.Agent != "":
+		c += " " + in.Agent
+	}
+	if flags != "" {
+		c += " " + flags
+	}
+	if in.NS != terminal.DefaultNamespace {
 		c += " --namespace " + in.NS
 	}
-	switch {
-	case in.AsHome != "":
-		c += " --home " + HostDir + " --as-home " + ShellQuote(in.AsHome)
-	case in.Home != "":
+	if in.Home != "" {
 		c += " --home " + ShellQuote(in.Home)
+	}
+	if in.AsHome != "" {
+		c += " --as-home " + ShellQuote(in.AsHome)
 	}
 	return c
 }
 
-// Where says where RemoveCommand runs when that is not plain: for a Docker
+// Where says where Command runs when that is not plain: for a Docker
 // target, on the host, with HostDir the folder mounted as the container's
 // home. "" otherwise.
 func (in Install) Where() string {
@@ -420,7 +403,7 @@ var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(openco
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
-var opencodeStates = []State{Working, Attention, Done, Interrupted}
+var opencodeStates = []terminal.State{terminal.Working, terminal.Attention, terminal.Done, terminal.Interrupted}
 
 // RenderPlugin returns the plugin of opencode's plugin API (opencode, and
 // Kilo, which forked it) for the install in; product names the agent in its
@@ -465,11 +448,11 @@ type Extension struct {
 
 // states are the states the extension reports, in the order its table
 // lists them.
-func (e Extension) states() []State {
+func (e Extension) states() []terminal.State {
 	if e.Approval {
-		return []State{Working, Attention, Done, Interrupted}
+		return []terminal.State{terminal.Working, terminal.Attention, terminal.Done, terminal.Interrupted}
 	}
-	return []State{Working, Done, Interrupted}
+	return []terminal.State{terminal.Working, terminal.Done, terminal.Interrupted}
 }
 
 // Render returns the extension for the install in; the bytes depend only

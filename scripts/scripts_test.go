@@ -3,28 +3,29 @@ package scripts
 import (
 	"bytes"
 	"errors"
-	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // claudeSpecs are the scripts the claude adapter installs.
 var claudeSpecs = []Spec{
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
-	{NS: "hookinstall", Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
+	{Install: Install{NS: "hookinstall", Agent: "claude"}, Product: "Claude Code", Event: "UserPromptSubmit", State: terminal.Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
+	{Install: Install{NS: "hookinstall", Agent: "claude"}, Product: "Claude Code", Event: "PermissionRequest", State: terminal.Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
+	{Install: Install{NS: "hookinstall", Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}, Own: ownLike},
 }
 
 func TestOSCBytes(t *testing.T) {
 	// The host protocol, pinned byte for byte.
-	want := map[State]string{
-		Working:     "\x1b]777;notify;hookinstall;agent is working\x07",
-		Attention:   "\x1b]777;notify;hookinstall;agent needs your input\x07",
-		Done:        "\x1b]777;notify;hookinstall;agent is done\x07",
-		Interrupted: "\x1b]777;notify;hookinstall;agent was interrupted\x07",
+	want := map[terminal.State]string{
+		terminal.Working:     "\x1b]777;notify;hookinstall;agent is working\x07",
+		terminal.Attention:   "\x1b]777;notify;hookinstall;agent needs your input\x07",
+		terminal.Done:        "\x1b]777;notify;hookinstall;agent is done\x07",
+		terminal.Interrupted: "\x1b]777;notify;hookinstall;agent was interrupted\x07",
 	}
 	for s, w := range want {
 		if got := string(OSC("hookinstall", s)); got != w {
@@ -34,7 +35,7 @@ func TestOSCBytes(t *testing.T) {
 			t.Errorf("body %q matches the host's ignore filter", s.Body())
 		}
 	}
-	if got, w := TerminalSequence("termic", Attention), `{"terminalSequence":"\u001b]777;notify;termic;agent needs your input\u0007"}`; got != w {
+	if got, w := TerminalSequence("termic", terminal.Attention), `{"terminalSequence":"\u001b]777;notify;termic;agent needs your input\u0007"}`; got != w {
 		t.Errorf("TerminalSequence = %s, want %s", got, w)
 	}
 	if terminal.EnvPrefix("my-host") != "MY_HOST" || terminal.TaskVar("my-host") != "MY_HOST_TASK_ID" || terminal.PTYVar("termic") != "TERMIC_PTY" {
@@ -68,7 +69,7 @@ func goldenSpecs() map[string]Spec {
 		s.NS, s.Transport, s.Product = "hookinstall", PTY, "Agent"
 		specs["pty-"+s.Agent+"-"+FileName(s.Event)] = s
 	}
-	specs["pty-always-stop.sh"] = Spec{NS: "my-host", Agent: "codex", Product: "Codex", Event: "Stop", State: Done, Transport: PTY}
+	specs["pty-always-stop.sh"] = Spec{Install: Install{NS: "my-host", Agent: "codex"}, Product: "Codex", Event: "Stop", State: terminal.Done, Transport: PTY}
 	return specs
 }
 
@@ -174,10 +175,10 @@ func TestClaudeScriptsRun(t *testing.T) {
 				t.Errorf("empty payload: %q", out)
 			}
 			if s.Rule == NonEmptyBackgroundTasks {
-				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, busy); out != TerminalSequence("hookinstall", Working) {
+				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, busy); out != TerminalSequence("hookinstall", terminal.Working) {
 					t.Errorf("background tasks running: %q, want working", out)
 				}
-				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, spaced); out != TerminalSequence("hookinstall", Done) {
+				if out, _ := runScript(t, script, []string{"HOOKINSTALL_TASK_ID=t1"}, spaced); out != TerminalSequence("hookinstall", terminal.Done) {
 					t.Errorf("spaced empty array: %q, want done", out)
 				}
 			}
@@ -196,20 +197,20 @@ func TestFileName(t *testing.T) {
 // A FieldCases key and its values are shell words too, and its first case
 // is the spec's state; each case reports its own state.
 func TestFieldCasesRefusesNonWords(t *testing.T) {
-	ok := []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}
+	ok := []Case{{"permission_prompt", terminal.Attention}, {"idle_prompt", terminal.Interrupted}}
 	for _, s := range []Spec{
-		{Field: "a b", Cases: ok, State: Attention},
-		{Field: "notification_type", Cases: nil, State: Attention},
-		{Field: "notification_type", Cases: []Case{{"x'y", Attention}}, State: Attention},
-		{Field: "notification_type", Cases: []Case{{"x", "asleep"}}, State: Attention},
-		{Field: "notification_type", Cases: ok, State: Interrupted},
+		{Field: "a b", Cases: ok, State: terminal.Attention},
+		{Field: "notification_type", Cases: nil, State: terminal.Attention},
+		{Field: "notification_type", Cases: []Case{{"x'y", terminal.Attention}}, State: terminal.Attention},
+		{Field: "notification_type", Cases: []Case{{"x", "asleep"}}, State: terminal.Attention},
+		{Field: "notification_type", Cases: ok, State: terminal.Interrupted},
 	} {
 		s.NS, s.Agent, s.Event, s.Transport, s.Rule = "hookinstall", "droid", "Notification", PTY, FieldCases
 		if _, err := Render(s); err == nil {
 			t.Errorf("field %q cases %v state %q rendered", s.Field, s.Cases, s.State)
 		}
 	}
-	b, err := Render(Spec{NS: "hookinstall", Agent: "droid", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldCases, Field: "notification_type", Cases: ok})
+	b, err := Render(Spec{Install: Install{NS: "hookinstall", Agent: "droid"}, Event: "Notification", State: terminal.Attention, Transport: PTY, Rule: FieldCases, Field: "notification_type", Cases: ok})
 	if err != nil || !bytes.Contains(b, []byte("permission_prompt) state='attention' ;;")) || !bytes.Contains(b, []byte("idle_prompt) state='interrupted' ;;")) {
 		t.Fatalf("render: %v\n%s", err, b)
 	}
@@ -221,12 +222,12 @@ func TestFieldCasesRefusesNonWords(t *testing.T) {
 func TestFieldEqualsRefusesNonWords(t *testing.T) {
 	for _, fv := range [][2]string{{"", "x"}, {"x", ""}, {"a b", "x"}, {"x", "a'b"}, {"x", "$(id)"}, {"a-b", "x"},
 		{"x", " a"}, {"x", "a "}, {"x", "a  b"}, {"x", "a\tb"}, {"x", "a\nb"}} {
-		s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: fv[0], Value: fv[1]}
+		s := Spec{Install: Install{NS: "hookinstall", Agent: "copilot"}, Event: "notification", State: terminal.Attention, Transport: PTY, Rule: FieldEquals, Field: fv[0], Value: fv[1]}
 		if _, err := Render(s); err == nil {
 			t.Errorf("field %q value %q rendered", fv[0], fv[1])
 		}
 	}
-	s := Spec{NS: "hookinstall", Agent: "copilot", Event: "notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"}
+	s := Spec{Install: Install{NS: "hookinstall", Agent: "copilot"}, Event: "notification", State: terminal.Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "permission_prompt"}
 	b, err := Render(s)
 	if err != nil || !bytes.Contains(b, []byte(`if [ "$1" = notification_type ]`)) || !bytes.Contains(b, []byte(`[ "$3" != permission_prompt ]`)) {
 		t.Fatalf("render: %v\n%s", err, b)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // TerminalJSON returns the line a Claude hook prints for state s in
@@ -13,7 +13,7 @@ import (
 // (Claude wraps them itself inside tmux, and its allowlist refuses a DCS;
 // a plain BEL it writes as it is), as Claude's terminalSequence; "" when
 // nothing is left.
-func TerminalJSON(t terminal.Terminal, product, folder string, s State, leave terminal.Leave) string {
+func TerminalJSON(t terminal.Terminal, product, folder string, s terminal.State, leave terminal.Leave) string {
 	seqs := terminal.Sequences(t, product, folder, string(s), leave)
 	if len(seqs) == 0 {
 		return ""
@@ -78,7 +78,7 @@ func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\'
 
 // terminalLine is the command that sends state s in terminal t, less
 // what leave says; "" when nothing is left to send.
-func terminalLine(spec Spec, t terminal.Terminal, s State, leave terminal.Leave) string {
+func terminalLine(spec Spec, t terminal.Terminal, s terminal.State, leave terminal.Leave) string {
 	if spec.Transport == Stdout {
 		j := TerminalJSON(t, spec.Product, folderPlaceholder, s, leave)
 		if j == "" {
@@ -138,7 +138,7 @@ func folderLines() []string {
 // terminal. Where the agent shows a state's notification itself (Own.In),
 // the script leaves it out; inside tmux the plain BEL that marks the
 // window stays.
-func terminalBlock(spec Spec, states []State) []string {
+func terminalBlock(spec Spec, states []terminal.State) []string {
 	var ls []string
 	for _, s := range states {
 		if terminal.Notification(string(s)) != "" {
@@ -170,7 +170,7 @@ func terminalBlock(spec Spec, states []State) []string {
 			subject = "$o" + subject
 			variants = []variant{{"own/", terminal.Leave{Progress: true}}, {}}
 		} else {
-			quiet := !slices.ContainsFunc(states, func(st State) bool { return terminal.Notification(string(st)) != "" })
+			quiet := !slices.ContainsFunc(states, func(st terminal.State) bool { return terminal.Notification(string(st)) != "" })
 			ls = append(ls, progressCase(subject, states, quiet)...)
 			if quiet {
 				return ls
@@ -179,7 +179,7 @@ func terminalBlock(spec Spec, states []State) []string {
 		}
 	}
 	var arms []arm
-	add := func(pats []string, t terminal.Terminal, s State, leave terminal.Leave) {
+	add := func(pats []string, t terminal.Terminal, s terminal.State, leave terminal.Leave) {
 		if len(pats) > 0 {
 			arms = append(arms, arm{pats, terminalLine(spec, t, s, leave)})
 		}
@@ -283,7 +283,7 @@ func progressLines(rules []terminal.Rule) []string {
 // progressCase is a pty script's case that chooses each state's progress
 // ($p) unless the agent draws its own ($o); when quiet (no state notifies)
 // it writes the progress itself.
-func progressCase(subject string, states []State, quiet bool) []string {
+func progressCase(subject string, states []terminal.State, quiet bool) []string {
 	var ls []string
 	if !quiet {
 		ls = append(ls, "p=")
@@ -374,7 +374,7 @@ func jsTerminal(product string, own *terminal.Own) string {
 const PRODUCT = ` + js(product) + `;
 const FORMS = {` + jsForms + `};
 const PROGRESS = { working: ` + js(terminal.Progress("working")) + `, attention: ` + js(terminal.Progress("attention")) + `, done: ` + js(terminal.Progress("done")) + `, interrupted: ` + js(terminal.Progress("done")) + ` };
-const SAYS = { attention: ` + js(terminal.Notification(string(Attention))) + `, done: ` + js(terminal.Notification(string(Done))) + ` };
+const SAYS = { attention: ` + js(terminal.Notification(string(terminal.Attention))) + `, done: ` + js(terminal.Notification(string(terminal.Done))) + ` };
 const OWN = { notifies: ` + jsList(own.Notifies) + `, in: ` + jsList(own.In) + `, progress: [` + strings.Join(rules, ", ") + `] };
 
 function folder() {

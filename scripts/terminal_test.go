@@ -2,7 +2,6 @@ package scripts
 
 import (
 	"bytes"
-	"github.com/hookinstall/hookinstall/terminal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 
 	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
@@ -70,7 +71,7 @@ func TestTerminalBytes(t *testing.T) {
 	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
 	// JSON \u escapes, the whole line ASCII; inside tmux the plain BEL that
 	// marks the window last (Claude writes a BEL unwrapped).
-	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", Attention, terminal.Leave{})
+	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", terminal.Attention, terminal.Leave{})
 	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007\u0007"}`; got != w {
 		t.Errorf("TerminalJSON = %s, want %s", got, w)
 	}
@@ -147,7 +148,7 @@ func claudeAllows(s string) bool {
 
 func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
 	for _, d := range terminal.Dialects() {
-		for _, s := range States() {
+		for _, s := range terminal.States() {
 			for _, tmux := range []bool{false, true} {
 				for _, leave := range []terminal.Leave{{}, {Notification: true}, {Progress: true}} {
 					seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), string(s), leave), "")
@@ -251,31 +252,31 @@ func TestParseAndDetectTerminal(t *testing.T) {
 var terminalSpecs = []struct {
 	spec    Spec
 	payload string
-	want    State // "" for nothing
+	want    terminal.State // "" for nothing
 }{
-	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "BeforeAgent", State: Working, Transport: PTY}, `{}`, Working},
-	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "AfterAgent", State: Done, Transport: PTY}, `{}`, Done},
-	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"ToolPermission"}`, Attention},
-	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"other"}`, ""},
-	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "Stop", State: Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[1]}`, Working},
-	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "Stop", State: Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[]}`, Done},
-	{Spec{Agent: "qwen", Product: "Qwen Code", Event: "PostToolUseFailure", State: Interrupted, Transport: PTY, Rule: FieldTrue, Field: "is_interrupt"}, `{"is_interrupt":true}`, Interrupted},
-	{Spec{Agent: "grok", Product: "Grok", Event: "Notification", State: Attention, Transport: PTY, Rule: PermissionPrompt}, `{"notificationType":"permission_prompt"}`, Attention},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, Working},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, Attention},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[]}`, Done},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[{}]}`, Working},
+	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "BeforeAgent", State: terminal.Working, Transport: PTY}, `{}`, terminal.Working},
+	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "AfterAgent", State: terminal.Done, Transport: PTY}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "Notification", State: terminal.Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"ToolPermission"}`, terminal.Attention},
+	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "Notification", State: terminal.Attention, Transport: PTY, Rule: FieldEquals, Field: "notification_type", Value: "ToolPermission"}, `{"notification_type":"other"}`, ""},
+	{Spec{Install: Install{Agent: "qwen"}, Product: "Qwen Code", Event: "Stop", State: terminal.Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[1]}`, terminal.Working},
+	{Spec{Install: Install{Agent: "qwen"}, Product: "Qwen Code", Event: "Stop", State: terminal.Done, Transport: PTY, Rule: NonEmptyBackgroundTasks}, `{"background_tasks":[]}`, terminal.Done},
+	{Spec{Install: Install{Agent: "qwen"}, Product: "Qwen Code", Event: "PostToolUseFailure", State: terminal.Interrupted, Transport: PTY, Rule: FieldTrue, Field: "is_interrupt"}, `{"is_interrupt":true}`, terminal.Interrupted},
+	{Spec{Install: Install{Agent: "grok"}, Product: "Grok", Event: "Notification", State: terminal.Attention, Transport: PTY, Rule: PermissionPrompt}, `{"notificationType":"permission_prompt"}`, terminal.Attention},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "UserPromptSubmit", State: terminal.Working, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, terminal.Working},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "PermissionRequest", State: terminal.Attention, Transport: Stdout, Quiet: []string{"GROK_HOOK_EVENT"}}, `{}`, terminal.Attention},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[]}`, terminal.Done},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Quiet: []string{"GROK_HOOK_EVENT"}}, `{"background_tasks":[{}]}`, terminal.Working},
 	// an agent that shows some of it by itself, in both transports
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "PermissionRequest", State: Attention, Transport: Stdout, Own: ownLike}, `{}`, Attention},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Own: ownLike}, `{"background_tasks":[]}`, Done},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "UserPromptSubmit", State: Working, Transport: Stdout, Own: ownLike}, `{}`, Working},
-	{Spec{Agent: "droid", Product: "Droid", Event: "Notification", State: Attention, Transport: PTY, Rule: FieldCases, Field: "notificationType", Own: ownLike,
-		Cases: []Case{{"permission_prompt", Attention}, {"idle_prompt", Interrupted}}}, `{"notificationType":"permission_prompt"}`, Attention},
-	{Spec{Agent: "gemini", Product: "Gemini CLI", Event: "AfterAgent", State: Done, Transport: PTY, Own: ownLike}, `{}`, Done},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "PermissionRequest", State: terminal.Attention, Transport: Stdout, Own: ownLike}, `{}`, terminal.Attention},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Rule: NonEmptyBackgroundTasks, Own: ownLike}, `{"background_tasks":[]}`, terminal.Done},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "UserPromptSubmit", State: terminal.Working, Transport: Stdout, Own: ownLike}, `{}`, terminal.Working},
+	{Spec{Install: Install{Agent: "droid"}, Product: "Droid", Event: "Notification", State: terminal.Attention, Transport: PTY, Rule: FieldCases, Field: "notificationType", Own: ownLike,
+		Cases: []Case{{"permission_prompt", terminal.Attention}, {"idle_prompt", terminal.Interrupted}}}, `{"notificationType":"permission_prompt"}`, terminal.Attention},
+	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "AfterAgent", State: terminal.Done, Transport: PTY, Own: ownLike}, `{}`, terminal.Done},
 	// everywhere ("*", a rule with no Var), and by dialect
-	{Spec{Agent: "codex", Product: "Codex", Event: "Stop", State: Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"attention", "done"}, In: []string{"*", "tmux+bell"}}}, `{}`, Done},
-	{Spec{Agent: "letta", Product: "Letta Code", Event: "Stop", State: Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"bell", "osc9", "tmux+osc9", "tmux+kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, Done},
-	{Spec{Agent: "claude", Product: "Claude Code", Event: "Stop", State: Done, Transport: Stdout, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"tmux+*", "kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, Done},
+	{Spec{Install: Install{Agent: "codex"}, Product: "Codex", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"attention", "done"}, In: []string{"*", "tmux+bell"}}}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "letta"}, Product: "Letta Code", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"bell", "osc9", "tmux+osc9", "tmux+kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"tmux+*", "kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
 }
 
 // shells are the shells the scripts are run under: dash always, bash (in
@@ -400,11 +401,11 @@ func TestPluginsTerminalMode(t *testing.T) {
 		for _, c := range []struct {
 			dir, file, product string
 			own                *terminal.Own
-			states             []State
+			states             []terminal.State
 		}{
-			{ocDir, ocPlugin, "opencode", nil, []State{Working, Attention, Working, Done, Working, Interrupted}},
-			{piDir, piExt, "Pi", nil, []State{Working, Done, Working, Interrupted}},
-			{ownDir, ownExt, "Own", own, []State{Working, Done, Working, Interrupted}},
+			{ocDir, ocPlugin, "opencode", nil, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
+			{piDir, piExt, "Pi", nil, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
+			{ownDir, ownExt, "Own", own, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
 		} {
 			cmd := exec.Command(node, filepath.Join(c.dir, "driver.mjs"), c.file, "turn")
 			cmd.Dir = work

@@ -66,7 +66,7 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 			return nil, err
 		}
 	}
-	if err := w.checkPlan(x, fmt.Sprintf("put our entries in its source ('hookinstall add %s --print' writes our scripts and prints the entries)", t.ID)); err != nil {
+	if err := w.checkPlan(x, fmt.Sprintf("put our entries in its source ('%s' writes our scripts and prints the entries)", t.Command("add --print"))); err != nil {
 		return nil, err
 	}
 	if err := w.checkLinks(x); err != nil {
@@ -100,7 +100,7 @@ func (w *Writer) printed(x *txn, pr adapters.Probe) error {
 		return w.fail(x.t, cfg, errors.New("is a file of hookinstall's alone, not one to merge entries into: add it without --print"))
 	}
 	if x.man != nil && len(x.man.Files) > 0 { // its record (and backup) would be forgotten
-		return w.fail(x.t, cfg, fmt.Errorf("holds entries an add without --print wrote: run 'hookinstall remove %s' first", x.t.ID))
+		return w.fail(x.t, cfg, fmt.Errorf("holds entries an add without --print wrote: run '%s' first", x.t.Command("remove")))
 	}
 	in := w.input(x, pr, false, nil)
 	delete(in.Files, cfg)

@@ -40,16 +40,13 @@ func Recorded(t adapters.Target) (adapters.Target, error) {
 		t.AsHome, t.SystemRoot = rec, ""
 		return t, nil
 	}
-	var ns string
-	if t.NS != "hookinstall" {
-		ns = " --namespace " + t.NS
-	}
-	flags := " --home " + scripts.ShellQuote(t.Home)
+	in := t.Install()
+	in.Home, in.AsHome = t.Home, ""
 	made := "without --as-home"
 	if rec != t.Home {
-		flags += " --as-home " + scripts.ShellQuote(rec)
+		in.AsHome = rec
 		made = "with --as-home " + scripts.ShellQuote(rec)
 	}
-	return t, fmt.Errorf("installed %s, not --as-home %s (its manifest %s says so): run 'hookinstall remove %s%s'",
-		made, scripts.ShellQuote(t.AsHome), path, t.ID, ns+flags)
+	return t, fmt.Errorf("installed %s, not --as-home %s (its manifest %s says so): run '%s'",
+		made, scripts.ShellQuote(t.AsHome), path, in.Command("remove"))
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
-	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // Remove takes t's hooks out of every file its adapter's plan names, and
@@ -79,7 +78,7 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 	if err != nil {
 		return nil, w.fail(t, t.Adapter.Config(t), err)
 	}
-	if err := w.checkPlan(x, fmt.Sprintf("take our entries out at its source, then run 'hookinstall remove %s' again", t.ID)); err != nil {
+	if err := w.checkPlan(x, fmt.Sprintf("take our entries out at its source, then run '%s' again", t.Command("remove"))); err != nil {
 		return nil, err
 	}
 	keepReferenced(x)
@@ -136,12 +135,9 @@ func keepReferenced(x *txn) {
 			idx = len(x.plan.Edits) - 1
 		}
 		x.plan.Edits[idx].Kept = true
-		cmd := "hookinstall remove " + t.ID
-		if t.NS != "hookinstall" {
-			cmd += " --namespace " + t.NS
-		}
-		cmd += " --home " + scripts.ShellQuote(t.Home) + " --as-home " + scripts.ShellQuote(h)
-		x.plan.Notes = append(x.plan.Notes, fmt.Sprintf("%s still runs our scripts as %s...: they stay; finish with '%s'", cfg, alt.Prefix(), cmd))
+		in := t.Install()
+		in.Home, in.AsHome = t.Home, h
+		x.plan.Notes = append(x.plan.Notes, fmt.Sprintf("%s still runs our scripts as %s...: they stay; finish with '%s'", cfg, alt.Prefix(), in.Command("remove")))
 		return
 	}
 }

@@ -77,9 +77,9 @@ func (w *Writer) verify(ctx context.Context, x *txn, u *undoer, dirs []string) e
 	}
 	var ce *adapters.TrustCheckError
 	if errors.As(verdict, &ce) {
-		ce.Undone, ce.UndoErr = err == nil, err
+		ce.Undone, ce.UndoErr, ce.Remove = err == nil, err, x.t.Command("remove")
 	} else if err != nil {
-		verdict = fmt.Errorf("%w; putting the files back stopped: %v; 'hookinstall remove' takes out what is left", verdict, err)
+		verdict = fmt.Errorf("%w; putting the files back stopped: %v; '%s' takes out what is left", verdict, err, x.t.Command("remove"))
 	}
 	return &Error{Agent: x.t.ID, Err: verdict, Written: err != nil}
 }

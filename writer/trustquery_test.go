@@ -203,7 +203,7 @@ func TestTrustRollbackStoppedIsSaid(t *testing.T) {
 	if !errors.As(r.Err, &ce) || ce.Undone || !errors.Is(ce.UndoErr, errFault) || writes != 1 {
 		t.Fatalf("Add = %v (writes %d); want a TrustCheckError whose undo stopped", r.Err, writes)
 	}
-	if msg := r.Err.Error(); strings.Contains(msg, "put back as it was") || !strings.Contains(msg, "putting the files back stopped: injected fault; 'hookinstall remove' takes out what is left") {
+	if msg := r.Err.Error(); strings.Contains(msg, "put back as it was") || !strings.Contains(msg, "putting the files back stopped: injected fault; 'hookinstall remove codex' takes out what is left") {
 		t.Errorf("message: %s", msg)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 type addOptions struct {
@@ -125,7 +125,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
 		return nil
 	}
-	steps, text := nextSteps(in, o.Getenv, results, in.HomeFlags(), absent)
+	steps, text := nextSteps(in, o.Getenv, results, absent)
 	return o.printResults(in, "add", o.DryRun, sel.all, results, skipped, slices.Concat(missing, steps), slices.Concat(missing, text))
 }
 
@@ -141,7 +141,7 @@ func notFound(a hookinstall.Agent) string {
 // running agents need a restart, and how to check; text, the text output's,
 // says only what the user must do: no host's part, and no restart of an
 // agent that is absent (not found on this machine).
-func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, flags string, absent map[string]bool) (steps, text []string) {
+func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []done, absent map[string]bool) (steps, text []string) {
 	var installed, found []string
 	for _, r := range results {
 		if r.Err == nil && r.Status == hookinstall.StatusInstalled {
@@ -156,15 +156,12 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 	}
 	env := in.Env("", "")
 	task, pty := strings.TrimSuffix(env[0], "="), strings.TrimSuffix(env[1], "=")
-	check, emit := "hookinstall status", "hookinstall emit attention"
+	check, doctor, emit := in.Command("status"), in.Command("doctor"), "hookinstall emit attention"
 	if in.Namespace() != hookinstall.DefaultNamespace {
-		// emit too: without it, emit sends the default namespace's
-		// sequence, which this namespace's host ignores
-		check += " --namespace " + in.Namespace()
+		// without it, emit sends the default namespace's sequence, which
+		// this namespace's host ignores
 		emit += " --namespace " + in.Namespace()
 	}
-	check += flags
-	doctor := strings.Replace(check, "status", "doctor", 1)
 	restart := func(agents []string) string {
 		return fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(agents, ", "))
 	}

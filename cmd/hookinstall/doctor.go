@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -12,7 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 type doctorOptions struct {
@@ -164,7 +166,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		_ = jsonEncoder(o.IO.Out).Encode(jsonDoctor{Schema: jsonSchema, Command: "doctor", Namespace: in.Namespace(), Home: in.Home(),
 			OK: code == exitOK, ExitCode: code, Millis: millis(time.Since(start)), Agents: agents})
 	} else {
-		printDoctor(o, agents)
+		printDoctor(o, in, agents)
 	}
 	if code != exitOK {
 		return exitError{code}
@@ -220,7 +222,7 @@ func agentMark(a jsonDoctorAgent) string {
 // printDoctor prints the summary first, one line per agent with a mark,
 // then only the checks that failed or carry information (every check with
 // -v), each with its hint.
-func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
+func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDoctorAgent) {
 	w := o.IO.Out
 	color := o.useColor()
 	// Notes (info) are findings, not checks that passed or failed: the
@@ -258,7 +260,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
 	case installed == 0:
-		printWrapped(w, "doctor: ", hintIndent, "nothing of hookinstall's is installed here, so no hook can fire; install with 'hookinstall add AGENT' or 'hookinstall add --all'")
+		printWrapped(w, "doctor: ", hintIndent, "nothing of hookinstall's is installed here, so no hook can fire; install with '"+in.Command("add AGENT")+"' or '"+in.Command("add --all")+"'")
 	case notes > 0 && !o.Verbose:
 		fmt.Fprintf(w, "doctor: all %d checks passed; %d %s below\n", checks, notes, noteWord)
 	default:
@@ -345,7 +347,7 @@ func printDoctor(o *doctorOptions, agents []jsonDoctorAgent) {
 		if skipped > 0 {
 			also = fmt.Sprintf(" (%d more could not be checked)", skipped)
 		}
-		printWrapped(w, "doctor: ", hintIndent, fmt.Sprintf("%d checks passed and are not shown%s; run 'hookinstall doctor -v' to see every check", hidden, also))
+		printWrapped(w, "doctor: ", hintIndent, fmt.Sprintf("%d checks passed and are not shown%s; run '%s' to see every check", hidden, also, in.Command("doctor -v")))
 	}
 }
 
@@ -370,7 +372,8 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	t, ours := terminal.FromTask(id)
 	product, own := agent, (*terminal.Own)(nil)
 	if a, err := in.Agent(agent); err == nil && a.Product != "" {
-		product, own = a.Product, a.ShowsItself
+		ad, _ := adapters.Lookup(cmp.Or(a.Base, a.Name))
+		product, own = a.Product, ad.ShowsItself
 	}
 	switch {
 	case id == "":

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 type emitOptions struct {

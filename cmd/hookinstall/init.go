@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 func newInitCmd(g *globalOptions) *cobra.Command {

@@ -21,7 +21,7 @@ import (
 // one key with any of them.
 func TestNoMirrorStructs(t *testing.T) {
 	lib := map[string]map[string]bool{}
-	for _, v := range []any{hookinstall.Agent{}, hookinstall.Event{}, hookinstall.VersionRange{}, hookinstall.OlderVersions{},
+	for _, v := range []any{hookinstall.Agent{}, hookinstall.Event{}, hookinstall.VersionRange{},
 		hookinstall.Result{}, hookinstall.Change{}, hookinstall.AgentStatus{}, hookinstall.Report{}, hookinstall.Check{}} {
 		ty := reflect.TypeOf(v)
 		keys := map[string]bool{}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -85,9 +83,6 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 			a := jsonResult{Result: &rc}
 			if r.Err != nil {
 				a.Error = r.Err.Error()
-				if h := leftHint(command, r, in.HomeFlags()); h != "" {
-					rc.Hint = h
-				}
 			}
 			doc.Agents = append(doc.Agents, a)
 		}
@@ -103,7 +98,7 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 			}
 		}
 		for _, r := range results {
-			if r.Hint != "" {
+			if r.Hint != "" && r.Err == nil { // an error's is printed with it
 				printWrapped(g.IO.Out, "", "  ", r.Hint)
 			}
 		}
@@ -149,37 +144,6 @@ func label(in *hookinstall.Installer, r done) string {
 	return r.Agent + " (" + strings.Join(q, ", ") + ")"
 }
 
-// removeCommand is the command that removes r's install again; flags are
-// the home's (Installer.HomeFlags).
-func removeCommand(r done, flags string) string {
-	c := "hookinstall remove " + r.Agent
-	if r.Namespace != "" && r.Namespace != hookinstall.DefaultNamespace {
-		c += " --namespace " + r.Namespace
-	}
-	return c + flags
-}
-
-// leftHint says, when a removal failed on a file it could not use, what
-// is left and how to finish: nothing was written, so the file may still
-// hold our entries (it could not be read to say), and the scripts stay in
-// the hooks dir, when there is one.
-func leftHint(command string, r done, flags string) string {
-	var fe *hookinstall.FileError
-	if command != "remove" || !errors.As(r.Err, &fe) || fe.Written {
-		return ""
-	}
-	dir := r.HooksDir
-	if dir == "" {
-		dir = "its hooks folder"
-	} else if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		// No scripts of ours are left; the file may still name them.
-		return fmt.Sprintf("nothing was removed: %s may still hold hookinstall's entries, but hookinstall cannot read it; fix %s, then run '%s' again",
-			fe.Path, fe.Path, removeCommand(r, flags))
-	}
-	return fmt.Sprintf("nothing was removed: hookinstall cannot read %s, which may still hold its entries, so the scripts in %s stay in place (the file may point at them); fix %s, then run '%s' again",
-		fe.Path, dir, fe.Path, removeCommand(r, flags))
-}
-
 func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r done) {
 	w := g.IO.Out
 	name := label(in, r)
@@ -188,8 +152,8 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 		if errors.Is(r.Err, hookinstall.ErrHooksOff) {
 			printWrapped(g.IO.Err, "hookinstall: hint: "+name+": ", "  ", "an install would never fire, so nothing was written")
 		}
-		if h := leftHint(command, r, in.HomeFlags()); h != "" {
-			printWrapped(g.IO.Err, "hookinstall: hint: "+name+": ", "  ", h)
+		if r.Hint != "" {
+			printWrapped(g.IO.Err, "hookinstall: hint: "+name+": ", "  ", r.Hint)
 		}
 		warn(g.IO.Err, name, r.Notes)
 		return
@@ -198,7 +162,7 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 	if word == "" {
 		word = string(r.Status)
 	}
-	if r.Status == "printed" { // add --print
+	if r.Status == hookinstall.StatusPrinted { // add --print
 		w = g.IO.Err // stdout is the entries alone
 		word = "scripts written; merge the entries on stdout into " + r.Config + " at its source"
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // Your own terminal (issue 17): the agents run from an interactive bash

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookinstall/hookinstall"
-	"github.com/hookinstall/hookinstall/terminal"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 func TestDecodeTerminal(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
-	"github.com/hookinstall/hookinstall/terminal"
 )
 
 // Payloads as the agents send them (Claude's recorded in
@@ -46,7 +46,7 @@ type hookCase struct {
 	long        bool // the payload carries a long last_assistant_message
 	reads       bool // the hook reads the payload (its state depends on it)
 	product     string
-	state       scripts.State
+	state       terminal.State
 	terminal    bool          // run in terminal mode (termTask), as init sets it up
 	own         *terminal.Own // what the agent shows by itself, which its hooks leave out
 }
@@ -100,7 +100,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		states := map[string]scripts.State{}
+		states := map[string]terminal.State{}
 		for _, e := range a.Events() {
 			if _, ok := states[e.Event]; !ok {
 				states[e.Event] = e.State // the event's own; an "also" case follows it
@@ -127,11 +127,11 @@ func hookCases(dir, node string) ([]hookCase, error) {
 		}
 	}
 	if !anyPTY {
-		b, err := scripts.Render(scripts.Spec{NS: ns, Agent: "pty", Event: "Stop", State: scripts.Done, Transport: scripts.PTY})
+		b, err := scripts.Render(scripts.Spec{Install: scripts.Install{NS: ns, Agent: "pty"}, Event: "Stop", State: terminal.Done, Transport: scripts.PTY})
 		if err != nil {
 			return nil, err
 		}
-		c, err := newCase(dir, "(pty)", "Stop", "stop.sh", b, scripts.Done, node)
+		c, err := newCase(dir, "(pty)", "Stop", "stop.sh", b, terminal.Done, node)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 	return cs, nil
 }
 
-func newCase(dir, agent, event, name string, content []byte, state scripts.State, node string) (hookCase, error) {
+func newCase(dir, agent, event, name string, content []byte, state terminal.State, node string) (hookCase, error) {
 	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(terminal.PTYVar(ns))), state: state, product: agent}
 	base := filepath.Join(dir, agent+"-"+strings.TrimSuffix(name, ".sh"))
 	c.path = base + ".sh"
@@ -191,7 +191,7 @@ func newCase(dir, agent, event, name string, content []byte, state scripts.State
 // nodePeer is the hook as peers write it: a Node.js script that gates on
 // the same variables, parses the payload with JSON.parse where the state
 // depends on it, and writes the same bytes the same way.
-func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value string, toPTY, guard bool) []byte {
+func nodePeer(node string, state terminal.State, rule scripts.Rule, field, value string, toPTY, guard bool) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!%s\n'use strict';\n", node)
 	fmt.Fprintf(&b, "const env = process.env;\nif (!env.%s) process.exit(0);\n", terminal.TaskVar(ns))
@@ -203,7 +203,7 @@ func nodePeer(node string, state scripts.State, rule scripts.Rule, field, value 
 	switch rule {
 	case scripts.NonEmptyBackgroundTasks:
 		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
-		fmt.Fprintf(&b, "if (Array.isArray(p.background_tasks) && p.background_tasks.length > 0) state = %q;\n", scripts.Working.Body())
+		fmt.Fprintf(&b, "if (Array.isArray(p.background_tasks) && p.background_tasks.length > 0) state = %q;\n", terminal.Working.Body())
 	case scripts.PermissionPrompt:
 		b.WriteString("let p = {};\ntry { p = JSON.parse(fs.readFileSync(0, 'utf8')); } catch (e) {}\n")
 		b.WriteString("if (p.notificationType !== 'permission_prompt') process.exit(0);\n")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -61,7 +62,7 @@ func TestSamples(t *testing.T) {
 // A FieldEquals hook (Copilot's notification) gets a peer that compares the
 // same field with the same value, found in the script's bytes.
 func TestFieldEqualsPeer(t *testing.T) {
-	b, err := scripts.Render(scripts.Spec{NS: ns, Agent: "copilot", Event: "notification", State: scripts.Attention,
+	b, err := scripts.Render(scripts.Spec{Install: scripts.Install{NS: ns, Agent: "copilot"}, Event: "notification", State: terminal.Attention,
 		Transport: scripts.PTY, Rule: scripts.FieldEquals, Field: "notification_type", Value: "permission_prompt"})
 	if err != nil {
 		t.Fatal(err)
@@ -70,14 +71,14 @@ func TestFieldEqualsPeer(t *testing.T) {
 	if f == nil || v == nil || string(f[1]) != "notification_type" || string(v[1]) != "permission_prompt" {
 		t.Fatalf("field %q value %q in:\n%s", f, v, b)
 	}
-	js := string(nodePeer("/usr/bin/node", scripts.Attention, scripts.FieldEquals, "notification_type", "permission_prompt", true, false))
+	js := string(nodePeer("/usr/bin/node", terminal.Attention, scripts.FieldEquals, "notification_type", "permission_prompt", true, false))
 	if !strings.Contains(js, `if (p["notification_type"] !== "permission_prompt") process.exit(0);`) {
 		t.Errorf("peer lacks the comparison:\n%s", js)
 	}
 }
 
 func TestNodePeerMatchesTheHookBytes(t *testing.T) {
-	js := string(nodePeer("/usr/bin/node", scripts.Done, scripts.NonEmptyBackgroundTasks, "", "", false, true))
+	js := string(nodePeer("/usr/bin/node", terminal.Done, scripts.NonEmptyBackgroundTasks, "", "", false, true))
 	for _, want := range []string{"#!/usr/bin/node\n", "env.HOOKINSTALL_TASK_ID", "GROK_HOOK_EVENT", "background_tasks", "terminalSequence"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("peer lacks %q:\n%s", want, js)

@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// DefaultNamespace is the namespace when none is given.
+const DefaultNamespace = "hookinstall"
+
 var nsPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
 
 // ValidNamespace reports an error when ns may not be used as a namespace.

@@ -16,6 +16,31 @@ import (
 	"strings"
 )
 
+// A State is one of the four things a hook reports: the one type of it,
+// from the scripts to package hookinstall's API.
+type State string
+
+// The states, with the exact OSC bodies of the host protocol.
+const (
+	Working     State = "working"
+	Attention   State = "attention"
+	Done        State = "done"
+	Interrupted State = "interrupted"
+)
+
+var bodies = map[State]string{
+	Working:     "agent is working",
+	Attention:   "agent needs your input",
+	Done:        "agent is done",
+	Interrupted: "agent was interrupted",
+}
+
+// Body returns the OSC body for s, for example "agent is done".
+func (s State) Body() string { return bodies[s] }
+
+// States lists every state in a fixed order.
+func States() []State { return []State{Working, Attention, Done, Interrupted} }
+
 // A Dialect is how a terminal is asked for a desktop notification.
 type Dialect string
 
