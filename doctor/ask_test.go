@@ -47,8 +47,8 @@ func TestAskIsBounded(t *testing.T) {
 	for _, c := range a.Checks {
 		if c.ID == "binary.claude" {
 			found = true
-			if c.Result != adapters.Info || !strings.Contains(c.Verdict, "did not answer within 300ms") {
-				t.Errorf("binary.claude: %s %q, want info saying it did not answer within 300ms", c.Result, c.Verdict)
+			if c.Result != adapters.Info || !strings.Contains(c.Verdict, "did not finish within 300ms") {
+				t.Errorf("binary.claude: %s %q, want info saying it did not finish within 300ms", c.Result, c.Verdict)
 			}
 		}
 	}

@@ -94,6 +94,7 @@ type run struct {
 	// trusted is the trust check's verdict per command of ours, for
 	// comparing with what the agent's binary says.
 	trusted map[string]bool
+	pty     *capture // the last fire's, open until the next one's is
 }
 
 // A file is what was read of one file.
@@ -203,6 +204,9 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 			f.fire(r)
 		} else {
 			r.fireChecks(infos)
+		}
+		if r.pty != nil {
+			r.pty.close()
 		}
 	}
 	if a.Installed && d.Ask {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -75,14 +76,14 @@ func TestFireBytes(t *testing.T) {
 		}
 		return p
 	}
-	d := New(Options{})
+	r := &run{ctx: context.Background(), d: New(Options{}), t: adapters.Target{NS: "hookinstall"}}
 	env := []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=t1"}
 	want := scripts.OSC("hookinstall", terminal.Done)
-	res := d.fire(context.Background(), []string{write("good.sh", string(good))}, []byte("{}"), env, "HOOKINSTALL_PTY", 5*time.Second)
+	res := r.fire([]string{write("good.sh", string(good))}, []byte("{}"), env, 5*time.Second)
 	if res.Err != nil || res.Exit != 0 || string(res.PTY) != string(want) || len(res.Stdout) != 0 || len(res.Stderr) != 0 {
 		t.Fatalf("good script: %+v", res)
 	}
-	silent := d.fire(context.Background(), []string{write("good2.sh", string(good))}, []byte("{}"), env[:1], "HOOKINSTALL_PTY", 5*time.Second)
+	silent := r.fire([]string{write("good2.sh", string(good))}, []byte("{}"), env[:1], 5*time.Second)
 	if len(silent.PTY) != 0 || len(silent.Stdout) != 0 {
 		t.Fatalf("without the task env the script wrote %q / %q", silent.PTY, silent.Stdout)
 	}
@@ -92,15 +93,39 @@ func TestFireBytes(t *testing.T) {
 		"stdout.sh":  "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007'\n",
 		"exit.sh":    "#!/bin/sh\nprintf '\\033]777;notify;hookinstall;agent is done\\007' >\"$HOOKINSTALL_PTY\"\nexit 2\n",
 	} {
-		res := d.fire(context.Background(), []string{write(name, body)}, nil, env, "HOOKINSTALL_PTY", 5*time.Second)
+		res := r.fire([]string{write(name, body)}, nil, env, 5*time.Second)
 		ok := res.Err == nil && res.Exit == 0 && string(res.PTY) == string(want) && len(res.Stdout) == 0
 		if ok {
 			t.Errorf("%s passed: %+v", name, res)
 		}
 	}
-	slow := d.fire(context.Background(), []string{write("slow.sh", "#!/bin/sh\nsleep 10\n")}, nil, env, "HOOKINSTALL_PTY", 200*time.Millisecond)
+	slow := r.fire([]string{write("slow.sh", "#!/bin/sh\nsleep 10\n")}, nil, env, 200*time.Millisecond)
 	if slow.Err == nil || slow.Dur > 3*time.Second {
 		t.Errorf("a hanging script was not stopped at the timeout: %+v", slow)
+	}
+}
+
+// TestFireUnread: a hook that leaves its pty so that doctor's own end
+// marker cannot be read back (stty olcuc: every letter written to it
+// arrives upper-case, the marker's too) is reported as not checked,
+// never as what the hook wrote.
+func TestFireUnread(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("olcuc is Linux's")
+	}
+	hook := filepath.Join(t.TempDir(), "stop.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nstty olcuc <\"$HOOKINSTALL_PTY\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &run{ctx: context.Background(), d: New(Options{FireTimeout: 3 * time.Second}), t: target(t, "grok", t.TempDir()), a: &Agent{}}
+	r.fireOne(scriptInfo{Event: "Stop", Path: hook, Runnable: true, Transport: scripts.PTY},
+		fireCase{ID: "fire.silent", Payload: "grok.Stop", Why: "no HOOKINSTALL_TASK_ID"})
+	if len(r.a.Checks) != 1 {
+		t.Fatalf("checks: %+v", r.a.Checks)
+	}
+	c := r.a.Checks[0]
+	if c.Result != adapters.Skip || !strings.Contains(c.Verdict, "could not read the pty back within 3s") {
+		t.Errorf("%s %q, want a skip: the pty could not be read back", c.Result, c.Verdict)
 	}
 }
 

@@ -1,24 +1,27 @@
-// Package agentexec is the one place hookinstall finds and runs an agent's
-// program: `--version` (the version gate and --trust), doctor's questions
-// (claude doctor, kimi doctor config, agy -p /hooks) and Codex's app-server
-// (JSON-RPC on stdio, for trust). doctor's firing of our own hook scripts
-// is not here: it runs our code the way the agent runs a hook.
+// Package agentexec is the one place hookinstall finds and runs a program:
+// an agent's (`--version`, for the version gate and --trust; doctor's
+// questions: claude doctor, kimi doctor config, agy -p /hooks; Codex's
+// app-server, JSON-RPC on stdio, for trust), and our own hook scripts and
+// plugins as doctor fires them.
 //
 // One policy for every run:
 //   - the program is found on the caller's PATH (getenv("PATH")), never the
-//     process's own, so a host and a test decide what is found;
+//     process's own, so a host and a test decide what is found; or it is
+//     given by its path;
 //   - the environment is fixed: PATH, HOME, LANG=C.UTF-8, TERM=dumb and
 //     NO_COLOR=1, then the variables the question names (Cmd.Env), and
 //     nothing else of the caller's;
 //   - HOME is a fresh scratch folder, deleted afterwards, so that a program
 //     reads no config of the user's and writes nothing of theirs. Only a
 //     question about the user's own config names their HOME in Cmd.Env:
-//     doctor's asks (what the agent resolves from it) and Codex's check of
-//     the trust just written (which hooks.json it finds, trusted or not);
-//   - it runs in its own process group, killed whole at the timeout, when
-//     ctx is cancelled, or (a JSON-RPC server) a second after its answer
-//     when it does not exit on its own; whatever it left running is killed
-//     when it ends;
+//     doctor's asks and fires (what the agent resolves from it, and our hooks
+//     run as the agent runs them) and Codex's check of the trust just written
+//     (which hooks.json it finds, trusted or not);
+//   - it runs in its own process group (Session: its own session, with no
+//     controlling terminal, as agents run hooks), killed whole at the
+//     timeout, when ctx is cancelled, or (a JSON-RPC server) a second after
+//     its answer when it does not exit on its own; and killed whole when it
+//     ends, so that nothing it started is left when Run returns;
 //   - Timeout bounds every run (a caller may bound it lower).
 package agentexec
 
@@ -56,17 +59,23 @@ func LookPath(getenv func(string) string, name string) (string, error) {
 	return "", fmt.Errorf("%s: not found on PATH", name)
 }
 
-// A Cmd is one question put to an agent's program.
+// A Cmd is one program to run: a question to an agent's, or our hook.
 type Cmd struct {
-	Name string // the program, looked up on getenv("PATH")
+	Name string // the program: looked up on getenv("PATH"), or run as it is when it holds a slash
 	Args []string
 	// Env is added to the fixed environment (a HOME here replaces the
 	// scratch one); "$SCRATCH" in a value stands for the scratch folder.
 	Env []string
 	// Files are written into the scratch folder, by name, before it runs.
 	Files map[string][]byte
-	Dir   string // where it runs; "" is the scratch folder
-	Input []byte // its stdin
+	Dir   string   // where it runs; "" is the scratch folder
+	Input []byte   // its stdin
+	Stdin *os.File // its stdin instead of Input: a terminal (tty(1) names it)
+	// Stderr, when set, takes what it prints on stderr, and Out only stdout.
+	Stderr io.Writer
+	// Session runs it in a session of its own, with no controlling
+	// terminal, as agents run hooks.
+	Session bool
 	// ReplyID makes it a JSON-RPC server on stdio: Input is written and
 	// stdin kept open until the reply line whose id is ReplyID (Out).
 	ReplyID int
@@ -77,17 +86,21 @@ type Cmd struct {
 type Result struct {
 	Path string // where Name was found; "" when it is not on PATH (Err says so)
 	// Out is what it printed on stdout and stderr; with ReplyID, the reply.
-	Out     []byte
+	Out []byte
+	// Err is why it could not run, or how it failed (an *exec.ExitError
+	// for an exit status other than 0).
 	Err     error
 	Dur     time.Duration
 	Scratch string // the scratch folder, its symlinks resolved (deleted by now)
 }
 
-// Run asks c of the program on getenv's PATH.
+// Run runs c: the program on getenv's PATH, or at its path.
 func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
-	var r Result
-	if r.Path, r.Err = LookPath(getenv, c.Name); r.Err != nil {
-		return r
+	r := Result{Path: c.Name}
+	if !strings.Contains(c.Name, "/") {
+		if r.Path, r.Err = LookPath(getenv, c.Name); r.Err != nil {
+			return r
+		}
 	}
 	tmp, err := os.MkdirTemp("", "hookinstall-agent-")
 	if err != nil {
@@ -112,31 +125,53 @@ func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 		cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$SCRATCH", r.Scratch))
 	}
 	cmd.Dir = cmp.Or(c.Dir, r.Scratch)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: !c.Session, Setsid: c.Session}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
+	// After it exits (or is killed), its output pipes get this long to
+	// drain: only a program that leaves a child holding them waits it out.
+	// (200 ms was too short on a loaded machine.)
+	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if c.ReplyID != 0 {
 		r.Out, err = rpc(tctx, cmd, c.Input, c.ReplyID)
 	} else {
 		var out bytes.Buffer
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(c.Input), &out, &out
+		if c.Stdin != nil {
+			cmd.Stdin = c.Stdin
+		}
+		if c.Stderr != nil {
+			cmd.Stderr = c.Stderr
+		}
 		err = cmd.Run()
 		r.Out = out.Bytes()
 	}
 	r.Dur = time.Since(start)
 	if cmd.Process != nil { // what it left running goes with it
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		end(ctx, cmd.Process.Pid, timeout)
 	}
 	switch {
 	case ctx.Err() != nil:
 		r.Err = fmt.Errorf("stopped: %w", ctx.Err())
 	case tctx.Err() != nil && (c.ReplyID == 0 || r.Out == nil):
-		r.Err = fmt.Errorf("did not answer within %s", timeout)
+		r.Err = fmt.Errorf("did not finish within %s (killed)", timeout)
 	default:
 		r.Err = err
 	}
 	return r
+}
+
+// end kills process group pgid, and waits until none of it is left (for
+// at most wait, or until ctx is done): nothing it started writes anything
+// after Run returns. A killed process counts until it is reaped, which for
+// one whose parent is gone is init's doing; the group is usually empty
+// already, its leader reaped by Wait.
+func end(ctx context.Context, pgid int, wait time.Duration) {
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	deadline := time.Now().Add(wait)
+	for syscall.Kill(-pgid, 0) == nil && ctx.Err() == nil && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // rpc runs cmd as a JSON-RPC server on stdio: it writes input, and reads

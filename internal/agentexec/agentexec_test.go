@@ -21,10 +21,6 @@ import (
 // themselves, because none of them runs an agent's program as a question
 // to it. Everything else goes through this package.
 var notAgents = map[string]string{
-	// our own hook scripts (and the JavaScript runtime that loads our
-	// plugin), fired as the agent fires a hook: in a session of their own
-	// with a pty, the payload on stdin, the exit status as the answer
-	"doctor/fire.go": "fires our hooks",
 	// tmux and tty(1) for init; `run` execs the user's own command line
 	// with their whole environment, replacing itself
 	"cmd/hookinstall/init.go": "tmux, tty and the user's command",
