@@ -16,7 +16,6 @@ import (
 	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/internal/testonly"
-	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 	"github.com/hookinstall/hookinstall/writer"
 )
@@ -429,27 +428,19 @@ func (in *Installer) target(name, base string) (adapters.Target, error) {
 	return t, nil
 }
 
-// cloneBase finds which agent clone id was made from, by its manifest.
+// cloneBase finds which agent clone id was made from, by its manifest
+// (Installs).
 func (in *Installer) cloneBase(id string) (string, error) {
-	o := in.options()
-	o.Getenv = nil
-	for _, name := range adapters.Names() {
-		o.Base = name
-		t, err := adapters.Resolve(id, o)
-		if err != nil {
-			continue
-		}
-		// Clones of different bases can share a dir name (.ID), so the
-		// manifest's own record of the base decides.
-		raw, err := os.ReadFile(filepath.Join(t.HooksDir(), manifest.FileName))
-		if err != nil {
-			continue
-		}
-		if m, err := manifest.Load(raw); err == nil && m.Agent == id && m.Base == name {
-			return name, nil
+	is, err := in.Installs()
+	for _, i := range is {
+		if i.Agent == id && i.Base != "" && i.Namespace == in.ns {
+			return i.Base, nil
 		}
 	}
-	return "", tag(fmt.Errorf("unknown agent %q (known: %s)", id, strings.Join(adapters.Names(), ", ")), ErrUnknownAgent)
+	if err == nil {
+		err = fmt.Errorf("unknown agent %q (known: %s)", id, strings.Join(adapters.Names(), ", "))
+	}
+	return "", tag(err, ErrUnknownAgent)
 }
 
 func (in *Installer) now() func() time.Time {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -43,72 +42,51 @@ type Install struct {
 }
 
 // Installs lists every install under the Installer's home, whatever its
-// namespace, clones included, by the manifests in the agents' folders
-// (<agent dir>/<NS>-hooks/manifest.json, or <NS>-<agent>-hooks for an agent
-// that shares its folder), sorted by namespace, then agent.
-// It reads only those folders; a manifest it cannot read is skipped.
+// namespace, clones included, by the manifests in the agents' folders and
+// in the folders beside them, where clones live (writer.Manifests), each
+// kept when its agent's target puts its hooks dir where it was found;
+// sorted by namespace, then agent. A manifest it cannot read is skipped.
 func (in *Installer) Installs() ([]Install, error) {
-	var out []Install
-	seen := map[string]bool{}
-	add := func(dirGlob, agent, base string) {
-		ms, _ := filepath.Glob(filepath.Join(dirGlob, "*-hooks", manifest.FileName))
-		for _, p := range ms {
-			if seen[p] {
-				continue
-			}
-			raw, err := os.ReadFile(p)
-			if err != nil {
-				continue
-			}
-			m, err := manifest.Load(raw)
-			if err != nil {
-				continue
-			}
-			// The hooks dir is <NS>-hooks, or <NS>-<agent>-hooks for an
-			// agent that shares its folder (Gemini CLI's ~/.gemini).
-			kind := agent
-			if kind == "" {
-				kind = base
-			}
-			if d := filepath.Base(filepath.Dir(p)); d != m.Namespace+"-hooks" && d != m.Namespace+"-"+kind+"-hooks" {
-				continue
-			}
-			switch {
-			case agent != "" && (m.Agent != agent || (m.Base != "" && m.Base != agent)):
-				continue
-			case agent == "" && (m.Base != base || m.Agent == base):
-				continue
-			}
-			seen[p] = true
-			i := Install{Namespace: m.Namespace, Agent: m.Agent, HooksDir: filepath.Dir(p), Version: m.ToolVersion}
-			if agent == "" {
-				i.Base = base
-			}
-			out = append(out, i)
-		}
-	}
 	o := in.options()
+	var dirs []string
 	for _, name := range adapters.Names() {
 		t, err := adapters.Resolve(name, o)
 		if err != nil {
 			return nil, err
 		}
-		add(filepath.Dir(t.HooksDir()), name, "")
-		// A clone's folder is its base's with the clone's id in place of
-		// the agent's name: resolve a clone with a placeholder id and
-		// look for every folder of that shape.
+		dirs = append(dirs, t.Dir)
+		// a clone's folder is its base's sibling, named after its id
 		co := o
 		co.Base, co.Getenv = name, nil
-		const placeholder = "hookinstall-clone-placeholder"
-		ct, err := adapters.Resolve(placeholder, co)
-		if err != nil {
+		if ct, err := adapters.Resolve("hookinstall-clone", co); err == nil {
+			parent := filepath.Dir(ct.Dir)
+			es, _ := os.ReadDir(parent)
+			for _, e := range es {
+				if e.IsDir() {
+					dirs = append(dirs, filepath.Join(parent, e.Name()))
+				}
+			}
+		}
+	}
+	var out []Install
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] {
 			continue
 		}
-		dir := filepath.Dir(ct.HooksDir())
-		if !strings.Contains(dir, placeholder) {
-			continue
+		seen[d] = true
+		for _, f := range writer.Manifests(d) {
+			m, ro := f.M, o
+			ro.NS = m.Namespace
+			if m.Base != "" && m.Base != m.Agent {
+				ro.Base, ro.Getenv = m.Base, nil
+			}
+			t, err := adapters.Resolve(m.Agent, ro)
+			if err != nil || t.HooksDir() != f.HooksDir {
+				continue
+			}
+			out = append(out, Install{Namespace: m.Namespace, Agent: m.Agent, Base: baseOf(t), HooksDir: f.HooksDir, Version: m.ToolVersion})
 		}
-		add(strings.Replace(dir, placeholder, "*", 1), "", name)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Namespace != out[j].Namespace {
@@ -142,7 +120,7 @@ func (in *Installer) RemoveAll(ctx context.Context, o RemoveOptions) ([]*Result,
 	var rs []*Result
 	for _, ns := range nss {
 		nin := &Installer{ns: ns, home: in.home, asHome: in.asHome, homeGiven: in.homeGiven, getenv: in.getenv, version: in.version}
-		ts, err := nin.pick(nin.writer(writer.Options{}).Installed)
+		ts, err := nin.pick(writer.Installed)
 		if err != nil {
 			return nil, err
 		}

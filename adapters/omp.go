@@ -61,9 +61,6 @@ func init() {
 			if n := ompApproval(ompConfig(t), files[ompConfig(t)]); n != "" {
 				notes = append(notes, n)
 			}
-			if n := ompDisabled(t, files[ompConfig(t)]); n != "" {
-				notes = append(notes, n+"; remove it there, or oh-my-pi never loads the extension")
-			}
 			return notes, nil
 		},
 		Switches: ompSwitches,
@@ -147,7 +144,7 @@ func ompSwitches(in Input) []Check {
 	cfg := in.File(ompConfig(in.T))
 	var fs []Check
 	if n := ompDisabled(in.T, cfg.Data); n != "" {
-		fs = append(fs, fail("switch.disabledExtensions", cfg.Path, n+", so oh-my-pi does not load our extension", "take it out of disabledExtensions"))
+		fs = append(fs, switchOff(fail("switch.disabledExtensions", cfg.Path, n+", so oh-my-pi does not load our extension", "take it out of disabledExtensions")))
 	} else {
 		fs = append(fs, pass("switch.disabledExtensions", cfg.Path, "disabledExtensions does not name extension-module:"+in.T.NS+" in "+cfg.Path))
 	}

@@ -181,7 +181,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	a.Detected = writer.Detected(t, d.Getenv)
 	p := profileFor(t)
 	held := t.Adapter.Holds(t, r.input().Present())
-	a.Installed = r.hooksDirExists() || len(held) > 0
+	a.Installed = writer.Installed(t)
 	if len(held) > 0 && !contains(held, a.Config) {
 		a.Config = held[0] // where ours are: droid's hooks.json
 	}
@@ -215,11 +215,6 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	a.Status = status(t, a)
 	a.OK = len(a.Failed()) == 0
 	return *a
-}
-
-func (r *run) hooksDirExists() bool {
-	_, err := os.Lstat(r.t.HooksDir())
-	return err == nil
 }
 
 // status turns the checks into the one word `status` prints. Switches come

@@ -261,32 +261,47 @@ func (w *Writer) othersRecords(t adapters.Target, path string) []*adapters.Recor
 	return out
 }
 
-// others are the manifests of t's agent installed in other namespaces:
-// <dir>/<NS>-hooks/manifest.json (or <NS>-<agent>-hooks), for the same agent
-// id. A manifest that cannot be read, or that does not sit where its
-// namespace puts it, is skipped.
+// others are the manifests of t's agent installed in other namespaces, in
+// t's folder (Manifests), for the same agent id.
 func others(t adapters.Target) []*manifest.Manifest {
-	ms, _ := filepath.Glob(filepath.Join(t.Dir, "*-hooks", manifest.FileName))
 	var out []*manifest.Manifest
-	for _, p := range ms {
-		dir := filepath.Dir(p)
-		if dir == t.HooksDir() {
+	for _, f := range Manifests(t.Dir) {
+		o := t
+		o.NS = f.M.Namespace
+		if f.M.Namespace != t.NS && f.M.Agent == t.ID && o.HooksDir() == f.HooksDir {
+			out = append(out, f.M)
+		}
+	}
+	return out
+}
+
+// A Found is an install's manifest found on disk, and the hooks dir that
+// holds it.
+type Found struct {
+	HooksDir string
+	M        *manifest.Manifest
+}
+
+// Manifests are the manifests of the installs in folder dir, found by name
+// (no pattern, so a folder whose name holds [, * or ? is read as it is):
+// each <name>-hooks/manifest.json that reads, in name order. Whether one
+// sits where its namespace and agent put it is the target's to say
+// (adapters.Target.HooksDir).
+func Manifests(dir string) []Found {
+	es, _ := os.ReadDir(dir)
+	var out []Found
+	for _, e := range es {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-hooks") {
 			continue
 		}
-		raw, err := os.ReadFile(p)
+		hd := filepath.Join(dir, e.Name())
+		raw, err := os.ReadFile(filepath.Join(hd, manifest.FileName))
 		if err != nil {
 			continue
 		}
-		m, err := manifest.Load(raw)
-		if err != nil || m.Namespace == t.NS || m.Agent != t.ID {
-			continue
+		if m, err := manifest.Load(raw); err == nil {
+			out = append(out, Found{hd, m})
 		}
-		o := t
-		o.NS = m.Namespace
-		if o.HooksDir() != dir {
-			continue
-		}
-		out = append(out, m)
 	}
 	return out
 }

@@ -230,14 +230,21 @@ func (w *Writer) checkLinks(x *txn) error {
 	for _, e := range x.plan.Edits {
 		writes = writes || changes(e, x.files[e.Path])
 	}
-	if x.realDir != "" && x.realDir != x.t.Dir && writes {
+	// Only links below the home count: one above it (/home -> /data/home,
+	// macOS's /var -> /private/var) is the machine's, not a dotfile's.
+	home, err := filepath.EvalSymlinks(x.t.Home)
+	if err != nil {
+		home = x.t.Home
+	}
+	resolved := func(p string) string { return filepath.Join(home, strings.TrimPrefix(p, x.t.Home)) }
+	if x.realDir != "" && x.realDir != resolved(x.t.Dir) && writes {
 		if err := w.throughLink(x, x.t.Dir, x.realDir, "our scripts, backup and manifest"); err != nil {
 			return err
 		}
 	}
 	for _, e := range x.plan.Edits {
 		st := x.files[e.Path]
-		if st.Real != "" && st.Real != e.Path && changes(e, st) && (x.realDir == "" || filepath.Dir(st.Real) != x.realDir) {
+		if st.Real != "" && st.Real != resolved(e.Path) && changes(e, st) && (x.realDir == "" || filepath.Dir(st.Real) != x.realDir) {
 			if err := w.throughLink(x, e.Path, st.Real, "our entries, with this machine's paths,"); err != nil {
 				return err
 			}
@@ -424,8 +431,11 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 	err = w.locked(ctx, t, w.system(), func(sys system, dirs []string) error {
 		prev := x
 		// One record for every attempt: what an attempt that raced wrote
-		// (a backup, the scripts) the next one finds done.
+		// (a backup, the scripts) the next one finds done. Likewise one
+		// undoer: an undo puts back what every attempt wrote.
 		rec := &recorder{sys: sys}
+		u := &undoer{system: rec}
+		first, fresh := true, false // fresh: no install was there when the run took the lock
 		defer func() { r.Changes = rec.listed() }()
 		return retryRaced(t, r.Config, func() error {
 			y, err := w.replan(prev, plan)
@@ -433,18 +443,20 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 			if err != nil {
 				return err
 			}
+			if first {
+				first, fresh = false, y.man == nil && y.manRaw == nil
+			}
 			x = y
 			r.Notes = y.allNotes()
 			if y.plan.Verify == nil {
 				return apply(y, rec, dirs)
 			}
-			// A plan the agent's binary must confirm: written through an
+			// A plan the agent's binary must confirm: written through the
 			// undoer, and undone when it does not (trustcheck.go).
-			u := &undoer{system: rec}
 			if err := apply(y, u, dirs); err != nil {
 				return err
 			}
-			if err := w.verify(ctx, y, u, dirs); err != nil {
+			if err := w.verify(ctx, y, u, dirs, fresh); err != nil {
 				rec.changes = nil // undone, or what is left is said
 				return err
 			}

@@ -58,7 +58,7 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 // not-installed, and note says why the broken file did not matter.
 func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool) {
 	var we *Error
-	if !errors.As(err, &we) || we.File == "" || we.Written || w.Installed(t) {
+	if !errors.As(err, &we) || we.File == "" || we.Written || Installed(t) {
 		return "", false
 	}
 	return fmt.Sprintf("%s: %v; hookinstall cannot use it, and no folder of its hooks (%s) exists, so there is nothing of ours to remove",

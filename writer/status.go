@@ -9,8 +9,9 @@ import (
 )
 
 // Installed reports whether any trace of an install of t is on disk: our
-// entries in a file it reads (adapters.Agent.Holds), or its hooks dir.
-func (w *Writer) Installed(t adapters.Target) bool {
+// entries in a file it reads (adapters.Agent.Holds), or its hooks dir. It is
+// the one answer: remove, status and doctor ask it.
+func Installed(t adapters.Target) bool {
 	if _, err := os.Lstat(t.HooksDir()); err == nil {
 		return true
 	}

@@ -335,35 +335,46 @@ func (u *undoer) WriteFile(path string, data []byte, o op) error {
 	if err := u.save(path, o, data); err != nil {
 		return err
 	}
-	return u.system.WriteFile(path, data, o)
+	return u.done(u.system.WriteFile(path, data, o))
 }
 
 func (u *undoer) Link(oldname, newname string, o op) error {
 	if err := u.save(newname, op{}, nil); err != nil {
 		return err
 	}
-	return u.system.Link(oldname, newname, o)
+	return u.done(u.system.Link(oldname, newname, o))
 }
 
 func (u *undoer) Rename(oldname, newname string, o op) error {
 	if err := u.save(newname, o, o.doc); err != nil {
 		return err
 	}
-	return u.system.Rename(oldname, newname, o)
+	return u.done(u.system.Rename(oldname, newname, o))
 }
 
 // Remove records a plan's file; the others an add removes are its own
 // (a temp file, a folder it made when the next step failed).
 func (u *undoer) Remove(path string, o op) error {
-	if o.prev != nil {
-		u.steps = append(u.steps, undoStep{st: *o.prev, plan: true})
+	if o.prev == nil {
+		return u.system.Remove(path, o)
 	}
-	return u.system.Remove(path, o)
+	u.steps = append(u.steps, undoStep{st: *o.prev, plan: true})
+	return u.done(u.system.Remove(path, o))
 }
 
 func (u *undoer) Mkdir(path string) error {
 	u.steps = append(u.steps, undoStep{st: fileState{Real: path}, dir: true})
-	return u.system.Mkdir(path)
+	return u.done(u.system.Mkdir(path))
+}
+
+// done drops the step just saved when its change failed: that change left
+// nothing to put back (an attempt that raced is retried under the same
+// undoer).
+func (u *undoer) done(err error) error {
+	if err != nil {
+		u.steps = u.steps[:len(u.steps)-1]
+	}
+	return err
 }
 
 // undo puts back what u recorded, the last change first: a plan's file

@@ -56,17 +56,18 @@ func (w *Writer) queries(ctx context.Context) func(*adapters.Query) *adapters.Re
 
 // verify asks the agent's binary the plan's Verify question once x is
 // written through u, and undoes the add when its Judge finds fault: u's
-// record, then the lock file when the add made the hooks dir (lockers check
-// its inode, as after a remove), then the folders created before the add
-// wrote (dirs), innermost first.
-func (w *Writer) verify(ctx context.Context, x *txn, u *undoer, dirs []string) error {
+// record (every attempt of the run), then the lock file when the run made
+// the hooks dir (fresh: no install was there; lockers check its inode, as
+// after a remove), then the folders created before the add wrote (dirs),
+// innermost first.
+func (w *Writer) verify(ctx context.Context, x *txn, u *undoer, dirs []string, fresh bool) error {
 	verdict := x.plan.Verify.Judge(*w.query(ctx, &x.plan.Verify.Query))
 	if verdict == nil {
 		return nil
 	}
 	err := u.undo(x.t.NS)
 	if err == nil {
-		if x.man == nil && x.manRaw == nil && contains(dirs, x.hooksDir) {
+		if fresh && contains(dirs, x.hooksDir) {
 			_ = u.system.Remove(filepath.Join(x.hooksDir, "lock"), op{})
 		}
 		dirs = append([]string(nil), dirs...)

@@ -207,3 +207,35 @@ func TestTrustRollbackStoppedIsSaid(t *testing.T) {
 		t.Errorf("message: %s", msg)
 	}
 }
+
+// An add --trust whose first attempt raced (the agent rewrote hooks.json
+// between our read and our rename, after our backup, scripts and manifest
+// were written) and which Codex then disowns is undone whole: the undo
+// covers every attempt of the run, not only the last, so "everything was
+// put back" is true: the home holds only the agent's own rewrite.
+func TestTrustRollbackAfterRace(t *testing.T) {
+	home, tg := codexHome(t)
+	bin := installFakeCodex(t, fakecodex.Config{Version: "0.169.0", Mode: "path-hash"})
+	hooks := filepath.Join(home, ".codex", "hooks.json")
+	rewritten := "{\n  \"hooks\": {}\n}\n"
+	raced := false
+	r := WithFault(fakeWriter(bin, false), func(call string) error {
+		if call == "before write config" && !raced { // the agent writes its file under us, once
+			raced = true
+			writeFile(t, hooks, rewritten)
+		}
+		return nil
+	}).Add(context.Background(), tg)
+	var ce *adapters.TrustCheckError
+	if !raced || !errors.As(r.Err, &ce) || !ce.Undone {
+		t.Fatalf("raced %v: Add = %q %v; want a *TrustCheckError, undone", raced, r.Status, r.Err)
+	}
+	writeFile(t, hooks, rewritten) // what the agent wrote: the one change to expect
+	after := snapshot(t, home)
+	codexHome2 := filepath.Join(t.TempDir(), "want")
+	writeFile(t, filepath.Join(codexHome2, ".codex", "config.toml"), "# mine\nmodel = \"o3\"\n")
+	writeFile(t, filepath.Join(codexHome2, ".codex", "hooks.json"), rewritten)
+	if d := treesnap.Diff(snapshot(t, codexHome2), after); d != "" {
+		t.Fatalf("after the roll back the home is not as before but the agent's rewrite:\n%s", d)
+	}
+}
