@@ -339,17 +339,16 @@ func benchBig(r *report, bin, work string) error {
 		"Generated deterministically by `bench.Settings`: thousands of user hook groups spread over nine events (the three we add to among them), a long permissions list, two-space indent. Each round: add, then remove while the file is as add left it (the backup is restored byte for byte), then add again, a newline appended by hand, and remove (our entries are cut out of the changed file). The copy floor is the cheapest safe rewrite of the same file, run with `/bin/sh -c` in its folder in the same rounds: `"+copyFloor+"`; add+remove (two processes, two edits) is compared with ONE of it. Peak RSS is the largest `ru_maxrss` of any hookinstall process on that file, measured by GNU time (`/usr/bin/time -f %M`; every process in this table, the floor's shell too, runs under it, so its times include time's own fork and exec, about a millisecond).\n\n"+
 		table([]string{"file", "add", "remove (restore)", "remove (edited file)", "add+remove", "add+remove CPU (user+sys)", "copy floor", "add+remove / floor", "peak RSS", "jq add+remove (peer)"}, rows))
 	floorRatio := ratio(big.both, big.floor)
-	// The target as issue 22 restated it: the checks that keep the user's
-	// file safe (strict validation, the manifest's hashes, the re-reads
-	// before rename) cost about 4-4.5x the floor by themselves.
-	r.target("add+remove, "+big.name+" settings.json", "≤ 8× one copy floor (cat > tmp && sync tmp && mv) of the same file",
-		fmt.Sprintf("%.2f×: %s ms median wall [min %s] against %s ms; CPU %s ms", floorRatio, ms(big.both.median()), ms(big.both.min()), ms(big.floor.median()), ms(big.cpu.median())), floorRatio <= 8)
+	// The target as issue 28 relaxed it, to pay for one JSON engine and a
+	// writer without its concurrency (docs/performance.md "Issue 28").
+	r.target("add+remove, "+big.name+" settings.json", "≤ 16× one copy floor (cat > tmp && sync tmp && mv) of the same file",
+		fmt.Sprintf("%.2f×: %s ms median wall [min %s] against %s ms; CPU %s ms", floorRatio, ms(big.both.median()), ms(big.both.min()), ms(big.floor.median()), ms(big.cpu.median())), floorRatio <= 16)
 	r.target("growth "+small.name+" → "+big.name, fmt.Sprintf("no worse than linear (≤ %.1f× for %.1f× the bytes)", bytesGrowth, bytesGrowth), fmt.Sprintf("%.1f×", growth), growth <= bytesGrowth)
 	if rss {
 		rssRatio := float64(big.rss) / float64(len(big.doc))
-		r.target("peak memory, "+big.name+" settings.json", "≤ 3× the file size", fmt.Sprintf("%s, %.1f×", mib(big.rss), rssRatio), rssRatio <= 3)
+		r.target("peak memory, "+big.name+" settings.json", "≤ 4× the file size", fmt.Sprintf("%s, %.1f×", mib(big.rss), rssRatio), rssRatio <= 4)
 	} else {
-		r.target("peak memory, "+big.name+" settings.json", "≤ 3× the file size", timeBin+" (Debian package time) not installed", false)
+		r.target("peak memory, "+big.name+" settings.json", "≤ 4× the file size", timeBin+" (Debian package time) not installed", false)
 	}
 	return nil
 }
