@@ -32,19 +32,16 @@
 //   - Immutable input: the caller's bytes are never changed. The edits
 //     work on a string copy, so gjson results (which point into it) stay
 //     valid across edits; where one pass suffices (add appends, remove
-//     deletes one entry per event) the result is built in one copy. The
-//     usual add and remove (addFast, removeFast) make no string copy: one
-//     scan of the caller's bytes (scan.go) validates them and records
-//     offsets, the edit is built from those bytes and offsets, and only
-//     small values are parsed, each from a copy of its own. Nothing views
-//     the caller's bytes as a string; a plan's Parsed knows its bytes
-//     again by identity (the same slice), which no one changes while the
-//     plan is made.
+//     deletes one entry per event) the edits are all read from that copy
+//     and the result is made in one splice of the caller's bytes, once
+//     the copy is collected (spliceLarge): a large config has at most two
+//     copies of its size alive then.
 //   - Comments (MapEdit.Comments, for agents that read JSONC): // and /* */
 //     comments are allowed, and nothing else is relaxed (trailing commas
 //     and a /* never closed are errors). No edit deletes, moves or cuts a
 //     comment; a comment on the rest of the line after which ours go stays
 //     on that line, after the comma; Round trip holds for every JSONC
 //     object (jsonc.go).
-//   - Pure: no file, process or environment access.
+//   - Pure: no file, process or environment access (but spliceLarge's
+//     call of the collector).
 package jsonedit

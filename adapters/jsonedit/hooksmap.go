@@ -229,25 +229,19 @@ type MapEdit struct {
 	// Comments: the agent reads JSONC (// and /* */ comments, no trailing
 	// commas), so the document may hold comments, which stay (jsonc.go).
 	Comments bool
-	// cur, when set, follows one add or remove: where the event map is in
-	// the document its last edit made (see apply and locate).
+	// cur, when set, follows one add or remove of a JSONC document.
 	cur *cursor
 	// parsed is the plan's shared parse (Target.parsed), or nil.
 	Parsed *Parsed
-	// noOnePass makes add take the general path only, noFast add's one
-	// pass on the document as a string (tests compare them).
-	noOnePass, noFast bool
+	// noOnePass makes add and remove edit step by step only (tests
+	// compare the two).
+	noOnePass bool
 }
 
-// A cursor is what one add or remove keeps between its edits: the event map
-// of doc spans [from, to), and its key starts at keyStart. Valid while
-// known, and only for doc itself.
+// A cursor is what one add or remove keeps between its edits. jsonc: the
+// document edited is a JSONC document with its comments blanked, and orig
+// is that document with them, edit for edit.
 type cursor struct {
-	known              bool
-	doc                string
-	from, to, keyStart int
-	// jsonc: doc is a JSONC document with its comments blanked, and orig
-	// is that document with them, edit for edit.
 	jsonc bool
 	orig  string
 }
@@ -258,25 +252,13 @@ func (m MapEdit) begin() MapEdit {
 	return m
 }
 
-// apply makes e in doc. With a cursor, an edit inside the event map moves
-// the map's known end instead of forgetting where the map is.
+// apply makes e in doc (and in the JSONC document with its comments).
 func (m MapEdit) apply(doc string, e edit) string {
 	if c := m.cur; c != nil && c.jsonc {
 		c.orig = e.apply(c.orig)
 		e.text = blank(e.text)
 	}
-	out := e.apply(doc)
-	if c := m.cur; c != nil {
-		// c.doc == doc compares pointers first: it costs nothing when it
-		// holds, and is still right (a full compare) when it does not.
-		if c.known && len(c.doc) == len(doc) && c.doc == doc && e.from > c.from && e.to < c.to {
-			c.to += e.delta()
-			c.doc = out
-		} else {
-			c.known = false
-		}
-	}
-	return out
+	return e.apply(doc)
 }
 
 func (m MapEdit) path(event string) string { return m.Key + "/" + event }
@@ -311,19 +293,13 @@ func (m MapEdit) Check(in []byte) (root gjson.Result, hooks member, ok bool, err
 //
 // The document comes back as the string that the results point into.
 func (m MapEdit) CheckRoot(in []byte) (doc string, root gjson.Result, rms []member, hooks member, ok bool, err error) {
-	doc, root, err = m.Parsed.parse(in, m.Comments)
+	// An add or remove (a cursor) takes the plan's parse over.
+	doc, root, rms, err = m.Parsed.parse(in, m.Comments, m.cur != nil)
 	if err != nil {
 		return
 	}
 	if m.Comments && m.cur != nil {
 		m.cur.jsonc, m.cur.orig = true, string(in)
-	}
-	// Check and Add of one plan list the root's members once (a scan of
-	// the whole document).
-	if p := m.Parsed; p != nil && p.rms != nil && p.doc == doc {
-		rms = p.rms
-	} else if rms = members(root); p != nil && p.doc == doc {
-		p.rms = rms
 	}
 	hooks, ok, err = lookupIn(doc, rms, m.Key)
 	if err != nil || !ok {
@@ -350,6 +326,13 @@ func (m MapEdit) CheckRoot(in []byte) (doc string, root gjson.Result, rms []memb
 	return
 }
 
+// CheckKeys is CheckRoot for a caller that reads a few top-level keys: the
+// same errors, and a lookup of the first member of each name.
+func (m MapEdit) CheckKeys(in []byte) (func(key string) gjson.Result, error) {
+	_, _, rms, _, _, err := m.CheckRoot(in)
+	return lookupOf(rms), err
+}
+
 // repeats maps each key that appears more than once in ms to the offset of
 // its second appearance (where lookup reports it).
 func repeats(ms []member) map[string]int {
@@ -367,23 +350,9 @@ func repeats(ms []member) map[string]int {
 
 // locate finds the event map in doc without checking doc again: doc is one
 // that parse accepted, or was made from one by our own splices (which keep
-// it valid and keep the shapes parse checked). It is a scan, not a
-// validation, and matters on configs of megabytes.
-//
-// With a cursor that followed every edit since, it finds the map without
-// scanning: the map starts where it did, and ends where the edits moved its
-// end (all of them fall inside it). A cheap check of both ends guards that.
+// it valid and keep the shapes parse checked).
 func (m MapEdit) locate(doc string) (hooks member, ok bool) {
-	if c := m.cur; c != nil && c.known && len(c.doc) == len(doc) && c.doc == doc &&
-		doc[c.from] == '{' && doc[c.to-1] == '}' {
-		return member{Key: m.Key, KeyStart: c.keyStart, Val: gjson.Result{Type: gjson.JSON, Raw: doc[c.from:c.to], Index: c.from}}, true
-	}
-	hooks, ok = Find(rootOf(doc), m.Key)
-	if c := m.cur; c != nil && ok && hooks.Val.IsObject() {
-		c.known, c.doc = true, doc
-		c.from, c.to, c.keyStart = hooks.Val.Index, end(hooks.Val), hooks.KeyStart
-	}
-	return hooks, ok
+	return Find(rootOf(doc), m.Key)
 }
 
 func hooksObj(entries []EventEntry) Obj {
@@ -419,9 +388,6 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 		}
 		return ed, nil
 	}
-	if m.addFast(in, &ed) {
-		return ed, nil
-	}
 	// The edits below work on doc, a string: each makes a new one, and in
 	// is never changed.
 	doc, root, f, hooks, ok, err := m.parse(in)
@@ -444,8 +410,8 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 		// away again, as remove without a manifest would.
 		ed.Created = AddUnique(ed.Created, m.Key)
 	}
-	if out, ok := m.addAppends(in, doc, hooks, f, &ed); ok {
-		ed.Doc = out
+	if edits, ok := m.appends(doc, hooks, f, &ed); ok {
+		ed.Doc = spliceLarge(in, edits)
 		return ed, nil
 	}
 	for _, w := range m.Want {
@@ -462,13 +428,13 @@ func (m MapEdit) Add(in []byte) (Edit, error) {
 	return ed, nil
 }
 
-// addAppends is add's one pass for the usual case: no entry of ours
-// anywhere in the map, so each event gets one entry appended (to its array,
-// or as a new member at the end of the map for at most one event that is
-// not there yet), each at its own place in doc. The edits are made in one
-// copy of the caller's bytes in (which doc holds as a string). ok is false
-// when the case is another: add then makes its edits one by one.
-func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *Edit) ([]byte, bool) {
+// appends are add's edits for the usual case, all read from doc and made
+// in one splice of the caller's bytes: no entry of ours anywhere in the
+// map, so each event gets one entry appended (to its array, or as a new
+// member at the end of the map for at most one event that is not there
+// yet), each at its own place. ok is false when the case is another: add
+// then makes its edits one by one, each in a new copy of the document.
+func (m MapEdit) appends(doc string, hooks member, f Format, ed *Edit) ([]edit, bool) {
 	if m.noOnePass || mayHold(hooks.Val.Raw, m.Prefix) {
 		return nil, false
 	}
@@ -502,7 +468,7 @@ func (m MapEdit) addAppends(in []byte, doc string, hooks member, f Format, ed *E
 	for i, p := range emptied {
 		m.noteEmptied(ed, p, emptiedVal[i])
 	}
-	return splice(in, edits), true
+	return edits, true
 }
 
 // addEvent makes the array of one event hold our entry exactly once.
@@ -648,7 +614,11 @@ func (m MapEdit) dropStale(doc string, ed *Edit) (string, error) {
 	for _, w := range m.Want {
 		keep[w.Event] = true
 	}
-	return m.removeWhere(doc, func(event string) bool { return !keep[event] }, ed)
+	out, _, err := m.removeWhere(doc, func(event string) bool { return !keep[event] }, ed, false)
+	if out == "" {
+		return doc, err
+	}
+	return out, err
 }
 
 // remove takes every entry of ours out of doc.
@@ -659,34 +629,23 @@ func (m MapEdit) Remove(in []byte) (Edit, error) {
 		ed.Doc = in
 		return ed, nil
 	}
-	if m.removeFast(in, &ed) {
-		return ed, nil
-	}
 	doc, _, _, _, ok, err := m.CheckRoot(in)
 	if err != nil || !ok {
 		ed.Doc = in
 		return ed, err
 	}
-	out, outBytes, err := m.removeFrom(in, doc, func(string) bool { return true }, &ed)
-	if err != nil {
+	out, edits, err := m.removeWhere(doc, func(string) bool { return true }, &ed, !m.noOnePass)
+	switch {
+	case err != nil:
 		return ed, err
-	}
-	if outBytes != nil {
-		ed.Doc = outBytes
-	} else if out == doc {
+	case edits != nil:
+		ed.Doc = spliceLarge(in, edits)
+	case out == "":
 		ed.Doc = in // nothing of ours: the caller's bytes, not a copy
-	} else {
+	default:
 		ed.Doc = []byte(m.out(out))
 	}
 	return ed, nil
-}
-
-// removeWhere deletes our entries under the events that pick selects, then
-// the containers that we created and that became empty. doc has passed
-// parse.
-func (m MapEdit) removeWhere(doc string, pick func(event string) bool, ed *Edit) (string, error) {
-	out, _, err := m.removeFrom(nil, doc, pick, ed)
-	return out, err
 }
 
 // A cut is what a removal deletes in one event's array: how many
@@ -703,7 +662,7 @@ type cut struct {
 
 // A left is an entry of ours that a removal leaves (edited by hand, or
 // mixed), as found before the cuts: its index moves when one cut is made
-// before it (see removeOnePass).
+// before it (see onePass).
 type left struct {
 	event string
 	i     int
@@ -718,26 +677,28 @@ func (m MapEdit) deletable(event string, e gjson.Result, k Kind) bool {
 	return k == OursPure && (m.Prev.Wrote(event, e.Raw) || isCanonical(m, event, e.Raw) || m.Force)
 }
 
-// removeFrom is removeWhere. Given in, the caller's bytes that doc holds, it
-// may instead return the result as new bytes made from in in one pass
-// (removeOnePass): when each event loses one entry of ours and keeps others
-// (the usual removal), the deletions are at separate places and need no
-// edit after another. Otherwise it deletes edit by edit (removeStepwise).
-func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool, ed *Edit) (string, []byte, error) {
+// removeWhere deletes our entries under the events that pick selects, then
+// the containers that we created and that became empty, and returns the
+// new document; "" when nothing is cut. doc has passed parse.
+//
+// With onePass, when each event loses one entry of ours and keeps others
+// (the usual removal), it returns instead the deletions, read from doc,
+// for one splice of the caller's bytes: they are at separate places and
+// need no edit after another. Otherwise it deletes edit by edit, each in
+// a new copy of the document (removeStepwise).
+func (m MapEdit) removeWhere(doc string, pick func(event string) bool, ed *Edit, onePass bool) (string, []edit, error) {
 	hooks, ok := m.locate(doc)
 	if !ok {
-		return doc, nil, nil
+		return "", nil, nil
 	}
 	// One pass finds the events that hold something to delete, and what
-	// to report if nothing is deleted: on a large config, scanning every
-	// user hook again for each event is what costs.
+	// to report if nothing is deleted.
 	evs := members(hooks.Val)
 	second := repeats(evs)
 	var cuts []cut
 	var notes []string
 	kept := false
-	// What stays of ours, if the cuts are one per event (for the one pass).
-	var lefts []left
+	var lefts []left // what stays of ours, if the cuts are one per event
 	for _, ev := range evs {
 		if !pick(ev.Key) || !ev.Val.IsArray() {
 			continue
@@ -749,10 +710,10 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 			continue // nothing of ours in this event
 		}
 		c := cut{event: ev.Key, arr: ev.Val, first: -1}
-		els := elements(ev.Val)
-		pure := 0
+		pure, i := 0, -1
 		nLefts := len(lefts)
-		for i, e := range els {
+		ev.Val.ForEach(func(_, e gjson.Result) bool {
+			i++
 			k := Classify(e, m.Prefix)
 			switch {
 			case m.deletable(ev.Key, e, k):
@@ -776,9 +737,10 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 					lefts = append(lefts, left{ev.Key, i, k, -1})
 				}
 			}
-		}
+			return true
+		})
 		if c.dels > 0 {
-			c.emptiesIt = pure == len(els)
+			c.emptiesIt = pure == i+1
 			for j := nLefts; j < len(lefts); j++ {
 				lefts[j].cut = len(cuts)
 			}
@@ -788,28 +750,19 @@ func (m MapEdit) removeFrom(in []byte, doc string, pick func(event string) bool,
 	if len(cuts) == 0 {
 		ed.Notes = append(ed.Notes, notes...)
 		ed.Kept = ed.Kept || kept
-		return doc, nil, nil
+		return "", nil, nil
 	}
-	onePass := in != nil && !m.noOnePass
 	for _, c := range cuts {
 		onePass = onePass && c.dels == 1 && !c.mixed && !c.emptiesIt && c.first >= 0
 	}
-	if onePass {
-		return "", m.removeOnePass(in, doc, cuts, lefts, ed), nil
+	if !onePass {
+		return m.removeStepwise(doc, cuts, pick, ed), nil, nil
 	}
-	return m.removeStepwise(doc, cuts, pick, ed), nil, nil
-}
-
-// removeOnePass makes cuts of one pure entry each, none emptying its
-// array, in one copy of in, and reports the entries of ours that stay at
-// their indexes after the cuts.
-func (m MapEdit) removeOnePass(in []byte, doc string, cuts []cut, lefts []left, ed *Edit) []byte {
 	edits := make([]edit, len(cuts))
 	for j, c := range cuts { // in the order of the events: in doc order
 		edits[j] = m.deleteEdit(doc, c.arr, c.first, m.path(c.event))
 	}
-	out := splice(in, edits)
-	for _, l := range lefts {
+	for _, l := range lefts { // their indexes after the cuts
 		i := l.i
 		if l.cut >= 0 && i > cuts[l.cut].first {
 			i-- // the entry before it went
@@ -817,7 +770,7 @@ func (m MapEdit) removeOnePass(in []byte, doc string, cuts []cut, lefts []left, 
 		ed.Notes = append(ed.Notes, leftNote(l.event, i, l.k))
 		ed.Kept = true
 	}
-	return out
+	return "", edits, nil
 }
 
 // removeStepwise makes the cuts in doc one deletion at a time, each found

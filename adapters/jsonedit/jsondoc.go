@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -128,57 +129,67 @@ func parseObject(doc string) (gjson.Result, error) {
 }
 
 // A Parsed is one document that parseObject (or, for JSONC, parseJSONC)
-// accepted, and its root, shared by the checks and the edit of one plan.
+// accepted, its root and the root's members, shared by the checks and the
+// edit of one plan. The edit (Add, Remove) takes it over, and p forgets
+// it: the copy of a large config lives no longer than the edit needs it.
 type Parsed struct {
 	src      string // the bytes as given
 	doc      string // what the results point into: src, or src with its comments blanked
 	root     gjson.Result
+	rms      []member // root's members
 	comments bool
-	rms      []member // root's members, once listed (CheckRoot)
-	// The scan of the plan's bytes that the usual add edits in place
-	// (scan.go, addFast): the bytes as given (not a copy) and their
-	// index, nil when they are not one strict JSON object.
-	fin     []byte
-	ix      *scanIndex
-	scanned bool
 }
 
-// Parse is parseObject(string(in)), through p when p holds the same bytes
-// (compared in full: the bytes may have changed since). A nil p parses.
-func (p *Parsed) Parse(in []byte) (string, gjson.Result, error) { return p.parse(in, false) }
-
-// parse is Parse, or with comments parseJSONC: the document it returns is
-// then in with its comments blanked.
-func (p *Parsed) parse(in []byte, comments bool) (string, gjson.Result, error) {
+// parse is parseObject(string(in)), or with comments parseJSONC (the
+// document it returns is then in with its comments blanked), and the
+// root's members: through p when p holds the same bytes (compared in full:
+// the bytes may have changed since), which forgets them when take is set.
+// A nil p parses.
+func (p *Parsed) parse(in []byte, comments, take bool) (doc string, root gjson.Result, rms []member, err error) {
 	if p != nil && p.src != "" && p.comments == comments && string(in) == p.src {
-		return p.doc, p.root, nil
+		doc, root, rms = p.doc, p.root, p.rms
+		if take {
+			*p = Parsed{}
+		}
+		return doc, root, rms, nil
 	}
 	if len(in) > MaxDocSize {
-		return "", gjson.Result{}, tooLarge(len(in))
+		return "", gjson.Result{}, nil, tooLarge(len(in))
 	}
 	src := string(in)
-	doc := src
-	var root gjson.Result
-	var err error
+	doc = src
 	if comments {
 		doc, root, err = parseJSONC(src)
 	} else {
 		root, err = parseObject(doc)
 	}
-	if err == nil && p != nil {
-		p.src, p.doc, p.root, p.comments, p.rms = src, doc, root, comments, nil
+	if err != nil {
+		return "", gjson.Result{}, nil, err
 	}
-	return doc, root, err
+	rms = members(root)
+	if p != nil && !take {
+		*p = Parsed{src: src, doc: doc, root: root, rms: rms, comments: comments}
+	}
+	return doc, root, rms, nil
 }
 
-// Members returns the root members of in as the last parse of p listed
-// them (MapEdit.CheckRoot), when p holds exactly in; ok is false otherwise.
-// A check of a few root keys of a large document then costs no scan.
-func (p *Parsed) Members(in []byte) (ms []Member, ok bool) {
-	if p == nil || p.rms == nil || p.src == "" || string(in) != p.src {
+// Lookup returns a lookup of the top-level keys of in (the first member of
+// each name, as gjson's Get finds it), from the plan's parse of in through
+// p, when there was one: a check of a few root keys of a large document
+// then costs no scan.
+func (p *Parsed) Lookup(in []byte) (func(key string) gjson.Result, bool) {
+	if p == nil || p.src == "" || string(in) != p.src {
 		return nil, false
 	}
-	return p.rms, true
+	return lookupOf(p.rms), true
+}
+
+// lookupOf is a lookup of the first member of each name in ms.
+func lookupOf(ms []member) func(key string) gjson.Result {
+	return func(key string) gjson.Result {
+		m, _ := First(ms, key)
+		return m.Val
+	}
 }
 
 // maxDepth is encoding/json's nesting limit, which validJSON keeps.
@@ -186,10 +197,7 @@ const maxDepth = 10000
 
 // validJSON is json.Valid, several times faster on large documents: scan,
 // which FuzzValidAgrees holds to the same verdicts, depth limit included.
-func validJSON[D Text](doc D) bool {
-	_, ok := scan(doc, 0)
-	return ok
-}
+func validJSON[D Text](doc D) bool { return scan(doc) }
 
 // rootOf locates the root value of doc, which must already be known to be
 // valid JSON: after parseObject, or after splicing valid JSON into such a
@@ -317,23 +325,9 @@ func DefaultFormat() Format {
 func DetectFormat(doc []byte, root gjson.Result) Format { return detectFormat(string(doc), root) }
 
 func detectFormat(doc string, root gjson.Result) Format {
-	var first [][3]int
-	for _, m := range firstMembers(root, 2) {
-		first = append(first, [3]int{m.KeyStart, m.Val.Index, m.end()})
-	}
-	return formatOf(doc, first)
-}
-
-// formatOf is detectFormat given the root's first members (at most two),
-// each as the offsets of its key, its value and its value's end.
-func formatOf[D Text](doc D, ms [][3]int) Format {
 	f := DefaultFormat()
-	bodyEnd := len(doc)
-	for bodyEnd > 0 && (doc[bodyEnd-1] == ' ' || doc[bodyEnd-1] == '\t' || doc[bodyEnd-1] == '\r' || doc[bodyEnd-1] == '\n') {
-		bodyEnd--
-	}
-	body := doc[:bodyEnd]
-	if i := bytesIndexByte(body, '\n'); i < 0 {
+	body := strings.TrimRight(doc, " \t\r\n")
+	if i := strings.IndexByte(body, '\n'); i < 0 {
 		f.Compact = true
 	} else if i > 0 && body[i-1] == '\r' {
 		f.Newline = "\r\n"
@@ -341,7 +335,7 @@ func formatOf[D Text](doc D, ms [][3]int) Format {
 	minSpaces := 0
 	for rest, more := body, true; more; {
 		line := rest
-		if i := bytesIndexByte(rest, '\n'); i >= 0 {
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
 		} else {
 			more = false
@@ -365,26 +359,22 @@ func formatOf[D Text](doc D, ms [][3]int) Format {
 	if minSpaces > 0 {
 		f.Unit = strings.Repeat(" ", minSpaces)
 	}
-	formatMembers(&f, doc, ms)
-	return f
-}
-
-// formatMembers is the part of formatOf that the root's first members
-// decide: the spacing after a colon and after a comma.
-func formatMembers[D Text](f *Format, doc D, ms [][3]int) {
+	// The root's first members decide the spacing after a colon and after
+	// a comma.
+	ms := firstMembers(root, 2)
 	if f.Compact && len(ms) == 0 {
 		// Nothing to copy: a one-line "{}" is taken to be minified.
 		f.ColonSpace, f.CommaSpace = false, false
 	}
 	if len(ms) > 0 {
-		between := string(doc[ms[0][0]:ms[0][1]])
+		between := doc[ms[0].KeyStart:ms[0].Val.Index]
 		f.ColonSpace = strings.ContainsAny(between[strings.LastIndexByte(between, '"'):], " \t")
 		f.CommaSpace = f.ColonSpace
 		if len(ms) > 1 {
-			gap := string(doc[ms[0][2]:ms[1][0]])
-			f.CommaSpace = strings.ContainsAny(gap, " \t\n")
+			f.CommaSpace = strings.ContainsAny(doc[ms[0].end():ms[1].KeyStart], " \t\n")
 		}
 	}
+	return f
 }
 
 // An Obj is a JSON object whose keys keep their order when rendered.
@@ -506,8 +496,8 @@ func SameJSON(raw string, v any) bool {
 
 // leadOf returns the white space that starts the line holding offset p, and
 // whether p is the first non-blank byte on that line.
-func leadOf[D Text](doc D, p int) (string, bool) {
-	ls := lastIndexByte(doc[:p], '\n') + 1
+func leadOf(doc string, p int) (string, bool) {
+	ls := strings.LastIndexByte(doc[:p], '\n') + 1
 	k := ls
 	for k < p && (doc[k] == ' ' || doc[k] == '\t') {
 		k++
@@ -525,8 +515,8 @@ func Splice[D Text](doc D, from, to int, text string) D {
 
 // multiLine reports whether a container's children sit on their own lines:
 // a line break between the container's first byte and its first child's.
-func multiLine[D Text](doc D, cStart, firstChild int) bool {
-	return bytesIndexByte(doc[cStart:firstChild], '\n') >= 0
+func multiLine(doc string, cStart, firstChild int) bool {
+	return strings.IndexByte(doc[cStart:firstChild], '\n') >= 0
 }
 
 // appendChild adds one member (key != nil) or element to the end of container
@@ -551,13 +541,7 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 			lastEnd, firstStart, lastStart = end(es[n-1]), es[0].Index, es[n-1].Index
 		}
 	}
-	return appendAt(doc, c.Index, end(c), n, firstStart, lastStart, lastEnd, key, v, f)
-}
-
-// appendAt is appendEdit for the container doc[cStart:cEnd] with n
-// children, the first starting at firstStart, the last at lastStart and
-// ending at lastEnd (a member starts at its key).
-func appendAt[D Text](doc D, cStart, cEnd, n, firstStart, lastStart, lastEnd int, key *string, v any, f Format) edit {
+	cStart, cEnd := c.Index, end(c)
 	colon := ": "
 	if n == 0 {
 		if f.Compact {
@@ -607,17 +591,7 @@ func appendAt[D Text](doc D, cStart, cEnd, n, firstStart, lastStart, lastEnd int
 // deleteEdit is the edit that removes child i of container c. When it is the
 // only child the container is left empty as "{}" or "[]".
 func deleteEdit(c gjson.Result, i int) edit {
-	type span struct{ start, end int }
-	var cs []span
-	if c.IsObject() {
-		for _, m := range members(c) {
-			cs = append(cs, span{m.KeyStart, m.end()})
-		}
-	} else {
-		for _, e := range elements(c) {
-			cs = append(cs, span{e.Index, end(e)})
-		}
-	}
+	cs := childSpans(c)
 	switch {
 	case len(cs) == 1:
 		empty := "[]"
@@ -626,9 +600,9 @@ func deleteEdit(c gjson.Result, i int) edit {
 		}
 		return edit{c.Index, end(c), empty}
 	case i > 0:
-		return edit{cs[i-1].end, cs[i].end, ""}
+		return edit{cs[i-1][1], cs[i][1], ""}
 	default:
-		return edit{cs[0].start, cs[1].start, ""}
+		return edit{cs[0][0], cs[1][0], ""}
 	}
 }
 
@@ -672,6 +646,19 @@ func splice(in []byte, edits []edit) []byte {
 		at = e.to
 	}
 	return append(out, in[at:]...)
+}
+
+// spliceLarge is splice for the edits of a MapEdit, read from the string
+// copy of in that the caller no longer holds. For a large document that
+// copy is collected first, and its memory given back: the collector runs
+// beside the program and would free it only after the result is made, so
+// a config of megabytes would have three copies of its size alive at once
+// (in, the string, the result) instead of two.
+func spliceLarge(in []byte, edits []edit) []byte {
+	if len(in) >= 1<<20 {
+		debug.FreeOSMemory()
+	}
+	return splice(in, edits)
 }
 
 // StripComments returns doc with each // and /* */ comment outside strings

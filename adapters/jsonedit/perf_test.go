@@ -45,7 +45,7 @@ func TestRemoveDuplicateKeyOffset(t *testing.T) {
 	}
 }
 
-// add's one pass (addAppends) gives the bytes and the record that its edits
+// add's one pass (appends) gives the bytes and the record that its edits
 // made one by one give, on every file of the corpora and on shapes they
 // lack (a missing event at the end of a map, two missing, empty ones).
 func TestAddOnePassSameResult(t *testing.T) {
@@ -82,7 +82,7 @@ func TestAddOnePassSameResult(t *testing.T) {
 		}
 		m.noOnePass = false
 		if d, _, _, h, ok, _ := m.CheckRoot(doc); ok {
-			if _, one := m.addAppends(doc, d, h, DefaultFormat(), &Edit{}); one {
+			if _, one := m.appends(d, h, DefaultFormat(), &Edit{}); one {
 				onePass++
 			}
 		}
