@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // ErrAgentVersion says that the agent's program on PATH is a version for
@@ -32,24 +33,24 @@ func (e *agentVersionError) Error() string {
 func (e *agentVersionError) Unwrap() error { return ErrAgentVersion }
 
 // agentVersion asks the agent's program on the Installer's PATH for its
-// version, once per program per Installer (the writers it makes take the
-// same answer). bin is "" when it is not on PATH (or the target is not this
+// version, once per program in vs (one call's: add's writer takes the same
+// answer). bin is "" when it is not on PATH (or the target is not this
 // machine's: a Docker home); version is "" when the program did not say one
 // (err says why, when it failed).
-func (in *Installer) agentVersion(ctx context.Context, t adapters.Target, r *adapters.Range) (bin, version string, err error) {
+func (in *Installer) agentVersion(ctx context.Context, vs *agentexec.Versions, t adapters.Target, r *adapters.Range) (bin, version string, err error) {
 	if r == nil || (t.AsHome != "" && t.AsHome != t.Home) {
 		return "", "", nil
 	}
-	a := in.versions.Ask(ctx, in.getenv, r.Program)
+	a := vs.Ask(ctx, in.getenv, r.Program)
 	return a.Path, adapters.ParseVersion(a.Out), a.Err
 }
 
 // gate asks the agent's program its version and judges it against the
 // agent's measured range: the gate the plan writes with, what add must
 // say about it, or an *agentVersionError when nothing can be written.
-func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gate, []string, error) {
+func (in *Installer) gate(ctx context.Context, vs *agentexec.Versions, t adapters.Target) (*adapters.Gate, []string, error) {
 	f := t.Adapter
-	g, why := in.judge(ctx, t, f.Range)
+	g, why := in.judge(ctx, vs, t, f.Range)
 	switch {
 	case g == nil && why == "":
 		return nil, nil, nil // not on PATH: as measured
@@ -70,8 +71,8 @@ func (in *Installer) gate(ctx context.Context, t adapters.Target) (*adapters.Gat
 // judge is the gate of the agent version on PATH, refusals included; nil
 // when the program is not on PATH, or could not tell its version (why says
 // so then).
-func (in *Installer) judge(ctx context.Context, t adapters.Target, r *adapters.Range) (*adapters.Gate, string) {
-	bin, v, err := in.agentVersion(ctx, t, r)
+func (in *Installer) judge(ctx context.Context, vs *agentexec.Versions, t adapters.Target, r *adapters.Range) (*adapters.Gate, string) {
+	bin, v, err := in.agentVersion(ctx, vs, t, r)
 	switch {
 	case bin == "":
 		return nil, ""

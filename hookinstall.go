@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/internal/testonly"
 	"github.com/hookinstall/hookinstall/scripts"
@@ -68,10 +67,6 @@ type Installer struct {
 	nsNamed          bool // by Options.Namespace or namespaceEnv
 	getenv           func(string) string
 	version          string
-
-	// versions holds what each agent program said to --version, asked once
-	// per Installer (agentVersion, and the writers' --trust).
-	versions agentexec.Versions
 }
 
 // New checks o and returns an Installer. It returns an *OptionError when a
@@ -452,7 +447,7 @@ func (in *Installer) now() func() time.Time {
 
 // writer makes a Writer with o's run options and the Installer's own.
 func (in *Installer) writer(o writer.Options) *writer.Writer {
-	o.Version, o.Now, o.Getenv, o.Versions = in.version, in.now(), in.getenv, &in.versions
+	o.Version, o.Now, o.Getenv = in.version, in.now(), in.getenv
 	return writer.New(o)
 }
 

@@ -171,7 +171,8 @@ func TestTrustNeedsVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
+		// (the cache folder, where codex's answer is kept, is not the home's)
+		in, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin, "XDG_CACHE_HOME", t.TempDir())})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,9 +417,11 @@ func TestNewHome(t *testing.T) {
 	}
 }
 
-// TestAgentVersionAskedOnce: the agent's program is asked --version once per
-// Installer, however many installs follow; a version below the range that
-// nothing can be written for is ErrAgentVersion and writes nothing.
+// TestAgentVersionAskedOnce: the agent's program is asked --version once,
+// however many installs follow (the answer is kept for that binary); a
+// version below the range that nothing can be written for is
+// ErrAgentVersion and writes nothing. An Installer does not keep the
+// answer: after an upgrade of the binary, its next install asks again.
 func TestAgentVersionAskedOnce(t *testing.T) {
 	home, bin := t.TempDir(), t.TempDir()
 	calls := filepath.Join(bin, "calls")
@@ -443,15 +446,22 @@ func TestAgentVersionAskedOnce(t *testing.T) {
 		t.Fatalf("~/.claude exists after a refused install: %v", err)
 	}
 	// status over an agent with nothing of ours installed runs no program
-	in, err = hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
+	in2, err := hookinstall.New(hookinstall.Options{Getenv: env("HOME", home, "PATH", bin)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Status(context.Background(), "claude", hookinstall.StatusOptions{}); err != nil {
+	if _, err := in2.Status(context.Background(), "claude", hookinstall.StatusOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(calls); string(b) != "x\n" {
 		t.Fatalf("status with nothing installed ran claude --version")
+	}
+	upgraded := "#!/bin/sh\necho x >> '" + calls + "'\necho '2.1.332 (Claude Code)'\n"
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(upgraded), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := both(in.Install(context.Background(), "claude", hookinstall.InstallOptions{})); err != nil || res.Status != hookinstall.StatusInstalled {
+		t.Fatalf("after the upgrade: Install = %+v, %v; want installed", res, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -162,7 +163,8 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	}
 	// The agent's program on PATH says its version: a version below the
 	// measured range gets only what it understands, or nothing (exit 3).
-	g, notes, err := in.gate(ctx, t)
+	vs := &agentexec.Versions{} // this call's answers: the gate's and --trust's
+	g, notes, err := in.gate(ctx, vs, t)
 	if err != nil {
 		return fail(err)
 	}
@@ -170,7 +172,7 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	// With Trust, the writer asks the agent's program for the trust it
 	// expects, and checks it afterwards (ErrTrustVersion): no caller of the
 	// writer can skip it.
-	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print})
+	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print, Versions: vs})
 	rep := w.Add(ctx, t)
 	r := in.result(t, rep)
 	if rep.Err == nil && len(notes) > 0 { // what the version gate left out, only of an install that stands

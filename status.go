@@ -174,7 +174,7 @@ func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Ta
 	// (asked only where an install of ours is: status over agents with
 	// nothing installed runs no program)
 	if _, err := os.Lstat(t.HooksDir()); err == nil {
-		t.Gate, _ = in.judge(ctx, t, t.Adapter.Range)
+		t.Gate, _ = in.judge(ctx, nil, t, t.Adapter.Range)
 	}
 	if in.homeGiven {
 		t.SystemRoot = ""

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 )
 
 // extraCommands are added by files built with tags (gendocs.go).
@@ -60,7 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(context.Background())
+	// a program slow to say its version (Node's start) is said on stderr
+	ctx := agentexec.Waiting(context.Background(), func(s string) { fmt.Fprintln(stderr, "hookinstall: "+s) })
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}

@@ -104,6 +104,9 @@ func scriptParams(dir string) testscript.Params {
 			// requirements) under $WORK/etc instead of /etc, for add,
 			// status and doctor alike.
 			env.Setenv("TEST_SYSTEM_ROOT", env.WorkDir)
+			// The agents' --version answers are kept in $WORK/cache, not
+			// in the HOME that the scripts compare.
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, "cache"))
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {

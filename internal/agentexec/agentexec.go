@@ -249,31 +249,176 @@ type Version struct {
 	Err  error  // why it could not be asked, or how it failed
 }
 
-// Versions asks each program its version once: one Versions serves one
-// run (an Installer, and the writers it makes), so that the version gate
-// and --trust take the same answer. The zero value is ready to use.
+// Versions asks each program its version once for one call (of an
+// Installer: add's version gate and its --trust take the same answer),
+// however many ask at once: one flight per program, and no lock held while
+// a program runs. An answer that a cancelled ctx stopped is not kept. The
+// zero value is ready to use; a nil *Versions asks each time.
+//
+// Beneath it, an answer is kept on disk (the user's cache folder), keyed
+// by the binary's path, size and modification time, so that a program is
+// started again only when its binary changed.
 type Versions struct {
-	mu   sync.Mutex
-	seen map[string]Version
+	mu      sync.Mutex
+	flights map[string]*flight
+}
+
+type flight struct {
+	done    chan struct{}
+	v       Version
+	stopped bool // by its asker's ctx: the next asker asks again
 }
 
 // Ask runs `name --version`, with CI=1 (no prompt, no update check), or
 // returns what it said when asked before.
-func (v *Versions) Ask(ctx context.Context, getenv func(string) string, name string) Version {
+func (vs *Versions) Ask(ctx context.Context, getenv func(string) string, name string) Version {
 	path, err := LookPath(getenv, name)
 	if err != nil {
 		return Version{Err: err}
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if a, ok := v.seen[path]; ok {
-		return a
+	if vs == nil {
+		return askVersion(ctx, getenv, path)
 	}
-	r := Run(ctx, getenv, Cmd{Name: name, Args: []string{"--version"}, Env: []string{"CI=1"}})
-	a := Version{Path: r.Path, Out: string(r.Out), Err: r.Err}
-	if v.seen == nil {
-		v.seen = map[string]Version{}
+	for {
+		vs.mu.Lock()
+		f := vs.flights[path]
+		if f == nil {
+			f = &flight{done: make(chan struct{})}
+			if vs.flights == nil {
+				vs.flights = map[string]*flight{}
+			}
+			vs.flights[path] = f
+			vs.mu.Unlock()
+			f.v = askVersion(ctx, getenv, path)
+			if f.stopped = ctx.Err() != nil; f.stopped {
+				vs.mu.Lock()
+				delete(vs.flights, path)
+				vs.mu.Unlock()
+			}
+			close(f.done)
+			return f.v
+		}
+		vs.mu.Unlock()
+		select {
+		case <-f.done:
+			if !f.stopped {
+				return f.v
+			}
+		case <-ctx.Done():
+			return Version{Path: path, Err: fmt.Errorf("stopped: %w", ctx.Err())}
+		}
 	}
-	v.seen[path] = a
-	return a
+}
+
+type sayKey struct{}
+
+// Waiting returns ctx with say, which Versions.Ask tells what it is waiting
+// on when a program takes more than a second to say its version.
+func Waiting(ctx context.Context, say func(string)) context.Context {
+	return context.WithValue(ctx, sayKey{}, say)
+}
+
+// askVersion asks the program at path its version, or takes the answer
+// kept on disk for this binary.
+func askVersion(ctx context.Context, getenv func(string) string, path string) Version {
+	file := cacheFile(getenv)
+	key, err := binaryKey(path)
+	if err == nil {
+		if out, ok := readCache(file)[path]; ok && out.Key == key {
+			return Version{Path: path, Out: out.Out}
+		}
+	}
+	if say, ok := ctx.Value(sayKey{}).(func(string)); ok {
+		t := time.AfterFunc(time.Second, func() {
+			say(fmt.Sprintf("waiting for %s --version (asked once, until the binary changes)", filepath.Base(path)))
+		})
+		defer t.Stop()
+	}
+	r := Run(ctx, getenv, Cmd{Name: path, Args: []string{"--version"}, Env: []string{"CI=1"}})
+	if r.Err == nil && err == nil {
+		writeCache(file, path, answer{Key: key, Out: string(r.Out)})
+	}
+	return Version{Path: r.Path, Out: string(r.Out), Err: r.Err}
+}
+
+// The answers kept on disk: one JSON file in the user's cache folder,
+// $XDG_CACHE_HOME/hookinstall, else ~/.cache/hookinstall. A file that is
+// not one of ours (its kind differs) or does not parse is taken as empty,
+// and replaced at the next answer.
+const cacheKind = "hookinstall: what each agent's program said to --version, by path"
+
+type cacheDoc struct {
+	Kind    string            `json:"kind"`
+	Answers map[string]answer `json:"answers"`
+}
+
+type answer struct {
+	Key string `json:"key"` // the binary's size and modification time
+	Out string `json:"out"`
+}
+
+// cacheMu keeps one process's writers of the cache from losing each
+// other's answers (another process's may: that answer is asked again).
+var cacheMu sync.Mutex
+
+func cacheFile(getenv func(string) string) string {
+	dir := getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(dir) {
+		if dir = getenv("HOME"); !filepath.IsAbs(dir) {
+			return ""
+		}
+		dir = filepath.Join(dir, ".cache")
+	}
+	return filepath.Join(dir, "hookinstall", "versions.json")
+}
+
+// binaryKey is what tells one binary at path from the next one there: its
+// size and modification time, and where path is a symbolic link (npm's
+// bin folder), the link's own time too, for npm gives the files it unpacks
+// one fixed time.
+func binaryKey(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	key := fmt.Sprintf("%d %d", fi.Size(), fi.ModTime().UnixNano())
+	if li, err := os.Lstat(path); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		key += fmt.Sprintf(" link %d", li.ModTime().UnixNano())
+	}
+	return key, nil
+}
+
+func readCache(file string) map[string]answer {
+	var d cacheDoc
+	if b, err := os.ReadFile(file); file == "" || err != nil || json.Unmarshal(b, &d) != nil || d.Kind != cacheKind {
+		return nil
+	}
+	return d.Answers
+}
+
+// writeCache keeps a for path, writing the file whole (a temporary file
+// renamed over it); a failure only means the program is asked next time.
+func writeCache(file, path string, a answer) {
+	if file == "" {
+		return
+	}
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	d := cacheDoc{Kind: cacheKind, Answers: readCache(file)}
+	if d.Answers == nil {
+		d.Answers = map[string]answer{}
+	}
+	d.Answers[path] = a
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil || os.MkdirAll(filepath.Dir(file), 0o700) != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(file), ".versions-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err != nil || cerr != nil || os.Rename(f.Name(), file) != nil {
+		os.Remove(f.Name())
+	}
 }
