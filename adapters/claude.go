@@ -27,7 +27,7 @@ func init() {
 		// inside tmux by the attached client's XTVERSION), and it draws OSC
 		// 9;4 progress where TERM_PROGRAM is ghostty or iTerm.app.
 		ShowsItself: &terminal.Own{
-			Notifies: []string{string(terminal.Attention)}, In: []string{"ghostty", "kitty", "iterm2", "tmux+ghostty", "tmux+kitty", "tmux+iterm2"},
+			Notifies: []terminal.State{terminal.Attention}, In: []string{"ghostty", "kitty", "iterm2"}, InTmux: []string{"ghostty", "kitty", "iterm2"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 		},
 		Dir: func(home string, getenv func(string) string) (string, string) {

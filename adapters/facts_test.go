@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,16 +165,15 @@ func TestShowsItself(t *testing.T) {
 		}
 		n++
 		for _, s := range o.Notifies {
-			if terminal.State(s).Body() == "" {
+			if s.Body() == "" {
 				t.Errorf("%s: Notifies %q is no state", a.ID, s)
 			}
 		}
-		if len(o.Notifies) > 0 && len(o.In) == 0 || len(o.Notifies) == 0 && len(o.In) > 0 {
-			t.Errorf("%s: Notifies %v with In %v", a.ID, o.Notifies, o.In)
+		if in := len(o.In) + len(o.InTmux); len(o.Notifies) > 0 && in == 0 || len(o.Notifies) == 0 && in > 0 {
+			t.Errorf("%s: Notifies %v with In %v, InTmux %v", a.ID, o.Notifies, o.In, o.InTmux)
 		}
-		for _, in := range o.In {
-			rest := strings.TrimPrefix(in, "tmux+")
-			if _, err := terminal.Parse(rest); err != nil && rest != "*" {
+		for _, in := range slices.Concat(o.In, o.InTmux) {
+			if _, err := terminal.Parse(in); err != nil && in != "*" {
 				t.Errorf("%s: In %q: %v", a.ID, in, err)
 			}
 		}

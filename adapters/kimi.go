@@ -39,8 +39,8 @@ func init() {
 		// approval and a finished turn while the terminal is unfocused (OSC 9
 		// in iTerm2, WezTerm, Ghostty, Warp and kitty, a BEL elsewhere), and
 		// draws 9;4 progress by these variables (clearing it while it asks).
-		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
-			In: []string{"iterm2", "wezterm", "ghostty", "warp", "kitty", "osc9", "bell", "tmux+bell"},
+		ShowsItself: &terminal.Own{Notifies: []terminal.State{terminal.Attention, terminal.Done},
+			In: []string{"iterm2", "wezterm", "ghostty", "warp", "kitty", "osc9", "bell"}, InTmux: []string{"bell"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "WezTerm"},
 				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
 		Dir: func(home string, getenv func(string) string) (string, string) {

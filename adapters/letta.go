@@ -32,8 +32,8 @@ func init() {
 		// approval and finished turn, in every terminal (where ours is a BEL
 		// too, it is the one), and 9;4 progress while it asks, in every
 		// terminal: the one writer of the bar.
-		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
-			In: []string{"bell", "tmux+bell"}, Progress: []terminal.Rule{{}}},
+		ShowsItself: &terminal.Own{Notifies: []terminal.State{terminal.Attention, terminal.Done},
+			In: []string{"bell"}, InTmux: []string{"bell"}, Progress: []terminal.Rule{{}}},
 		Dir: func(home string, _ func(string) string) (string, string) {
 			return filepath.Join(home, ".letta"), ""
 		},

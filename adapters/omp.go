@@ -29,9 +29,9 @@ var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Contin
 // WezTerm, iTerm2 and Warp, a BEL elsewhere (where ours is OSC 9 or a BEL
 // too, it is the one); its 9;4 progress is off by default (docs/agents.md
 // "Its own notifications").
-var ompOwn = &terminal.Own{Notifies: []string{string(terminal.Done)},
-	In: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell",
-		"tmux+kitty", "tmux+ghostty", "tmux+wezterm", "tmux+iterm2", "tmux+warp", "tmux+osc9", "tmux+bell"}}
+var ompOwn = &terminal.Own{Notifies: []terminal.State{terminal.Done},
+	In:     []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"},
+	InTmux: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"}}
 
 func init() {
 	register(&Agent{

@@ -28,8 +28,8 @@ func init() {
 		// (OSC 9 iTerm2, OSC 99 kitty, OSC 777 Ghostty, a BEL elsewhere; a
 		// done only after a turn of 20 s, so ours stays), and it draws 9;4
 		// while a tool runs in iTerm2, Ghostty and Windows Terminal.
-		ShowsItself: &terminal.Own{Notifies: []string{string(terminal.Attention)},
-			In: []string{"iterm2", "kitty", "ghostty", "osc9", "bell", "tmux+kitty", "tmux+bell"},
+		ShowsItself: &terminal.Own{Notifies: []terminal.State{terminal.Attention},
+			In: []string{"iterm2", "kitty", "ghostty", "osc9", "bell"}, InTmux: []string{"kitty", "bell"},
 			Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "iTerm.app"}, {Var: "TERM_PROGRAM", Value: "ghostty"},
 				{Var: "TERM", Value: "xterm-ghostty"}, {Var: "WT_SESSION"}}},
 		Dir: func(home string, getenv func(string) string) (string, string) {

@@ -61,8 +61,8 @@ func init() {
 	// on by default, notify approval and a finished turn while the terminal
 	// is unfocused: OSC 9 in Ghostty, kitty, iTerm2 and WezTerm, a BEL
 	// elsewhere (where ours is a BEL, or OSC 9, too); no 9;4 progress.
-	codex.ShowsItself = &terminal.Own{Notifies: []string{string(terminal.Attention), string(terminal.Done)},
-		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell", "tmux+bell"}}
+	codex.ShowsItself = &terminal.Own{Notifies: []terminal.State{terminal.Attention, terminal.Done},
+		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell"}, InTmux: []string{"bell"}}
 	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
 	codex.Ask = &Ask{
 		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},

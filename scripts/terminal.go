@@ -9,12 +9,12 @@ import (
 )
 
 // TerminalJSON returns the line a Claude hook prints for state s in
-// terminal t, less what leave says: the sequences, never tmux-wrapped
-// (Claude wraps them itself inside tmux, and its allowlist refuses a DCS;
-// a plain BEL it writes as it is), as Claude's terminalSequence; "" when
-// nothing is left.
-func TerminalJSON(t terminal.Terminal, product, folder string, s terminal.State, leave terminal.Leave) string {
-	seqs := terminal.Sequences(t, product, folder, string(s), leave)
+// terminal t, its progress left out when draws: the sequences, never
+// tmux-wrapped (Claude wraps them itself inside tmux, and its allowlist
+// refuses a DCS; a plain BEL it writes as it is), as Claude's
+// terminalSequence; "" when nothing is left.
+func TerminalJSON(t terminal.Terminal, own *terminal.Own, draws bool, product, folder string, s terminal.State) string {
+	seqs := terminal.Sequences(t, own, draws, product, folder, s)
 	if len(seqs) == 0 {
 		return ""
 	}
@@ -76,37 +76,6 @@ func printfFormat(s string) (string, int) {
 // singleQuote writes s in single quotes for sh.
 func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// terminalLine is the command that sends state s in terminal t, less
-// what leave says; "" when nothing is left to send.
-func terminalLine(spec Spec, t terminal.Terminal, s terminal.State, leave terminal.Leave) string {
-	if spec.Transport == Stdout {
-		j := TerminalJSON(t, spec.Product, folderPlaceholder, s, leave)
-		if j == "" {
-			return ""
-		}
-		parts := strings.Split(j, jsonEscape(folderPlaceholder))
-		var b strings.Builder
-		b.WriteString("printf '%s'")
-		for i, p := range parts {
-			if i > 0 {
-				b.WriteString(` "$d"`)
-			}
-			b.WriteString(" " + singleQuote(p))
-		}
-		return b.String()
-	}
-	return ptyLine(terminal.Encode(t, terminal.Sequences(t, spec.Product, folderPlaceholder, string(s), leave)))
-}
-
-// ptyLine is the command that writes seq to the pty; "" for nothing.
-func ptyLine(seq []byte) string {
-	if len(seq) == 0 {
-		return ""
-	}
-	f, n := printfFormat(string(seq))
-	return "printf " + f + strings.Repeat(` "$d"`, n) + ` 2>/dev/null >"$tty"`
-}
-
 // folderLines compute $d, the project folder made safe (SafeFolder), with
 // builtins; LC_ALL=C makes every shell match bytes, as dash does.
 func folderLines() []string {
@@ -131,204 +100,66 @@ func folderLines() []string {
 	}
 }
 
-// terminalBlock is the terminal branch of a script: the folder when a
-// state it sends has a notification, then one case on the task id (and
-// $state, for a script whose state depends on the payload; and $o, "own/"
-// when the agent draws its own progress, Own.Progress) with a printf per
-// terminal. Where the agent shows a state's notification itself (Own.In),
-// the script leaves it out; inside tmux the plain BEL that marks the
-// window stays.
-func terminalBlock(spec Spec, states []terminal.State) []string {
-	var ls []string
-	for _, s := range states {
-		if terminal.Notification(string(s)) != "" {
-			ls = append(ls, folderLines()...)
-			break
-		}
-	}
-	own := spec.Own
-	if own == nil {
-		own = &terminal.Own{}
-	}
-	subject := "$" + terminal.TaskVar(spec.NS)
-	if len(states) > 1 || spec.Rule != Always {
-		subject = "$state/" + subject
-	}
-	// The variants of the arms: where the agent draws its own progress
-	// ($o, from its rules), Claude's arms come twice (with $o, without);
-	// a pty script chooses the progress once instead ($p), or writes it
-	// and is done when its states notify nothing.
-	type variant struct {
-		pre   string
-		leave terminal.Leave
-	}
-	variants := []variant{{}}
-	split := false
-	if len(own.Progress) > 0 {
-		ls = append(ls, append([]string{"o="}, progressLines(own.Progress)...)...)
-		if spec.Transport == Stdout {
-			subject = "$o" + subject
-			variants = []variant{{"own/", terminal.Leave{Progress: true}}, {}}
-		} else {
-			quiet := !slices.ContainsFunc(states, func(st terminal.State) bool { return terminal.Notification(string(st)) != "" })
-			ls = append(ls, progressCase(subject, states, quiet)...)
-			if quiet {
-				return ls
-			}
-			split, variants = true, []variant{{"", terminal.Leave{Progress: true}}}
-		}
-	}
-	var arms []arm
-	add := func(pats []string, t terminal.Terminal, s terminal.State, leave terminal.Leave) {
-		if len(pats) > 0 {
-			arms = append(arms, arm{pats, terminalLine(spec, t, s, leave)})
-		}
-	}
-	for _, s := range states {
-		for _, v := range variants {
-			pre := v.pre
-			if strings.Contains(subject, "$state/") {
-				pre += string(s) + "/"
-			}
-			p := func(ids ...string) []string {
-				var ps []string
-				for _, id := range ids {
-					ps = append(ps, pre+terminal.TaskPrefix+id)
-				}
-				return ps
-			}
-			leave, quiet := v.leave, terminal.Leave{Progress: v.leave.Progress, Notification: true}
-			// Inside tmux, then outside: where the agent notifies s itself
-			// (own.In: a terminal's name, a dialect's, "*"), one arm per
-			// other dialect, then the default's, OSC 9, which also takes ids
-			// the scripts do not know.
-			for _, side := range []string{"tmux+", ""} {
-				in := func(n string) bool {
-					return slices.Contains(own.Notifies, string(s)) && slices.Contains(own.In, side+n)
-				}
-				t := terminal.Terminal{Dialect: terminal.OSC9, Tmux: side != ""}
-				def := pre + "*"
-				if side != "" {
-					def = pre + terminal.TaskPrefix + side + "*"
-				}
-				if in("*") {
-					add([]string{def}, t, s, quiet)
-					continue
-				}
-				var mine []string
-				for _, n := range own.In {
-					n, tm := strings.CutPrefix(n, "tmux+")
-					if tm != (side != "") || !in(n) {
-						continue
-					}
-					if c, _ := terminal.Parse(n); c.Name != "" {
-						mine = append(mine, p(side+c.String())...)
-					} else if c.Dialect != terminal.OSC9 { // OSC 9's is the default's below
-						mine = append(mine, p(side+n+"*")...)
-					}
-				}
-				add(mine, t, s, quiet)
-				for _, d := range terminal.Dialects()[1:] {
-					if !in(string(d)) {
-						add(p(side+string(d)+"*"), terminal.Terminal{Dialect: d, Tmux: side != ""}, s, leave)
-					}
-				}
-				if in(string(terminal.OSC9)) {
-					add([]string{def}, t, s, quiet)
-				} else {
-					add([]string{def}, t, s, leave)
-				}
-			}
-		}
-	}
-	if split {
-		// $p leads each format (no '%' is in a progress): one write
-		ls = append(ls, "# shellcheck disable=SC2059")
-		for i := range arms {
-			if arms[i].line == "" {
-				arms[i].line = `printf "$p" 2>/dev/null >"$tty"`
-			}
-			arms[i].line = strings.Replace(arms[i].line, "printf '", `printf "$p"'`, 1)
-		}
-	}
-	ls = append(ls, "case "+subject+" in")
-	for _, a := range merge(arms) {
-		if a.line != "" {
-			a.line += " "
-		}
-		ls = append(ls, strings.Join(a.pats, " | ")+") "+a.line+";;")
-	}
-	return append(ls, "esac")
-}
-
-// progressLines set $o to "own/" where one of rules holds: one line per
-// variable, its values as one pattern list.
-func progressLines(rules []terminal.Rule) []string {
-	var ls []string
-	for i, r := range rules {
-		same := func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }
-		if slices.ContainsFunc(rules[:i], same) {
-			continue
-		}
-		for _, q := range rules[i+1:] {
-			if same(q) {
-				r.Value += " | " + q.Value
-			}
-		}
-		ls = append(ls, r.Sh("o=own/"))
-	}
-	return ls
-}
-
-// progressCase is a pty script's case that chooses each state's progress
-// ($p) unless the agent draws its own ($o); when quiet (no state notifies)
-// it writes the progress itself.
-func progressCase(subject string, states []terminal.State, quiet bool) []string {
-	var ls []string
-	if !quiet {
-		ls = append(ls, "p=")
-	}
-	ls = append(ls, `[ -n "$o" ] || case `+subject+" in")
-	for _, st := range states {
-		pre := ""
-		if strings.HasPrefix(subject, "$state/") {
-			pre = string(st) + "/"
-		}
-		for _, t := range []terminal.Terminal{{Dialect: terminal.OSC9, Tmux: true}, {Dialect: terminal.OSC9}} {
-			pat := pre + "*"
-			if t.Tmux {
-				pat = pre + terminal.TaskPrefix + "tmux+*"
-			}
-			seq := terminal.Encode(t, []string{terminal.Progress(string(st))})
-			if f, _ := printfFormat(string(seq)); quiet {
-				ls = append(ls, pat+") "+ptyLine(seq)+" ;;")
-			} else {
-				ls = append(ls, pat+") p="+f+" ;;")
-			}
-		}
-	}
-	return append(ls, "esac")
-}
-
-// An arm is one case of a script's terminal branch: its patterns and its
-// command ("" for none).
+// An arm is one case of the terminal table: the task ids it takes (shell
+// patterns, most specific first), and what it sends, with folderPlaceholder
+// for the folder: the progress, which the hook leaves out where the agent
+// draws its own, then the rest (for the pty encoded, tmux-wrapped where the
+// id says tmux; for Claude's stdout unwrapped).
 type arm struct {
-	pats []string
-	line string
+	pats           []string
+	progress, rest string
 }
 
-// merge joins neighbouring arms that run the same command (which keeps
-// what every subject runs), and drops a pattern that another of the same
-// arm already matches: one that is that other's text before its final '*',
-// and more.
+// table is terminal.Sends, the one decision, for state s over every
+// terminal init names, inside tmux and outside: an arm for each terminal
+// whose sends differ from its dialect's, one for each dialect whose differ
+// from the default's (OSC 9, which also takes ids the scripts do not know),
+// then the default; each pattern led by pre ("working/" where the subject
+// is "$state/$TASK").
+func table(product string, own *terminal.Own, stdout bool, s terminal.State, pre string) []arm {
+	type sends struct{ progress, rest string }
+	var arms []arm
+	add := func(pat string, x sends) { arms = append(arms, arm{[]string{pat}, x.progress, x.rest}) }
+	for _, side := range []string{"tmux+", ""} {
+		send := func(t terminal.Terminal) sends {
+			t.Tmux = side != ""
+			p, rest := terminal.Sends(t, own, product, folderPlaceholder, s)
+			if stdout {
+				return sends{p, strings.Join(rest, "")}
+			}
+			return sends{string(terminal.Encode(t, []string{p})), string(terminal.Encode(t, rest))}
+		}
+		id := pre + terminal.TaskPrefix + side
+		def := send(terminal.Terminal{Dialect: terminal.OSC9})
+		for _, n := range terminal.Names {
+			if t, _ := terminal.Parse(n.Name); t.Name != "" && send(t) != send(terminal.Terminal{Dialect: t.Dialect}) {
+				add(id+t.String(), send(t))
+			}
+		}
+		for _, d := range terminal.Dialects()[1:] {
+			if x := send(terminal.Terminal{Dialect: d}); x != def {
+				add(id+string(d)+"*", x)
+			}
+		}
+		if side == "" {
+			id = pre
+		}
+		add(id+"*", def)
+	}
+	return merge(arms)
+}
+
+// merge joins neighbouring arms that send the same (which keeps what every
+// subject sends), and drops a pattern that another of the same arm already
+// matches: one that is that other's text before its final '*', and more.
 func merge(arms []arm) []arm {
 	var out []arm
 	for _, a := range arms {
-		if n := len(out); n > 0 && out[n-1].line == a.line {
+		if n := len(out); n > 0 && out[n-1].progress == a.progress && out[n-1].rest == a.rest {
 			out[n-1].pats = append(out[n-1].pats, a.pats...)
 			continue
 		}
-		out = append(out, arm{slices.Clone(a.pats), a.line})
+		out = append(out, a)
 	}
 	for i, a := range out {
 		out[i].pats = slices.DeleteFunc(slices.Clone(a.pats), func(p string) bool {
@@ -343,39 +174,134 @@ func merge(arms []arm) []arm {
 	return out
 }
 
+// terminalBlock is the terminal branch of a script: the folder when a
+// state it sends has a notification; where the agent draws its own
+// progress, $o, empty when one of its rules holds; then one case on the
+// task id (and $state, for a script whose state depends on the payload),
+// an arm of the table (table) per line.
+func terminalBlock(spec Spec, states []terminal.State) []string {
+	var ls []string
+	for _, s := range states {
+		if terminal.Notification(s) != "" {
+			ls = append(ls, folderLines()...)
+			break
+		}
+	}
+	rules := progressLines(spec.Own)
+	if len(rules) > 0 {
+		ls = append(append(ls, "o=1"), rules...)
+		if spec.Transport != Stdout {
+			ls = append(ls, "# shellcheck disable=SC2059") // $o's progress leads the format
+		}
+	}
+	subject := "$" + terminal.TaskVar(spec.NS)
+	if len(states) > 1 || spec.Rule != Always {
+		subject = "$state/" + subject
+	}
+	ls = append(ls, "case "+subject+" in")
+	for _, s := range states {
+		pre := ""
+		if strings.HasPrefix(subject, "$state/") {
+			pre = string(s) + "/"
+		}
+		for _, a := range table(spec.Product, spec.Own, spec.Transport == Stdout, s, pre) {
+			line := armLine(a, spec.Transport == Stdout, len(rules) > 0)
+			if line != "" {
+				line += " "
+			}
+			ls = append(ls, strings.Join(a.pats, " | ")+") "+line+";;")
+		}
+	}
+	return append(ls, "esac")
+}
+
+// armLine is the command that sends what arm a sends: its progress inside
+// "${o:+...}" where the agent may draw its own (owned), in the same write
+// as the rest; "" when it sends nothing.
+func armLine(a arm, stdout, owned bool) string {
+	if stdout {
+		var b strings.Builder
+		parts := strings.Split(jsonEscape(a.rest), jsonEscape(folderPlaceholder))
+		p := jsonEscape(a.progress)
+		switch {
+		case owned && a.rest == "":
+			return `[ -z "$o" ] || printf '%s' '{"terminalSequence":"` + p + `"}'`
+		case owned:
+			b.WriteString(`printf '%s' '{"terminalSequence":"' "${o:+` + p + `}" ` + singleQuote(parts[0]))
+		default:
+			b.WriteString(`printf '%s' ` + singleQuote(`{"terminalSequence":"`+p+parts[0]))
+		}
+		for _, part := range parts[1:] {
+			b.WriteString(` "$d" ` + singleQuote(part))
+		}
+		return strings.TrimSuffix(b.String(), "'") + `"}'`
+	}
+	format, n := printfFormat(a.progress + a.rest)
+	if owned {
+		p, _ := printfFormat(a.progress)
+		format, n = printfFormat(a.rest)
+		format = `"${o:+` + strings.Trim(p, "'") + `}"` + format
+		format = strings.TrimSuffix(format, "''")
+	}
+	return "printf " + format + strings.Repeat(` "$d"`, n) + ` 2>/dev/null >"$tty"`
+}
+
+// progressLines empty $o where one of own's progress rules holds: one line
+// per variable, its values as one pattern list; a rule with no Var holds
+// always.
+func progressLines(own *terminal.Own) []string {
+	if own == nil {
+		return nil
+	}
+	var ls []string
+	for i, r := range own.Progress {
+		same := func(q terminal.Rule) bool { return q.Var == r.Var && q.Value != "" && r.Value != "" }
+		if slices.ContainsFunc(own.Progress[:i], same) {
+			continue
+		}
+		for _, q := range own.Progress[i+1:] {
+			if same(q) {
+				r.Value += " | " + q.Value
+			}
+		}
+		ls = append(ls, r.Sh("o="))
+	}
+	return ls
+}
+
 // jsTerminal is the JavaScript the opencode, Kilo and Pi plugins share for
-// terminal mode: the same bytes as TerminalBytes, the folder made safe as
+// terminal mode: the table of every state (table), and its progress rules,
+// so that it sends what the sh hooks send, the folder made safe as
 // SafeFolder makes it (byte by byte, from process.cwd()).
 func jsTerminal(product string, own *terminal.Own) string {
 	js := func(s string) string { return `"` + jsonEscape(s) + `"` }
-	jsList := func(ss []string) string {
-		var q []string
-		for _, s := range ss {
-			q = append(q, js(s))
+	var rules, states []string
+	if own != nil {
+		for _, r := range own.Progress {
+			rules = append(rules, "["+js(r.Var)+", "+js(r.Value)+"]")
 		}
-		return "[" + strings.Join(q, ", ") + "]"
 	}
-	if own == nil {
-		own = &terminal.Own{}
+	for _, s := range terminal.States() {
+		var arms []string
+		for _, a := range table(product, own, false, s, "") {
+			var pats []string
+			for _, p := range a.pats {
+				pats = append(pats, js(p))
+			}
+			arms = append(arms, "[["+strings.Join(pats, ", ")+"], "+js(a.progress)+", "+js(a.rest)+"]")
+		}
+		states = append(states, "  "+string(s)+": [\n    "+strings.Join(arms, ",\n    ")+",\n  ],")
 	}
-	var rules []string
-	for _, r := range own.Progress {
-		rules = append(rules, jsList([]string{r.Var, r.Value}))
-	}
-	var forms []string
-	for _, f := range terminal.Forms {
-		forms = append(forms, js(string(f.Dialect))+": ["+js(f.Open)+", "+js(f.Join)+"]")
-	}
-	jsForms := strings.Join(forms, ", ")
 	return `// Set up by hookinstall init or run (a task id starting "` + terminal.TaskPrefix + `"), not
 // by a host: the terminal's own language, tab progress and a desktop
 // notification naming the agent and the project folder, wrapped for tmux's
-// passthrough where init found tmux.
-const PRODUCT = ` + js(product) + `;
-const FORMS = {` + jsForms + `};
-const PROGRESS = { working: ` + js(terminal.Progress("working")) + `, attention: ` + js(terminal.Progress("attention")) + `, done: ` + js(terminal.Progress("done")) + `, interrupted: ` + js(terminal.Progress("done")) + ` };
-const SAYS = { attention: ` + js(terminal.Notification(string(terminal.Attention))) + `, done: ` + js(terminal.Notification(string(terminal.Done))) + ` };
-const OWN = { notifies: ` + jsList(own.Notifies) + `, in: ` + jsList(own.In) + `, progress: [` + strings.Join(rules, ", ") + `] };
+// passthrough where init found tmux. Per state, the task ids each sends to
+// (a pattern ending in * takes every id it starts), its progress, and the rest.
+const TERMINAL = {
+` + strings.Join(states, "\n") + `
+};
+// where the agent draws its own progress (its description's ShowsItself)
+const OWN_PROGRESS = [` + strings.Join(rules, ", ") + `];
 
 function folder() {
   let name = "";
@@ -393,27 +319,12 @@ function folder() {
   return out.slice(0, ` + fmt.Sprint(terminal.FolderMax) + `);
 }
 
-function terminal(t, state) {
-  const tmux = t.startsWith("tmux+");
-  let [dialect, name] = (tmux ? t.slice(5) : t).split(":");
-  if (!FORMS[dialect]) dialect = "osc9";
-  // what the agent shows by itself here (its description's ShowsItself)
-  const ownProgress = OWN.progress.some(([v, want]) => {
+function terminal(task, state) {
+  const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
+  const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";
     return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
   });
-  const ownNotify = OWN.notifies.includes(state) && ["*", dialect, name].some((n) => n && OWN.in.includes((tmux ? "tmux+" : "") + n));
-  const seqs = ownProgress ? [] : [PROGRESS[state]];
-  const says = SAYS[state];
-  let bell = "";
-  if (says) {
-    const tail = says + ` + js(terminal.Separator) + ` + folder();
-    const [open, join] = FORMS[dialect];
-    if (open && !ownNotify) seqs.push(open + PRODUCT + join + tail + "\u0007");
-    // the bell dialect's BEL, and inside tmux every notification's: plain,
-    // so that tmux marks the window in its window list
-    if ((!open && !ownNotify) || tmux) bell = "\u0007";
-  }
-  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
+  return (draws ? "" : arm[1]) + arm[2].replaceAll("\u0000", folder());
 }`
 }

@@ -32,7 +32,7 @@ func allTerms() []string {
 
 // ownLike is what Claude Code shows by itself (adapters' description).
 var ownLike = &terminal.Own{
-	Notifies: []string{"attention"}, In: []string{"ghostty", "kitty", "iterm2", "tmux+ghostty", "tmux+kitty", "tmux+iterm2"},
+	Notifies: []terminal.State{terminal.Attention}, In: []string{"ghostty", "kitty", "iterm2"}, InTmux: []string{"ghostty", "kitty", "iterm2"},
 	Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 }
 
@@ -64,33 +64,34 @@ func TestTerminalBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(terminal.Bytes(term, p, f, state)); got != w {
+		if got := string(terminal.Bytes(term, p, f, terminal.State(state))); got != w {
 			t.Errorf("%s: got %q, want %q", k, got, w)
 		}
 	}
 	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
 	// JSON \u escapes, the whole line ASCII; inside tmux the plain BEL that
 	// marks the window last (Claude writes a BEL unwrapped).
-	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, "Claude Code", "myrepo", terminal.Attention, terminal.Leave{})
+	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, nil, false, "Claude Code", "myrepo", terminal.Attention)
 	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007\u0007"}`; got != w {
 		t.Errorf("TerminalJSON = %s, want %s", got, w)
 	}
 	// What an agent shows by itself is left out; the window's BEL stays.
 	for _, c := range []struct {
 		term, state string
-		leave       terminal.Leave
+		draws       bool
 		want        string
 	}{
-		{"ghostty", "attention", terminal.Leave{Notification: true}, "\x1b]9;4;4;100\x07"},
-		{"tmux+kitty", "attention", terminal.Leave{Notification: true}, "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x07"},
-		{"ghostty", "done", terminal.Leave{Progress: true}, "\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07"},
-		{"ghostty", "working", terminal.Leave{Progress: true}, ""},
-		{"ghostty", "attention", terminal.Leave{Progress: true, Notification: true}, ""},
-		{"tmux+kitty", "attention", terminal.Leave{Progress: true, Notification: true}, "\x07"},
+		{"ghostty", "attention", false, "\x1b]9;4;4;100\x07"},
+		{"tmux+kitty", "attention", false, "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x07"},
+		{"ghostty", "done", true, "\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07"},
+		{"ghostty", "working", true, ""},
+		{"ghostty", "attention", true, ""},
+		{"tmux+kitty", "attention", true, "\x07"},
+		{"wezterm", "attention", true, "\x1b]777;notify;Gemini CLI;needs your input \u00b7 myrepo\x07"},
 	} {
 		term, _ := terminal.Parse(c.term)
-		if got := string(terminal.Encode(term, terminal.Sequences(term, p, f, c.state, c.leave))); got != c.want {
-			t.Errorf("%s %s %+v: got %q, want %q", c.term, c.state, c.leave, got, c.want)
+		if got := string(terminal.Encode(term, terminal.Sequences(term, ownLike, c.draws, p, f, terminal.State(c.state)))); got != c.want {
+			t.Errorf("%s %s draws %v: got %q, want %q", c.term, c.state, c.draws, got, c.want)
 		}
 	}
 }
@@ -150,10 +151,13 @@ func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
 	for _, d := range terminal.Dialects() {
 		for _, s := range terminal.States() {
 			for _, tmux := range []bool{false, true} {
-				for _, leave := range []terminal.Leave{{}, {Notification: true}, {Progress: true}} {
-					seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), string(s), leave), "")
-					if seq != "" && !claudeAllows(seq) {
-						t.Errorf("%s %s (tmux %v, %+v): Claude would drop %q", d, s, tmux, leave, seq)
+				everywhere := &terminal.Own{Notifies: terminal.States(), In: []string{"*"}, InTmux: []string{"*"}}
+				for _, own := range []*terminal.Own{nil, everywhere} {
+					for _, draws := range []bool{false, true} {
+						seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, own, draws, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), s), "")
+						if seq != "" && !claudeAllows(seq) {
+							t.Errorf("%s %s (tmux %v, own %v, draws %v): Claude would drop %q", d, s, tmux, own != nil, draws, seq)
+						}
 					}
 				}
 			}
@@ -274,9 +278,9 @@ var terminalSpecs = []struct {
 		Cases: []Case{{"permission_prompt", terminal.Attention}, {"idle_prompt", terminal.Interrupted}}}, `{"notificationType":"permission_prompt"}`, terminal.Attention},
 	{Spec{Install: Install{Agent: "gemini"}, Product: "Gemini CLI", Event: "AfterAgent", State: terminal.Done, Transport: PTY, Own: ownLike}, `{}`, terminal.Done},
 	// everywhere ("*", a rule with no Var), and by dialect
-	{Spec{Install: Install{Agent: "codex"}, Product: "Codex", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"attention", "done"}, In: []string{"*", "tmux+bell"}}}, `{}`, terminal.Done},
-	{Spec{Install: Install{Agent: "letta"}, Product: "Letta Code", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"bell", "osc9", "tmux+osc9", "tmux+kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
-	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Own: &terminal.Own{Notifies: []string{"done"}, In: []string{"tmux+*", "kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "codex"}, Product: "Codex", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []terminal.State{terminal.Attention, terminal.Done}, In: []string{"*"}, InTmux: []string{"bell"}}}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "letta"}, Product: "Letta Code", Event: "Stop", State: terminal.Done, Transport: PTY, Own: &terminal.Own{Notifies: []terminal.State{terminal.Done}, In: []string{"bell", "osc9"}, InTmux: []string{"osc9", "kitty"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
+	{Spec{Install: Install{Agent: "claude"}, Product: "Claude Code", Event: "Stop", State: terminal.Done, Transport: Stdout, Own: &terminal.Own{Notifies: []terminal.State{terminal.Done}, In: []string{"kitty"}, InTmux: []string{"*"}, Progress: []terminal.Rule{{}}}}, `{}`, terminal.Done},
 }
 
 // shells are the shells the scripts are run under: dash always, bash (in
@@ -330,7 +334,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 					// the terminal the agent draws its own progress in, every other run
 					env := map[string]string{"TERM_PROGRAM": []string{"ghostty", "iTerm.app", "tmux"}[k%3]}
 					cmd.Env = append(cmd.Env, "TERM_PROGRAM="+env["TERM_PROGRAM"])
-					leave := c.spec.Own.Leave(term, string(c.want), func(k string) string { return env[k] })
+					draws := c.spec.Own.Draws(func(k string) string { return env[k] })
 					cmd.Stdin = strings.NewReader(c.payload)
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
@@ -341,9 +345,9 @@ func TestTerminalScriptsRun(t *testing.T) {
 					var wantPTY, wantOut string
 					if c.want != "" {
 						if c.spec.Transport == Stdout {
-							wantOut = TerminalJSON(term, c.spec.Product, folder, c.want, leave)
+							wantOut = TerminalJSON(term, c.spec.Own, draws, c.spec.Product, folder, c.want)
 						} else {
-							wantPTY = string(terminal.Encode(term, terminal.Sequences(term, c.spec.Product, folder, string(c.want), leave)))
+							wantPTY = string(terminal.Encode(term, terminal.Sequences(term, c.spec.Own, draws, c.spec.Product, folder, c.want)))
 						}
 					}
 					if got := string(p.Drain(t)); got != wantPTY {
@@ -391,7 +395,7 @@ func TestPluginsTerminalMode(t *testing.T) {
 	ocDir, ocPlugin := writePlugin(t, "hookinstall")
 	piDir, piExt := writePi(t, "hookinstall")
 	// an extension of an agent that shows some of it by itself
-	own := &terminal.Own{Notifies: []string{"done"}, In: []string{"kitty", "bell", "tmux+osc9"}, Progress: ownLike.Progress}
+	own := &terminal.Own{Notifies: []terminal.State{terminal.Done}, In: []string{"kitty", "bell"}, InTmux: []string{"osc9"}, Progress: ownLike.Progress}
 	ownDir, ownExt := writeExtension(t, "hookinstall", func(ns string) ([]byte, error) {
 		return Extension{Product: "Own", Own: own}.Render(Install{NS: ns, Agent: "pi"})
 	}, piDriver)
@@ -415,8 +419,8 @@ func TestPluginsTerminalMode(t *testing.T) {
 			}
 			var want []byte
 			for _, s := range c.states {
-				leave := c.own.Leave(term, string(s), func(k string) string { return env[k] })
-				want = append(want, terminal.Encode(term, terminal.Sequences(term, c.product, terminal.SafeFolder(work), string(s), leave))...)
+				draws := c.own.Draws(func(k string) string { return env[k] })
+				want = append(want, terminal.Encode(term, terminal.Sequences(term, c.own, draws, c.product, terminal.SafeFolder(work), s))...)
 			}
 			if got := p.Drain(t); !bytes.Equal(got, want) {
 				t.Errorf("%s %s %v: pty got %q, want %q", c.product, ts, env, got, want)

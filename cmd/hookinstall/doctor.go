@@ -407,15 +407,16 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	}
 	// what the agent shows by itself here, which its hooks leave out
 	var when []string
-	for _, s := range [][2]string{{"attention", "needs you"}, {"done", "is done"}} {
-		if own.Leave(t, s[0], o.Getenv).Notification {
-			when = append(when, s[1])
-		}
+	if own.NotifiesIn(t, hookinstall.Attention) {
+		when = append(when, "needs you")
+	}
+	if own.NotifiesIn(t, hookinstall.Done) {
+		when = append(when, "is done")
 	}
 	if len(when) > 0 {
 		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
 	}
-	if own.Leave(t, "working", o.Getenv).Progress {
+	if own.Draws(o.Getenv) {
 		sh.Sends += "; it draws its own tab progress in this terminal, so its hooks leave theirs out"
 	}
 	return sh

@@ -110,13 +110,13 @@ func runEmit(o *emitOptions) error {
 			product = a.Product
 		}
 		dir, _ := os.Getwd()
-		seq, term = terminal.Bytes(t, product, terminal.SafeFolder(dir), string(st)), t.String()
+		seq, term = terminal.Bytes(t, product, terminal.SafeFolder(dir), st), t.String()
 	}
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
 	}
 	_, err = o.IO.Out.Write(seq)
-	if term != "" && terminal.Progress(string(st)) != terminal.Progress("done") {
+	if term != "" && terminal.Progress(st) != terminal.Progress(hookinstall.Done) {
 		fmt.Fprintf(o.IO.Err, "hookinstall emit: the tab keeps this progress until 'hookinstall emit interrupted --terminal' clears it\n")
 	}
 	return err

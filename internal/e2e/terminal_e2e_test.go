@@ -590,8 +590,11 @@ func runTermCase(t *testing.T, c termCase) {
 	bare := c.want
 	bare.Tmux = false
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
-		leave := terminal.Leave{Notification: c.own && s == hookinstall.Attention}
-		for _, w := range terminal.Sequences(bare, c.product, terminal.SafeFolder(r.work), string(s), leave) {
+		var own *terminal.Own // the agent notifies attention itself
+		if c.own {
+			own = &terminal.Own{Notifies: []terminal.State{hookinstall.Attention}, In: []string{"*"}}
+		}
+		for _, w := range terminal.Sequences(bare, own, false, c.product, terminal.SafeFolder(r.work), s) {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator

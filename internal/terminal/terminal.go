@@ -326,11 +326,11 @@ const (
 
 // Notification is what state s says in a desktop notification, after the
 // agent's name; "" for the states that notify nothing.
-func Notification(s string) string {
+func Notification(s State) string {
 	switch s {
-	case "attention":
+	case Attention:
 		return "needs your input"
-	case "done":
+	case Done:
 		return "is done"
 	}
 	return ""
@@ -338,11 +338,11 @@ func Notification(s string) string {
 
 // Progress is the OSC 9;4 tab progress sequence state s sends: busy while
 // working, a paused full bar while it needs the user, cleared otherwise.
-func Progress(s string) string {
+func Progress(s State) string {
 	switch s {
-	case "working":
+	case Working:
 		return progressBusy
-	case "attention":
+	case Attention:
 		return progressPaused
 	}
 	return progressClear
@@ -362,70 +362,82 @@ func notify(d Dialect, product, text, folder string) string {
 	return "\x07"
 }
 
-// Leave is what a hook leaves out because the agent shows it by itself
-// (Own).
-type Leave struct{ Progress, Notification bool }
-
 // Own is what an agent shows by itself in a terminal, read from its own
 // code (docs/agents.md): its hooks leave that out there, so that nothing
 // shows twice.
 type Own struct {
 	// Notifies are the states whose desktop notification the agent sends by
-	// itself in the terminals In names: a terminal's name, a dialect's (every
-	// terminal init gives it), or "*" (every terminal); outside tmux, or
-	// inside it when prefixed "tmux+".
-	Notifies, In []string
+	// itself in the terminals In names outside tmux, and InTmux inside it: a
+	// terminal's name, a dialect's (every terminal init gives it), or "*"
+	// (every terminal).
+	Notifies   []State
+	In, InTmux []string
 	// Progress are the rules, read when the hook runs, under which the agent
-	// draws OSC 9;4 tab progress by itself; a rule with no Var always holds.
+	// draws OSC 9;4 tab progress by itself (what it reads is its own
+	// environment, which the hook shares: over ssh, init may name a terminal
+	// whose variables the agent does not see); a rule with no Var always
+	// holds.
 	Progress []Rule
 }
 
-// in reports whether o's notifications show in terminal t.
-func (o *Own) in(t Terminal) bool {
-	side := ""
-	if t.Tmux {
-		side = "tmux+"
+// NotifiesIn reports whether the agent sends state s's notification by
+// itself in terminal t.
+func (o *Own) NotifiesIn(t Terminal, s State) bool {
+	if o == nil || !slices.Contains(o.Notifies, s) {
+		return false
 	}
-	for _, n := range []string{"*", string(t.Dialect), t.Name} {
-		if n != "" && slices.Contains(o.In, side+n) {
+	in := o.In
+	if t.Tmux {
+		in = o.InTmux
+	}
+	return slices.Contains(in, "*") || slices.Contains(in, string(t.Dialect)) || t.Name != "" && slices.Contains(in, t.Name)
+}
+
+// Draws reports whether the agent draws its own tab progress in the
+// environment getenv reads (a hook's).
+func (o *Own) Draws(getenv func(string) string) bool {
+	for _, r := range o.progress() {
+		if r.Var == "" || r.match(getenv(r.Var)) {
 			return true
 		}
 	}
 	return false
 }
 
-// Leave is what the hook of an agent that shows o by itself leaves out for
-// state s in terminal t, getenv being the hook's environment.
-func (o *Own) Leave(t Terminal, s string, getenv func(string) string) Leave {
+func (o *Own) progress() []Rule {
 	if o == nil {
-		return Leave{}
+		return nil
 	}
-	l := Leave{Notification: slices.Contains(o.Notifies, s) && o.in(t)}
-	for _, r := range o.Progress {
-		l.Progress = l.Progress || r.Var == "" || r.match(getenv(r.Var))
-	}
-	return l
+	return o.Progress
 }
 
-// Sequences returns what a hook sends for state s in terminal t,
-// unwrapped: progress, then the notification when the state has one, less
-// what leave says the agent shows by itself. Inside tmux a state with a
-// notification ends with a plain BEL, which marks the window's bell flag
-// in tmux's window list (the Bell dialect's notification is that BEL).
-// folder must already be safe (SafeFolder).
-func Sequences(t Terminal, product, folder, s string, leave Leave) []string {
-	var seqs []string
-	if !leave.Progress {
-		seqs = append(seqs, Progress(s))
-	}
+// Sends is the one decision of what a hook sends for state s in terminal
+// t, unwrapped: the OSC 9;4 progress, which the hook leaves out where the
+// agent draws its own (Own.Draws, read when it runs), and the rest: the
+// notification, unless the agent sends it itself in t, and inside tmux a
+// plain BEL, which marks the window's bell flag in tmux's window list (the
+// Bell dialect's notification is that BEL). The generated scripts and
+// plugins are this decision, tabled for every terminal init names. folder
+// must already be safe (SafeFolder).
+func Sends(t Terminal, own *Own, product, folder string, s State) (progress string, rest []string) {
 	n := Notification(s)
-	if n != "" && !leave.Notification {
-		seqs = append(seqs, notify(t.Dialect, product, n, folder))
+	if n != "" && !own.NotifiesIn(t, s) {
+		rest = append(rest, notify(t.Dialect, product, n, folder))
 	}
-	if n != "" && t.Tmux && (leave.Notification || t.Dialect != Bell) {
-		seqs = append(seqs, "\x07")
+	if n != "" && t.Tmux && (own.NotifiesIn(t, s) || t.Dialect != Bell) {
+		rest = append(rest, "\x07")
 	}
-	return seqs
+	return Progress(s), rest
+}
+
+// Sequences is what a hook of an agent that shows own by itself sends for
+// state s in terminal t, unwrapped, its progress left out when draws.
+func Sequences(t Terminal, own *Own, draws bool, product, folder string, s State) []string {
+	p, rest := Sends(t, own, product, folder, s)
+	if draws {
+		return rest
+	}
+	return append([]string{p}, rest...)
 }
 
 // TmuxWrap wraps one sequence in tmux's DCS passthrough: ESC P tmux ;
@@ -449,8 +461,8 @@ func Encode(t Terminal, seqs []string) []byte {
 
 // Bytes returns the bytes a hook that writes to the pty sends for state s
 // in terminal t, leaving nothing out.
-func Bytes(t Terminal, product, folder, s string) []byte {
-	return Encode(t, Sequences(t, product, folder, s, Leave{}))
+func Bytes(t Terminal, product, folder string, s State) []byte {
+	return Encode(t, Sequences(t, nil, false, product, folder, s))
 }
 
 // EnvPrefix is the namespace as an environment variable prefix:

@@ -27,29 +27,19 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
-	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
-	case $o$HOOKINSTALL_TASK_ID in
-	own/terminal:tmux+osc777:ghostty | own/terminal:tmux+osc99:kitty | own/terminal:tmux+osc9:iterm2) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/terminal:osc777:ghostty | own/terminal:osc99:kitty | own/terminal:osc9:iterm2) ;;
-	own/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	own/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	own/terminal:bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	terminal:tmux+osc777:ghostty | terminal:tmux+osc99:kitty | terminal:tmux+osc9:iterm2) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u0007"}' ;;
-	terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u0007"}' ;;
-	terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	terminal:osc777:ghostty | terminal:osc99:kitty | terminal:osc9:iterm2) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007"}' ;;
-	terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	terminal:bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u0007"}' ;;
-	*) printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
+	o=1
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
+	case $HOOKINSTALL_TASK_ID in
+	terminal:tmux+osc99:kitty | terminal:tmux+osc777:ghostty | terminal:tmux+osc9:iterm2) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
+	terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
+	terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	terminal:osc99:kitty | terminal:osc777:ghostty | terminal:osc9:iterm2) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007"}' ;;
+	terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007"}' ;;
+	terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
+	terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
+	*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
 *)

@@ -43,27 +43,18 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
-	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
-	case $o$state/$HOOKINSTALL_TASK_ID in
-	own/working/*) ;;
-	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
-	own/done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/done/*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	o=1
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
+	case $state/$HOOKINSTALL_TASK_ID in
+	working/*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
+	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
+	done/*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
 *)
@@ -120,27 +111,18 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
-	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
-	case $o$state/$HOOKINSTALL_TASK_ID in
-	own/working/*) ;;
-	working/*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
-	own/done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	own/done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	own/done/terminal:bell*) printf '%s' '{"terminalSequence":"\u0007"}' ;;
-	own/done/*) printf '%s' '{"terminalSequence":"\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:osc777*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:osc99*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:bell*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u0007"}' ;;
-	done/*) printf '%s' '{"terminalSequence":"\u001b]9;4;0\u0007\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	o=1
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
+	case $state/$HOOKINSTALL_TASK_ID in
+	working/*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
+	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
+	done/*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
 	;;
 *)

@@ -12,11 +12,10 @@
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
-	o=
-	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o=own/ ;; esac
-	case $o$HOOKINSTALL_TASK_ID in
-	own/*) ;;
-	*) printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	o=1
+	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
+	case $HOOKINSTALL_TASK_ID in
+	*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	esac
 	;;
 *)

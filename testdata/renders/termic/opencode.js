@@ -19,12 +19,40 @@ const SEQ = {
 // Set up by hookinstall init or run (a task id starting "terminal:"), not
 // by a host: the terminal's own language, tab progress and a desktop
 // notification naming the agent and the project folder, wrapped for tmux's
-// passthrough where init found tmux.
-const PRODUCT = "opencode";
-const FORMS = {"osc9": ["\u001b]9;", " "], "osc777": ["\u001b]777;notify;", ";"], "osc99": ["\u001b]99;;", " "], "bell": ["", ""]};
-const PROGRESS = { working: "\u001b]9;4;3\u0007", attention: "\u001b]9;4;4;100\u0007", done: "\u001b]9;4;0\u0007", interrupted: "\u001b]9;4;0\u0007" };
-const SAYS = { attention: "needs your input", done: "is done" };
-const OWN = { notifies: [], in: [], progress: [] };
+// passthrough where init found tmux. Per state, the task ids each sends to
+// (a pattern ending in * takes every id it starts), its progress, and the rest.
+const TERMINAL = {
+  working: [
+    [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;3\u0007\u001b\\", ""],
+    [["*"], "\u001b]9;4;3\u0007", ""],
+  ],
+  attention: [
+    [["terminal:tmux+osc777*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]777;notify;opencode;needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;;opencode needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+bell*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u0007"],
+    [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]9;opencode needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:osc777*"], "\u001b]9;4;4;100\u0007", "\u001b]777;notify;opencode;needs your input \u00b7 \u0000\u0007"],
+    [["terminal:osc99*"], "\u001b]9;4;4;100\u0007", "\u001b]99;;opencode needs your input \u00b7 \u0000\u0007"],
+    [["terminal:bell*"], "\u001b]9;4;4;100\u0007", "\u0007"],
+    [["*"], "\u001b]9;4;4;100\u0007", "\u001b]9;opencode needs your input \u00b7 \u0000\u0007"],
+  ],
+  done: [
+    [["terminal:tmux+osc777*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]777;notify;opencode;is done \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;;opencode is done \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+bell*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u0007"],
+    [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]9;opencode is done \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:osc777*"], "\u001b]9;4;0\u0007", "\u001b]777;notify;opencode;is done \u00b7 \u0000\u0007"],
+    [["terminal:osc99*"], "\u001b]9;4;0\u0007", "\u001b]99;;opencode is done \u00b7 \u0000\u0007"],
+    [["terminal:bell*"], "\u001b]9;4;0\u0007", "\u0007"],
+    [["*"], "\u001b]9;4;0\u0007", "\u001b]9;opencode is done \u00b7 \u0000\u0007"],
+  ],
+  interrupted: [
+    [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", ""],
+    [["*"], "\u001b]9;4;0\u0007", ""],
+  ],
+};
+// where the agent draws its own progress (its description's ShowsItself)
+const OWN_PROGRESS = [];
 
 function folder() {
   let name = "";
@@ -42,28 +70,13 @@ function folder() {
   return out.slice(0, 32);
 }
 
-function terminal(t, state) {
-  const tmux = t.startsWith("tmux+");
-  let [dialect, name] = (tmux ? t.slice(5) : t).split(":");
-  if (!FORMS[dialect]) dialect = "osc9";
-  // what the agent shows by itself here (its description's ShowsItself)
-  const ownProgress = OWN.progress.some(([v, want]) => {
+function terminal(task, state) {
+  const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
+  const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";
     return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
   });
-  const ownNotify = OWN.notifies.includes(state) && ["*", dialect, name].some((n) => n && OWN.in.includes((tmux ? "tmux+" : "") + n));
-  const seqs = ownProgress ? [] : [PROGRESS[state]];
-  const says = SAYS[state];
-  let bell = "";
-  if (says) {
-    const tail = says + " \u00b7 " + folder();
-    const [open, join] = FORMS[dialect];
-    if (open && !ownNotify) seqs.push(open + PRODUCT + join + tail + "\u0007");
-    // the bell dialect's BEL, and inside tmux every notification's: plain,
-    // so that tmux marks the window in its window list
-    if ((!open && !ownNotify) || tmux) bell = "\u0007";
-  }
-  return seqs.map((s) => (tmux ? "\u001bPtmux;" + s.replaceAll("\u001b", "\u001b\u001b") + "\u001b\\" : s)).join("") + bell;
+  return (draws ? "" : arm[1]) + arm[2].replaceAll("\u0000", folder());
 }
 
 function emit(state) {
@@ -75,7 +88,7 @@ function emit(state) {
     if (!path || !fs.statSync(path).isCharacterDevice()) return;
     const c = fs.constants;
     fd = fs.openSync(path, c.O_WRONLY | c.O_NOCTTY | c.O_NONBLOCK);
-    const data = task.startsWith("terminal:") ? terminal(task.slice(9), state) : SEQ[state];
+    const data = task.startsWith("terminal:") ? terminal(task, state) : SEQ[state];
     if (fs.fstatSync(fd).isCharacterDevice()) fs.writeSync(fd, data);
   } catch {
     // Never disturb the agent: a missing or busy terminal is not our business.

@@ -63,11 +63,11 @@ func inTerminal(c hookCase) hookCase {
 	t, _ := terminal.FromTask(termTask)
 	wd, _ := os.Getwd()
 	// the hooks run with PATH and the two variables alone (termEnv)
-	leave := c.own.Leave(t, string(c.state), func(string) string { return "" })
+	draws := c.own.Draws(func(string) string { return "" })
 	if c.pty {
-		c.want = terminal.Encode(t, terminal.Sequences(t, c.product, terminal.SafeFolder(wd), string(c.state), leave))
+		c.want = terminal.Encode(t, terminal.Sequences(t, c.own, draws, c.product, terminal.SafeFolder(wd), c.state))
 	} else {
-		c.want = []byte(scripts.TerminalJSON(t, c.product, terminal.SafeFolder(wd), c.state, leave))
+		c.want = []byte(scripts.TerminalJSON(t, c.own, draws, c.product, terminal.SafeFolder(wd), c.state))
 	}
 	return c
 }
