@@ -75,11 +75,6 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	if err := checkHomeOwner(t.Home); err != nil && !w.o.DryRun {
 		return nil, w.fail(t, "", err)
 	}
-	for _, e := range x.plan.Edits {
-		if !e.Delete && changes(e, x.files[e.Path]) {
-			x.sumSoon(e.Doc) // for the manifest
-		}
-	}
 	w.adopt(x)
 	if err := x.checkHooksDir(); err != nil {
 		return nil, w.fail(t, "", err)
@@ -136,7 +131,7 @@ func (w *Writer) userParts(x *txn) error {
 		roles[e.Path] = e.Role
 	}
 	for _, b := range w.backups(x) {
-		if roles[b.path] != adapters.RoleConfig || x.holdsNS(b.path) {
+		if roles[b.path] != adapters.RoleConfig || adapters.MayHold(x.t, x.files[b.path].Data) {
 			todo[b.path] = true
 		}
 	}

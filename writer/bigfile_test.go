@@ -10,12 +10,12 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 )
 
-// A large config's backup is checked against the manifest's pre hash on
-// another core (restores, sumFile): remove restores it byte for byte while
-// it is intact, and cuts our entries out instead when it is not (here one
-// byte changed, the size kept), never putting that backup back.
+// A large config's backup is checked against the manifest's pre hash
+// (restores): remove restores it byte for byte while it is intact, and
+// cuts our entries out instead when it is not (here one byte changed, the
+// size kept), never putting that backup back.
 func TestRemoveChecksLargeBackup(t *testing.T) {
-	orig := "{\n  \"model\": \"opus\",\n  \"notes\": \"" + strings.Repeat("x", soonFrom) + "\"\n}\n"
+	orig := "{\n  \"model\": \"opus\",\n  \"notes\": \"" + strings.Repeat("x", 256<<10) + "\"\n}\n"
 	for _, corrupt := range []bool{false, true} {
 		_, tg := newHome(t)
 		cfg := tg.Adapter.Config(tg)

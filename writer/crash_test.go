@@ -376,8 +376,9 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 	}
 }
 
-// tempName is how renameio names its temp files: "." + name + digits.
-var tempName = regexp.MustCompile(`^\..+[0-9]+$`)
+// tempName is how our writes name their temp files (tempFile, configTemp):
+// "." + name + ".tmp", with the namespace before it for a config.
+var tempName = regexp.MustCompile(`^\..+\.tmp$`)
 
 // checkNoTemp fails when a temp file of ours was left behind.
 func checkNoTemp(t *testing.T, root string) {

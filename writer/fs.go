@@ -10,11 +10,8 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
-
-	"github.com/google/renameio/v2"
 )
 
 // resolve follows symlinks to the file that really holds path's bytes, so a
@@ -227,54 +224,6 @@ func fileType(m fs.FileMode) string {
 	}
 }
 
-// writeAtomic replaces real with data: a temp file in the same directory,
-// fsync, rename, fsync of the directory. An existing file's mode and, where
-// allowed, owner are kept; a new file gets perm (less the umask unless
-// static). Each of beforeRename runs once the temp file is complete and
-// synced, just before the rename; an error stops the write there and the temp
-// file is removed (tests of crash safety).
-func writeAtomic(real string, data []byte, perm fs.FileMode, static bool, prev *fileState, beforeRename ...func() error) error {
-	opts := []renameio.Option{renameio.WithTempDir(filepath.Dir(real))}
-	switch {
-	case prev != nil && prev.Exists:
-		opts = append(opts, renameio.WithStaticPermissions(prev.Mode))
-	case static:
-		opts = append(opts, renameio.WithStaticPermissions(perm))
-	default:
-		opts = append(opts, renameio.WithPermissions(perm))
-	}
-	pf, err := renameio.NewPendingFile(real, opts...)
-	if err != nil {
-		return err
-	}
-	defer pf.Cleanup()
-	if _, err := pf.Write(data); err != nil {
-		return err
-	}
-	if prev != nil && prev.Exists && (prev.UID != os.Geteuid() || prev.GID != os.Getegid()) {
-		if err := pf.Chown(prev.UID, prev.GID); err != nil && !errors.Is(err, fs.ErrPermission) {
-			return err
-		}
-	}
-	for i, f := range beforeRename {
-		if f == nil {
-			continue
-		}
-		if i == 0 {
-			if err := pf.Sync(); err != nil {
-				return err
-			}
-		}
-		if err := f(); err != nil {
-			return err
-		}
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(real))
-}
-
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -404,20 +353,25 @@ func checkHomeOwner(home string) error {
 		"run hookinstall as " + who + " (for example 'sudo -u " + who + " hookinstall ...')"}
 }
 
-// ConfigTemp is the temp file a config write goes through, beside the real
-// file: a fixed name per namespace, so that a run killed between creating
-// it and renaming it leaves a file that the next run (holding the same lock)
-// knows for its own and deletes. renameio's random names could not be told
-// from another tool's temp files in the agent's folder.
+// tempFile is the temp file a write of path goes through, beside it: a
+// fixed name, so that a run killed between creating it and renaming it
+// leaves a file that the next run (holding the same lock) knows for its own
+// and deletes (strays). A config's, in a folder that other namespaces (and
+// tools) write too, is configTemp.
+func tempFile(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+}
+
+// configTemp is tempFile for a config, with the namespace in its name.
 func configTemp(real, ns string) string {
 	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+"."+ns+".tmp")
 }
 
-// writeConfigAtomic replaces real with data through tmp (configTemp): write,
-// fsync, keep the old file's mode (exactly) and owner (where allowed), run
-// beforeRename, rename, fsync the directory. A new file gets perm less the
-// umask. On any error the temp file is removed and real is untouched.
-func writeConfigAtomic(real, tmp string, data []byte, perm fs.FileMode, prev *fileState, beforeRename ...func() error) (err error) {
+// writeAtomic replaces real with data through tmp: write, fsync, the mode
+// (the old file's exactly; else perm, less the umask unless static) and
+// owner (the old file's, where allowed), rename, fsync the directory. On
+// any error the temp file is removed and real is untouched.
+func writeAtomic(real, tmp string, data []byte, perm fs.FileMode, static bool, prev *fileState) (err error) {
 	_ = os.Remove(tmp) // a leftover of ours from a killed run
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
@@ -434,7 +388,8 @@ func writeConfigAtomic(real, tmp string, data []byte, perm fs.FileMode, prev *fi
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if prev != nil && prev.Exists {
+	switch {
+	case prev != nil && prev.Exists:
 		if err = f.Chmod(prev.Mode); err != nil {
 			return err
 		}
@@ -444,64 +399,20 @@ func writeConfigAtomic(real, tmp string, data []byte, perm fs.FileMode, prev *fi
 			}
 			err = nil
 		}
+	case static:
+		if err = f.Chmod(perm); err != nil {
+			return err
+		}
 	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
-	for _, hook := range beforeRename {
-		if hook == nil {
-			continue
-		}
-		if err = hook(); err != nil {
-			return err
-		}
-	}
-	if err = f.Close(); err != nil {
-		f = nil
+	err, f = f.Close(), nil
+	if err != nil {
 		return err
 	}
-	f = nil
 	if err = os.Rename(tmp, real); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(real))
-}
-
-// strayTemps lists the temp files that a killed run of ours left: renameio's
-// in our own folders (only for names we write there), and the config's.
-func strayTemps(dirs []string, names map[string]bool, configTemps []string) []string {
-	var found []string
-	for _, d := range dirs {
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			// renameio names a temp file "." + the target's name + a
-			// random number.
-			for n := range names {
-				if e.Type().IsRegular() && strings.HasPrefix(e.Name(), "."+n) && isDigits(strings.TrimPrefix(e.Name(), "."+n)) {
-					found = append(found, filepath.Join(d, e.Name()))
-				}
-			}
-		}
-	}
-	for _, c := range configTemps {
-		if fi, err := os.Lstat(c); err == nil && fi.Mode().IsRegular() {
-			found = append(found, c)
-		}
-	}
-	return found
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

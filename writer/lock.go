@@ -106,12 +106,23 @@ func (w *Writer) strays(t adapters.Target) []string {
 		}
 	}
 	var temps []string
+	for _, d := range []string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")} {
+		for n := range names {
+			temps = append(temps, tempFile(filepath.Join(d, n)))
+		}
+	}
 	for _, f := range adapters.Reads(t) {
 		if real, err := resolve(f); err == nil && within(t.Home, real) {
 			temps = append(temps, configTemp(real, t.NS))
 		}
 	}
-	return strayTemps([]string{t.HooksDir(), filepath.Join(t.HooksDir(), "backup")}, names, temps)
+	var found []string
+	for _, p := range temps {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			found = append(found, p)
+		}
+	}
+	return found
 }
 
 // sweep deletes them through sys; the caller holds the lock.

@@ -2,9 +2,6 @@ package writer
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,10 +108,10 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 		st := x.files[e.Path]
 		rel := w.rel(t, e.Path)
 		seen[rel] = true
-		f := manifest.File{Path: rel, PostSHA256: x.sum(e.Doc), Entries: e.Entries, Containers: e.Created, Emptied: e.Emptied}
+		f := manifest.File{Path: rel, PostSHA256: manifest.Sum(e.Doc), Entries: e.Entries, Containers: e.Created, Emptied: e.Emptied}
 		if old := x.man.File(rel); old != nil {
 			f.Created, f.PreSHA256, f.Backup = old.Created, old.PreSHA256, old.Backup
-			if x.sum(st.Data) != old.PostSHA256 {
+			if manifest.Sum(st.Data) != old.PostSHA256 {
 				// Someone else changed the file since we wrote it, so the
 				// backup (or absence) no longer describes what is in it
 				// besides ours. Keep the old post hash: removal is exact
@@ -123,7 +120,7 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 				f.PostSHA256 = old.PostSHA256
 			}
 		} else if st.Exists && !x.pre[e.Path].absent {
-			f.PreSHA256, f.Backup = x.sum(x.preData(e.Path)), x.backupName(e.Path)
+			f.PreSHA256, f.Backup = manifest.Sum(x.preData(e.Path)), x.backupName(e.Path)
 		} else {
 			f.Created = true
 		}
@@ -156,51 +153,17 @@ func sameInstall(a, b *manifest.Manifest) bool {
 
 // readBackup returns the backup a manifest record names, when it lies inside
 // the hooks dir (a manifest is not trusted to name other files) and holds the
-// bytes the record says. With sum, the backup's file was hashed already
-// (restores, under the lock that keeps our other runs out of the hooks dir):
-// it is read only when that hash is the record's, and must still have the
-// size that was hashed.
-func readBackup(hooksDir string, rec *manifest.File, sum *later[fileSum]) ([]byte, bool) {
+// bytes the record says.
+func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
 	path := filepath.Join(hooksDir, rec.Backup)
 	if rec.Backup == "" || !within(hooksDir, path) {
 		return nil, false
-	}
-	if sum != nil {
-		s := sum.get()
-		if s.err != nil || s.sum != rec.PreSHA256 {
-			return nil, false
-		}
-		b, err := os.ReadFile(path)
-		return b, err == nil && int64(len(b)) == s.size
 	}
 	b, err := os.ReadFile(path)
 	if err != nil || manifest.Sum(b) != rec.PreSHA256 {
 		return nil, false
 	}
 	return b, true
-}
-
-// A fileSum is manifest.Sum of a file's bytes as read, and their size.
-type fileSum struct {
-	sum  string
-	size int64
-	err  error
-}
-
-// sumFile hashes the file path as it reads it, in chunks: a backup that
-// turns out not to be needed is never held in memory whole.
-func sumFile(path string) fileSum {
-	f, err := os.Open(path)
-	if err != nil {
-		return fileSum{err: err}
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return fileSum{err: err}
-	}
-	return fileSum{sum: hex.EncodeToString(h.Sum(nil)), size: n}
 }
 
 // within reports whether p lies strictly inside dir.

@@ -26,10 +26,8 @@ type txn struct {
 	man      *manifest.Manifest
 	manRaw   []byte
 	plan     adapters.Plan
-	merge    []byte                    // add --print: the config our entries alone make, for the user to merge
-	notes    []string                  // the writer's own (a manifest it ignored)
-	sums     map[sumKey]*later[string] // manifest.Sum of buffers hashed, or being hashed (sumSoon)
-	configNS *later[bool]              // holdsNS of a large config, searched on another core
+	merge    []byte   // add --print: the config our entries alone make, for the user to merge
+	notes    []string // the writer's own (a manifest it ignored)
 	// restore is, for each file a remove offers its backup back, the
 	// backup: replace moves it into place instead of writing its bytes.
 	restore map[string]restored
@@ -56,84 +54,6 @@ type preImage struct {
 	absent bool
 }
 
-type sumKey struct {
-	p *byte
-	n int
-}
-
-// A later is a value computed on another core (soon).
-type later[T any] struct {
-	done chan struct{}
-	v    T
-}
-
-// soon starts f on another goroutine; get waits for its value.
-func soon[T any](f func() T) *later[T] {
-	l := &later[T]{done: make(chan struct{})}
-	go func() {
-		l.v = f()
-		close(l.done)
-	}()
-	return l
-}
-
-func (l *later[T]) get() T {
-	<-l.done
-	return l.v
-}
-
-// now is a later whose value is already known.
-func now[T any](v T) *later[T] {
-	l := &later[T]{done: make(chan struct{}), v: v}
-	close(l.done)
-	return l
-}
-
-// soonFrom is the size from which a buffer is hashed or searched on
-// another core: below it, starting a goroutine costs more than it saves.
-const soonFrom = 256 << 10
-
-// sum is manifest.Sum, remembered per buffer: on a large config, hashing it
-// (and the planned edit) again at each step costs more than the edit. A
-// hash that sumSoon started is waited for.
-func (x *txn) sum(b []byte) string {
-	if len(b) == 0 {
-		return manifest.Sum(b)
-	}
-	k := sumKey{&b[0], len(b)}
-	if s, ok := x.sums[k]; ok {
-		return s.get()
-	}
-	s := manifest.Sum(b)
-	x.sums[k] = now(s)
-	return s
-}
-
-// sumSoon starts hashing b, a large buffer that the transaction will hash
-// (the config as read: its hash goes in the manifest or says whether remove
-// restores; an add's edit), on another core, while this one validates and
-// edits. The buffers are never changed once read or planned.
-func (x *txn) sumSoon(b []byte) {
-	if len(b) < soonFrom {
-		return
-	}
-	k := sumKey{&b[0], len(b)}
-	if _, ok := x.sums[k]; ok {
-		return
-	}
-	x.sums[k] = soon(func() string { return manifest.Sum(b) })
-}
-
-// holdsNS is adapters.MayHold of the file path as read (userParts asks it of the
-// config on a first install), from the search that load started on
-// another core for a large config.
-func (x *txn) holdsNS(path string) bool {
-	if l := x.configNS; l != nil && path == x.reads[0] {
-		return l.get()
-	}
-	return adapters.MayHold(x.t, x.files[path].Data)
-}
-
 // changes reports whether edit e changes the file st.
 func changes(e adapters.FileEdit, st fileState) bool {
 	if e.Delete {
@@ -144,18 +64,13 @@ func changes(e adapters.FileEdit, st fileState) bool {
 
 // load reads every file t's plans read, and its manifest.
 func (w *Writer) load(t adapters.Target) (*txn, error) {
-	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, sums: map[sumKey]*later[string]{}, pre: map[string]preImage{}, restore: map[string]restored{}}
-	for i, f := range x.reads {
+	x := &txn{t: t, hooksDir: t.HooksDir(), reads: adapters.Reads(t), files: map[string]fileState{}, pre: map[string]preImage{}, restore: map[string]restored{}}
+	for _, f := range x.reads {
 		st, err := readFile(f, adapters.MaxDocSize)
 		if err != nil {
 			return nil, w.fail(t, f, err)
 		}
 		x.files[f] = st
-		if i == 0 && st.Exists && len(st.Data) >= soonFrom {
-			x.sumSoon(st.Data) // the config's
-			data := st.Data
-			x.configNS = soon(func() bool { return adapters.MayHold(t, data) })
-		}
 	}
 	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
 		x.realDir = real

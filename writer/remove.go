@@ -153,21 +153,12 @@ func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 		if rec == nil || !st.Exists {
 			continue
 		}
-		// A large backup is hashed from its file on another core while
-		// the file's own hash (sumSoon, in load) is made: the two checks
-		// side by side. Nothing of it is kept unless both hold.
-		var bsum *later[fileSum]
-		if !rec.Created && len(st.Data) >= soonFrom {
-			if bpath := filepath.Join(x.hooksDir, rec.Backup); rec.Backup != "" && within(x.hooksDir, bpath) {
-				bsum = soon(func() fileSum { return sumFile(bpath) })
-			}
-		}
-		if x.sum(st.Data) != rec.PostSHA256 {
+		if manifest.Sum(st.Data) != rec.PostSHA256 {
 			continue
 		}
 		if rec.Created {
 			m[path] = adapters.Edit{Delete: true}
-		} else if b, ok := readBackup(x.hooksDir, rec, bsum); ok && !holdsOurs(x.t, path, b) {
+		} else if b, ok := readBackup(x.hooksDir, rec); ok && !holdsOurs(x.t, path, b) {
 			m[path] = adapters.Edit{Doc: b}
 			x.restore[path] = restored{filepath.Join(x.hooksDir, rec.Backup), b}
 		}
@@ -206,7 +197,7 @@ func (w *Writer) onlyOthers(x *txn, e adapters.FileEdit) bool {
 		// buffer each.)
 		return false
 	}
-	before, ok := readBackup(x.hooksDir, rec, nil)
+	before, ok := readBackup(x.hooksDir, rec)
 	if !ok && !rec.Created {
 		return false
 	}

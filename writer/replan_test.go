@@ -1,14 +1,12 @@
 package writer
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/manifest"
 )
 
 // The plan made before the lock is reused under it only while every file it
@@ -52,25 +50,6 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 	}
 	if r, err := w.replan(q, plan); err != nil || r == q {
 		t.Fatalf("new manifest: the old plan was reused (%v)", err)
-	}
-}
-
-// Hashes of the files read and of the planned edits are computed once per
-// transaction.
-func TestTxnSumRemembers(t *testing.T) {
-	x := &txn{sums: map[sumKey]*later[string]{}}
-	cfg, doc := []byte("{}"), []byte(`{"a":1}`)
-	a, b := x.sum(cfg), x.sum(doc)
-	if a == b || len(x.sums) != 2 || x.sums[sumKey{&cfg[0], len(cfg)}].get() != a {
-		t.Fatalf("sums not remembered: %q %q %+v", a, b, x.sums)
-	}
-	if other := x.sum([]byte("{}")); other != a {
-		t.Fatalf("the same bytes elsewhere hash differently: %q", other)
-	}
-	big := bytes.Repeat([]byte("0123456789abcdef"), soonFrom/16)
-	x.sumSoon(big)
-	if got, want := x.sum(big), manifest.Sum(big); got != want || len(x.sums) != 4 {
-		t.Fatalf("a hash started on another core: %q, want %q", got, want)
 	}
 }
 

@@ -2,7 +2,6 @@ package writer
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,12 +19,13 @@ func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	ours := []string{
 		filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp"),
-		filepath.Join(tg.HooksDir(), ".stop.sh8123456789"),
-		filepath.Join(tg.HooksDir(), ".manifest.json42"),
-		filepath.Join(tg.HooksDir(), "backup", ".settings.json7"),
+		filepath.Join(tg.HooksDir(), ".stop.sh.tmp"),
+		filepath.Join(tg.HooksDir(), ".manifest.json.tmp"),
+		filepath.Join(tg.HooksDir(), "backup", ".settings.json.tmp"),
 	}
 	theirs := []string{
-		filepath.Join(tg.Dir, ".settings.json5551234"),       // another tool's renameio temp
+		filepath.Join(tg.Dir, ".settings.json5551234"),       // another tool's temp
+		filepath.Join(tg.Dir, ".settings.json.tmp"),          // another tool's
 		filepath.Join(tg.Dir, ".settings.json.other-ns.tmp"), // another namespace's
 		filepath.Join(tg.HooksDir(), ".stop.sh.orig"),
 	}
@@ -50,24 +50,20 @@ func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 	}
 }
 
-// The config temp file is never left behind by a failed write.
-func TestConfigTempRemovedOnFailure(t *testing.T) {
-	_, tg := newHome(t)
-	writeFile(t, tg.Adapter.Config(tg), `{"model":"opus"}`)
-	real := tg.Adapter.Config(tg)
-	st, err := readFile(real, 1<<20)
-	if err != nil {
-		t.Fatal(err)
+// The temp file is never left behind by a failed write (here the rename:
+// a folder that is not empty is where the file should be).
+func TestTempRemovedOnFailure(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, filepath.Join(target, "x"), "mine")
+	tmp := configTemp(target, "ns")
+	if err := writeAtomic(target, tmp, []byte("{}"), 0o644, false, nil); err == nil {
+		t.Fatal("a write over a folder succeeded")
 	}
-	stop := func() error { return errFault }
-	if err := writeConfigAtomic(real, configTemp(real, tg.NS), []byte("{}"), 0o644, &st, stop); !errors.Is(err, errFault) {
-		t.Fatalf("fault not hit: %v", err)
-	}
-	if got, _ := readOrAbsent(t, real); got != `{"model":"opus"}` {
-		t.Fatalf("config changed: %q", got)
-	}
-	if _, err := os.Lstat(filepath.Join(tg.Dir, ".settings.json.hookinstall.tmp")); !os.IsNotExist(err) {
+	if _, err := os.Lstat(tmp); !os.IsNotExist(err) {
 		t.Fatalf("temp left: %v", err)
+	}
+	if got, _ := readOrAbsent(t, filepath.Join(target, "x")); got != "mine" {
+		t.Fatalf("the folder's file changed: %q", got)
 	}
 }
 

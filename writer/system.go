@@ -32,7 +32,7 @@ import (
 //     the lock file and every folder by construction.
 type system interface {
 	// WriteFile replaces path with data: a temp file in path's folder
-	// (o.temp, or a random name), fsync, the mode and owner (o.prev's when
+	// (o.temp, or tempFile(path)), fsync, the mode and owner (o.prev's when
 	// the file exists, else o.perm), rename, fsync of the folder. On error
 	// path is as it was and no temp file is left. With o.prev (a plan's
 	// file), WriteFile, Rename and Remove act only while the file still
@@ -74,7 +74,7 @@ type op struct {
 	prev   *fileState // what the file held when read (a plan's file): mode and owner to keep, and the diff's old side
 	perm   fs.FileMode
 	static bool   // perm exactly, not less the umask
-	temp   string // the fixed temp file to write through (configTemp), "" for a random one
+	temp   string // the temp file to write through (configTemp), "" for tempFile(path)
 	lazy   bool   // Remove: leave the folder's sync to a later call in the same folder
 	doc    []byte // Rename: the bytes the file gets, for the record's diff
 }
@@ -98,10 +98,7 @@ func (realSystem) WriteFile(path string, data []byte, o op) error {
 	if err := o.unchanged(); err != nil {
 		return err
 	}
-	if o.temp != "" {
-		return writeConfigAtomic(path, o.temp, data, o.perm, o.prev)
-	}
-	return writeAtomic(path, data, o.perm, o.static, o.prev)
+	return writeAtomic(path, cmp.Or(o.temp, tempFile(path)), data, o.perm, o.static, o.prev)
 }
 
 func (realSystem) Link(oldname, newname string, o op) error {

@@ -23,8 +23,7 @@ func TestAddAfterStaleWriteBackRemovesExactly(t *testing.T) {
 		{"user hooks", "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}\n    ]\n  }\n}\n"},
 		{"no hooks", "{\n  \"model\": \"opus\"\n}\n"},
 		{"compact", `{"model":"opus","hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`},
-		// Large enough to be hashed and searched on another core (soonFrom).
-		{"large", "{\n  \"model\": \"opus\",\n  \"notes\": \"" + strings.Repeat("x", soonFrom) + "\"\n}\n"},
+		{"large", "{\n  \"model\": \"opus\",\n  \"notes\": \"" + strings.Repeat("x", 256<<10) + "\"\n}\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, tg := newHome(t)
