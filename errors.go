@@ -22,6 +22,12 @@ var (
 	// did not report our hooks trusted once they were written (then the
 	// install was undone): nothing was written.
 	ErrTrustVersion = adapters.ErrTrustVersion
+	// ErrAgentVersion says that the agent's program on PATH is a version
+	// for which hookinstall can write nothing useful and safe (measured: its
+	// hooks would report nothing, or it would reject the config): nothing
+	// was written. The error says which program said which version, and
+	// why; the command line exits 3.
+	ErrAgentVersion = adapters.ErrAgentVersion
 	// ErrUnknownAgent says that a name is no agent hookinstall knows, nor
 	// a valid clone of one.
 	ErrUnknownAgent = errors.New("unknown agent")

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/hookinstall/hookinstall/adapters"
-	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/writer"
 )
 
@@ -161,23 +160,12 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 	if err := ctxErr(ctx); err != nil {
 		return fail(err)
 	}
-	// The agent's program on PATH says its version: a version below the
-	// measured range gets only what it understands, or nothing (exit 3).
-	vs := &agentexec.Versions{} // this call's answers: the gate's and --trust's
-	g, notes, err := in.gate(ctx, vs, t)
-	if err != nil {
-		return fail(err)
-	}
-	t.Gate = g
-	// With Trust, the writer asks the agent's program for the trust it
-	// expects, and checks it afterwards (ErrTrustVersion): no caller of the
-	// writer can skip it.
-	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print, Versions: vs})
+	// The writer asks the agent's program its version (the gate: ErrAgentVersion)
+	// and, with Trust, the trust it expects, and checks it afterwards
+	// (ErrTrustVersion): no caller of the writer can skip either.
+	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print})
 	rep := w.Add(ctx, t)
 	r := in.result(t, rep)
-	if rep.Err == nil && len(notes) > 0 { // what the version gate left out, only of an install that stands
-		r.Notes = append(notes, r.Notes...)
-	}
 	if rep.Next != "" {
 		r.Hint = t.ID + ": " + rep.Next
 	}

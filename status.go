@@ -173,8 +173,8 @@ func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Ta
 	// checks expect (and doctor says what that version does with our hooks)
 	// (asked only where an install of ours is: status over agents with
 	// nothing installed runs no program)
-	if _, err := os.Lstat(t.HooksDir()); err == nil {
-		t.Gate, _ = in.judge(ctx, nil, t, t.Adapter.Range)
+	if writer.Installed(t) {
+		t = in.writer(writer.Options{}).Gated(ctx, t)
 	}
 	if in.homeGiven {
 		t.SystemRoot = ""

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -56,6 +57,9 @@ type Gate struct {
 	Unmeasured bool
 	// Why are the measurements behind Drop, TimeoutMS and Refuse.
 	Why []string
+	// Unknown says why the program's version could not be told (Version
+	// is then "", and the gate writes as measured).
+	Unknown string
 }
 
 var (
@@ -189,15 +193,70 @@ func (o Older) Effect() string {
 	return strings.Join(parts, ", ")
 }
 
-// GateNotes are what add says about a gate it wrote with, for agent
-// product: which states go unreported, and versions beyond the range.
-func GateNotes(product string, r *Range, g Gate, states map[string]string) []string {
+// ErrAgentVersion says that the agent's program on PATH is a version for
+// which nothing useful and safe can be written (measured: its hooks would
+// report nothing, or it would reject the config).
+var ErrAgentVersion = errors.New("the agent's version cannot run these hooks")
+
+// A VersionError is add's refusal for the agent version on PATH.
+type VersionError struct{ Agent, Product, Binary, Version, Reason string }
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("%s: %s %s (%s) %s; nothing written", e.Agent, e.Product, e.Version, e.Binary, e.Reason)
+}
+
+func (e *VersionError) Unwrap() error { return ErrAgentVersion }
+
+// Gated is t with the gate of the version its agent's program said: path
+// is where the program was found ("" when it is not on PATH: no gate, as
+// measured), out what it printed to --version, err why asking it failed.
+// Only a target on this machine is gated (a Docker home's agent is not the
+// one on PATH).
+func (t Target) Gated(path, out string, err error) Target {
+	r := t.Adapter.Range
+	if r == nil || path == "" || t.AsHome != t.Home {
+		return t
+	}
+	t.Gate = &Gate{Binary: path}
+	if v := ParseVersion(out); v != "" {
+		*t.Gate = r.Judge(v)
+		t.Gate.Binary = path
+	} else if err != nil {
+		t.Gate.Unknown = err.Error()
+	} else {
+		t.Gate.Unknown = "it printed no version"
+	}
+	return t
+}
+
+// Refused is the *VersionError of a gate that refuses, or nil.
+func (t Target) Refused() error {
+	if g := t.Gate; g != nil && g.Refuse != "" {
+		return &VersionError{Agent: t.ID, Product: t.Adapter.Product, Binary: g.Binary, Version: g.Version, Reason: g.Refuse}
+	}
+	return nil
+}
+
+// GateNotes say what t's gate means for its hooks, as add says it after
+// writing and doctor's version check: a version it could not tell, events
+// left out and the states not reported, timeouts in milliseconds, a
+// version beyond what was measured; none within the range.
+func (t Target) GateNotes() []string {
+	g, r, product := t.Gate, t.Adapter.Range, t.Adapter.Product
+	if g == nil || r == nil {
+		return nil
+	}
+	if g.Unknown != "" {
+		return []string{fmt.Sprintf("could not tell the version of %s (%s); installed as for %s", g.Binary, g.Unknown, r.Newest)}
+	}
 	var notes []string
 	if len(g.Drop) > 0 {
 		var lost []string
 		for _, e := range g.Drop {
-			if s := states[e]; s != "" {
-				lost = append(lost, s)
+			for _, h := range t.Adapter.Hooks {
+				if h.Event == e {
+					lost = append(lost, string(h.State))
+				}
 			}
 		}
 		n := fmt.Sprintf("%s %s does not know %s: left out", product, g.Version, strings.Join(g.Drop, ", "))
@@ -210,10 +269,10 @@ func GateNotes(product string, r *Range, g Gate, states map[string]string) []str
 		notes = append(notes, fmt.Sprintf("%s %s reads a hook's timeout in milliseconds: ours are written as %d", product, g.Version, HookTimeout*1000))
 	}
 	if g.Newer {
-		notes = append(notes, fmt.Sprintf("%s %s is newer than the newest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, r.Newest, r.Newest))
+		notes = append(notes, fmt.Sprintf("%s %s is newer than the newest version measured with these hooks (%s); installed as for %s: '%s' checks whether ours still run", product, g.Version, r.Newest, r.Newest, t.Command("doctor")))
 	}
 	if g.Unmeasured {
-		notes = append(notes, fmt.Sprintf("%s %s is older than the oldest version measured with these hooks (%s); installed as for %s: check with 'hookinstall doctor'", product, g.Version, r.Floor, r.Floor))
+		notes = append(notes, fmt.Sprintf("%s %s is older than the oldest version measured with these hooks (%s); installed as for %s", product, g.Version, r.Floor, r.Floor))
 	}
 	return notes
 }

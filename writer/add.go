@@ -20,6 +20,12 @@ import (
 // which waiting for honours ctx.
 func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	// The agent's program on PATH says its version: a version below the
+	// measured range gets only what it understands, or nothing.
+	t = w.Gated(ctx, t)
+	if err := t.Refused(); err != nil {
+		return r.failed(err)
+	}
 	pr := w.probe(ctx, t, w.o.Trust)
 	ask := w.queries(ctx)
 	plan := func() (*txn, error) { return w.planAdd(t, pr, ask) }
@@ -41,7 +47,19 @@ func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
 		r.Status = adapters.StatusInstalled
 		r.Next = x.plan.Next
 	}
+	r.Notes = append(t.GateNotes(), r.Notes...) // of an install that stands
 	return r
+}
+
+// Gated is t with the gate of its agent's version, asked of its program on
+// the Options' PATH (adapters.Target.Gated); t as it is when it has a gate
+// already or no measured range.
+func (w *Writer) Gated(ctx context.Context, t adapters.Target) adapters.Target {
+	if t.Gate != nil || t.Adapter.Range == nil {
+		return t
+	}
+	v := w.version(ctx, t.Adapter.Range.Program)
+	return t.Gated(v.Path, v.Out, v.Err)
 }
 
 // planAdd reads t's files and asks its adapter for the plan of an install

@@ -140,11 +140,12 @@ func TestTrustRefusedWithoutHooksList(t *testing.T) {
 	}
 }
 
-// A release that does not know an event of ours (0.129.0 has no Interrupt)
-// does not list that hook: it gets no record, a note says so, and the rest
-// are trusted.
+// A release that does not list a hook of ours (0.129.0 has no Interrupt;
+// the gate, set here, lets it be written as for a release that has) gets
+// no record for it, a note says so, and the rest are trusted.
 func TestTrustSkipsHooksCodexDoesNotList(t *testing.T) {
 	home, tg := codexHome(t)
+	tg.Gate = &adapters.Gate{Version: "0.171.0"}
 	bin := installFakeCodex(t, fakecodex.Config{Version: "0.129.0", Mode: "honest", Skip: []string{"Interrupt"}})
 	r := fakeWriter(bin, false).Add(context.Background(), tg)
 	mustOK(t, r)
