@@ -391,7 +391,7 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s", task, id, path, terminal.Shows(t.Dialect, product+" needs your input \u00b7 "+terminal.SafeFolder(wd)))}
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
-		if tmuxWarning(o.Getenv) != "" {
+		if w, _ := inTmux(o.Getenv); w != "" {
 			sh.Failed = true
 			sh.Sends += "; but tmux's allow-passthrough is off, so tmux drops them: only the window's bell gets through"
 			sh.Hint = "add 'set -g allow-passthrough on' to ~/.tmux.conf, and run 'tmux set -g allow-passthrough on' for the tmux running now"

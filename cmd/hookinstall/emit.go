@@ -132,7 +132,8 @@ func (o *emitOptions) emitTerminal(ns string) (terminal.Terminal, error) {
 	case o.Terminal != "auto":
 		t, err = terminal.Parse(o.Terminal)
 	case !ok:
-		t, _ = terminal.Detect(ns, withClient(o.Getenv))
+		_, getenv := inTmux(o.Getenv)
+		t, _ = terminal.Detect(ns, getenv)
 	}
 	if err != nil {
 		return t, usageError{fmt.Errorf("--terminal: %w", err)}

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
@@ -51,7 +54,7 @@ prefixed tmux+), or to off.`,
 			if err != nil {
 				return usageError{err}
 			}
-			if w := tmuxWarning(g.Getenv); w != "" {
+			if w, _ := inTmux(g.Getenv); w != "" {
 				// said by the shell, and only by an interactive one: a
 				// script that sources the rc file stays quiet
 				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
@@ -67,36 +70,34 @@ prefixed tmux+), or to off.`,
 	}
 }
 
-// tmuxWarning says when tmux will drop what the hooks send: inside tmux
-// with allow-passthrough off, as this pane's server says. "" outside tmux,
-// or when tmux cannot say.
-func tmuxWarning(getenv func(string) string) string {
-	if getenv("TMUX") == "" {
-		return ""
+// inTmux asks this pane's tmux server, once, with a timeout (a wedged
+// tmux must not hang a shell's start), what init and run need: warning says
+// when tmux drops what the hooks send (allow-passthrough off; "" when on,
+// outside tmux, or when tmux cannot say), and getenv also answers
+// terminal.Client and ClientType, the TERM of the tmux client attached now
+// and its XTVERSION.
+func inTmux(getenv func(string) string) (warning string, withClient func(string) string) {
+	var pass, client, ctype string
+	asked := false
+	if tm := getenv("TMUX"); tm != "" {
+		// $TMUX is "socket,pid,session": ask that server
+		sock, _, _ := strings.Cut(tm, ",")
+		args := []string{"-S", sock, "display-message", "-p"}
+		if p := getenv("TMUX_PANE"); p != "" {
+			args = append(args, "-t", p)
+		}
+		r := agentexec.Run(context.Background(), getenv, agentexec.Cmd{Name: "tmux", Args: append(args, "#{allow-passthrough} "+terminal.ClientFormat),
+			Env: []string{"TMUX=" + tm, "TMUX_PANE=" + getenv("TMUX_PANE")}, Timeout: 2 * time.Second})
+		if asked = r.Err == nil; asked {
+			var rest string
+			pass, rest, _ = strings.Cut(strings.TrimSuffix(string(r.Out), "\n"), " ")
+			client, ctype, _ = strings.Cut(rest, " ")
+		}
 	}
-	// $TMUX is "socket,pid,session": ask that server
-	sock, _, _ := strings.Cut(getenv("TMUX"), ",")
-	args := []string{"-S", sock, "display-message", "-p"}
-	if p := getenv("TMUX_PANE"); p != "" {
-		args = append(args, "-t", p)
+	if asked && (pass == "off" || pass == "" || pass == "0") {
+		warning = "tmux's allow-passthrough is off, so tmux drops what the hooks send;\n  add 'set -g allow-passthrough on' to ~/.tmux.conf"
 	}
-	out, err := exec.Command("tmux", append(args, "#{allow-passthrough}")...).Output()
-	if v := strings.TrimSpace(string(out)); err != nil || (v != "off" && v != "" && v != "0") {
-		return "" // on, all, or what this tmux cannot say
-	}
-	return "tmux's allow-passthrough is off, so tmux drops what the hooks send;\n  add 'set -g allow-passthrough on' to ~/.tmux.conf"
-}
-
-// withClient is getenv that also answers terminal.Client and ClientType,
-// the TERM of the tmux client attached now and its XTVERSION, asking tmux
-// once inside tmux, as init does.
-func withClient(getenv func(string) string) func(string) string {
-	client, ctype := "", ""
-	if getenv("TMUX") != "" {
-		out, _ := exec.Command("tmux", "display-message", "-p", terminal.ClientFormat).Output()
-		client, ctype, _ = strings.Cut(strings.TrimSuffix(string(out), "\n"), " ")
-	}
-	return func(k string) string {
+	return warning, func(k string) string {
 		switch k {
 		case terminal.Client:
 			return client
@@ -133,15 +134,12 @@ as it is.`,
 
 // ttyOf returns the path of the terminal open on standard input, as tty(1)
 // prints it, or "" when it is not a terminal.
-func ttyOf() string {
-	c := exec.Command("tty")
-	c.Stdin = os.Stdin
-	out, err := c.Output()
-	p := strings.TrimSpace(string(out))
-	if err != nil || !strings.HasPrefix(p, "/") {
-		return ""
+func ttyOf(getenv func(string) string) string {
+	r := agentexec.Run(context.Background(), getenv, agentexec.Cmd{Name: "tty", Stdin: os.Stdin, Timeout: 2 * time.Second})
+	if p := strings.TrimSpace(string(r.Out)); r.Err == nil && strings.HasPrefix(p, "/") {
+		return p
 	}
-	return p
+	return ""
 }
 
 // runCommand execs args with the terminal's variables set, where init would
@@ -161,10 +159,11 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 	case g.Getenv(over) == "off":
 		env = withoutVars(env, task, pty)
 	default:
-		if tty := ttyOf(); tty != "" {
-			t, _ := terminal.Detect(ns, withClient(g.Getenv))
+		if tty := ttyOf(g.Getenv); tty != "" {
+			w, getenv := inTmux(g.Getenv)
+			t, _ := terminal.Detect(ns, getenv)
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
-			if w := tmuxWarning(g.Getenv); w != "" {
+			if w != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+w)
 			}
 		} else {

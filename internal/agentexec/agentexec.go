@@ -1,8 +1,10 @@
 // Package agentexec is the one place hookinstall finds and runs a program:
 // an agent's (`--version`, for the version gate and --trust; doctor's
 // questions: claude doctor, kimi doctor config, agy -p /hooks; Codex's
-// app-server, JSON-RPC on stdio, for trust), and our own hook scripts and
-// plugins as doctor fires them.
+// app-server, JSON-RPC on stdio, for trust), our own hook scripts and
+// plugins as doctor fires them, and tmux and tty(1) for init and run.
+// (`hookinstall run` replaces itself with the user's command: that is the
+// user's, not run here.)
 //
 // One policy for every run:
 //   - the program is found on the caller's PATH (getenv("PATH")), never the

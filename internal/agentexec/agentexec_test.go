@@ -21,11 +21,13 @@ import (
 // themselves, because none of them runs an agent's program as a question
 // to it. Everything else goes through this package.
 var notAgents = map[string]string{
-	// tmux and tty(1) for init; `run` execs the user's own command line
-	// with their whole environment, replacing itself
-	"cmd/hookinstall/init.go": "tmux, tty and the user's command",
+	// `run` execs the user's own command line with their whole
+	// environment, replacing itself
+	"cmd/hookinstall/init.go": "the user's command",
 	// the benchmark tool times hookinstall itself and jq; it is not shipped
 	"internal/bench/": "a development tool",
+	// the tests' private tmux server; not shipped either
+	"internal/ptytest/": "a test helper",
 }
 
 // TestOnlyHereRunsAgents fails when a production file outside this package

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
 
 // TestInitFollowsTmuxClient: inside tmux, init reads the tmux client
@@ -19,9 +21,6 @@ import (
 // xterm-kitty), and iTerm2, whose TERM is xterm-256color, by what it
 // answers tmux's XTVERSION query (client_termtype).
 func TestInitFollowsTmuxClient(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
 	for _, c := range []struct{ term, xtversion, want string }{
 		{"alacritty", "", "terminal:tmux+bell:alacritty"},
 		{"xterm-256color", "iTerm2 3.6.6", "terminal:tmux+osc9:iterm2"},
@@ -31,17 +30,10 @@ func TestInitFollowsTmuxClient(t *testing.T) {
 }
 
 func followClient(t *testing.T, term, xtversion, want string) {
+	tm := ptytest.StartTmux(t)
 	dir := t.TempDir()
-	sock := filepath.Join(dir, "tmux.sock")
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-	c := exec.Command("tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "-s", "s", "sleep 60")
-	c.Env = append(env, "TERM=xterm-256color")
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
-	client := exec.Command("tmux", "-S", sock, "attach", "-t", "s")
-	client.Env = append(env, "TERM="+term)
+	client := tm.Command("attach", "-t", "s")
+	client.Env = append(tm.Env, "TERM="+term)
 	f, err := pty.Start(client)
 	if err != nil {
 		t.Skipf("no pty: %v", err)
@@ -60,7 +52,7 @@ func followClient(t *testing.T, term, xtversion, want string) {
 		}
 	}()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		out, _ := exec.Command("tmux", "-S", sock, "list-clients", "-F", "#{client_termname} #{client_termtype}").Output()
+		out, _ := tm.Command("list-clients", "-F", "#{client_termname} #{client_termtype}").Output()
 		if strings.TrimSpace(string(out)) == strings.TrimSpace(term+" "+xtversion) {
 			break
 		}
@@ -68,7 +60,7 @@ func followClient(t *testing.T, term, xtversion, want string) {
 			t.Fatalf("no %s client attached: %q", term, out)
 		}
 	}
-	shellEnv := append(env, "TERM=tmux-256color", "TMUX="+sock+",1,0", "GHOSTTY_RESOURCES_DIR=/g")
+	shellEnv := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TERM=tmux-256color", "TMUX=" + tm.Sock + ",1,0", "GHOSTTY_RESOURCES_DIR=/g"}
 	for _, sh := range Shells() {
 		if _, err := exec.LookPath(sh); err != nil {
 			continue
