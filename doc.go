@@ -29,7 +29,7 @@
 // only under the home (never under the current directory or a repository),
 // the agents' own directory variables honoured only for the user's own home,
 // [Options.AsHome] only with [Options.Home], the InstallAll selection
-// (detected, and not by name only), clones found by their manifest, the
+// (every agent detected), clones found by their manifest, the
 // agent's binary asked which trust records it expects, and whether it
 // trusts them once written, before trust records stay ([ErrTrustVersion]),
 // nothing written when the agent's hooks are switched off ([ErrHooksOff]),

@@ -182,11 +182,8 @@ type Agent struct {
 	// Missing says what was looked for and not found ("no ~/.claude and
 	// no claude on PATH") when the agent is not detected, else "".
 	Missing string `json:"-"`
-	// ByNameOnly reports an agent that InstallAll skips: it is installed
-	// only when named (Codex: Skip says why).
-	ByNameOnly bool `json:"by_name_only"`
-	// Skip says why InstallAll skips the agent (not detected, or
-	// installed only by name), or is "" when InstallAll installs it.
+	// Skip says why InstallAll skips the agent (not detected), or is ""
+	// when InstallAll installs it.
 	Skip string `json:"skip,omitempty"`
 	// States are the states the agent reports, each once, in the order
 	// of the State constants.
@@ -286,16 +283,16 @@ func (in *Installer) Clone(id, base string) (Agent, error) {
 func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
-		Detected: writer.Detected(t, in.getenv), ByNameOnly: t.Adapter.ByNameOnly(),
-		States: []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
+		Detected: writer.Detected(t, in.getenv),
+		States:   []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
 	}
 	if !a.Detected {
 		a.Missing = missing(t)
 	}
 	if t.ID != t.Adapter.Name() {
 		a.Base = t.Adapter.Name()
-	} else {
-		a.Skip = skipReason(t, a.Detected)
+	} else if !a.Detected { // the one rule of the --all selection
+		a.Skip = "not detected: " + a.Missing
 	}
 	// each event's script, as the writer gets them: the adapter's scripts
 	ss, err := t.Adapter.Scripts(t)
@@ -326,18 +323,6 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		a.Versions = &c
 	}
 	return a, nil
-}
-
-// skipReason says why InstallAll skips t, or "" when it installs it: the
-// one rule of the --all selection.
-func skipReason(t adapters.Target, detected bool) string {
-	switch {
-	case t.Adapter.ByNameOnly():
-		return "installed only when named: " + t.Adapter.ByName
-	case !detected:
-		return "not detected: " + missing(t)
-	}
-	return ""
 }
 
 // missing is what the detection rule looks for, said as not found: the

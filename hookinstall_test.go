@@ -249,8 +249,9 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestInstallAllPicks: InstallAll installs what is detected, never codex
-// (by name only), never what is not there.
+// TestInstallAllPicks: InstallAll installs what is detected, codex too
+// (issue 31: its title reaches no tab inside tmux), never what is not
+// there.
 func TestInstallAllPicks(t *testing.T) {
 	home := t.TempDir()
 	for _, d := range []string{".claude", ".codex"} {
@@ -268,8 +269,8 @@ func TestInstallAllPicks(t *testing.T) {
 	for _, r := range rs {
 		names = append(names, r.Agent)
 	}
-	if !reflect.DeepEqual(names, []string{"claude"}) {
-		t.Fatalf("InstallAll picked %v, want [claude]", names)
+	if !reflect.DeepEqual(names, []string{"claude", "codex"}) {
+		t.Fatalf("InstallAll picked %v, want [claude codex]", names)
 	}
 	as, err := in.Agents()
 	if err != nil {
@@ -278,13 +279,13 @@ func TestInstallAllPicks(t *testing.T) {
 	seen := map[string]bool{}
 	for _, a := range as {
 		seen[a.Name] = true
-		if a.Name == "codex" && (!a.Detected || !a.ByNameOnly || !strings.Contains(a.Skip, "only when named")) {
+		if a.Name == "codex" && (!a.Detected || a.Skip != "") {
 			t.Errorf("codex: %+v", a)
 		}
 		if a.Name == "grok" && a.Skip != "not detected: no "+filepath.Join(home, ".grok")+" and no grok on PATH" {
 			t.Errorf("grok: Skip = %q", a.Skip)
 		}
-		if (a.Name == "claude") != (a.Skip == "") {
+		if (a.Name == "claude" || a.Name == "codex") != (a.Skip == "") {
 			t.Errorf("%s: Skip = %q", a.Name, a.Skip)
 		}
 		if a.Name == "claude" && !reflect.DeepEqual(a.States, []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done}) {

@@ -94,7 +94,7 @@ func (in *Installer) Install(ctx context.Context, agent string, o InstallOptions
 }
 
 // InstallAll installs the hooks of every agent detected on this machine,
-// except those that install only by name (Agent.ByNameOnly), and returns
+// and returns
 // one Result per agent picked (none when none is detected); Agents says
 // why each other agent was skipped (Agent.Skip). One agent's
 // failure does not stop the others; the error joins every agent's.
@@ -102,9 +102,7 @@ func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Resul
 	if o.Base != "" {
 		return nil, errors.New("hookinstall: InstallAll makes no clones (InstallOptions.Base is set)")
 	}
-	ts, err := in.pick(func(t adapters.Target) bool {
-		return skipReason(t, writer.Detected(t, in.getenv)) == ""
-	})
+	ts, err := in.pick(func(t adapters.Target) bool { return writer.Detected(t, in.getenv) })
 	if err != nil {
 		return nil, err
 	}

@@ -124,9 +124,6 @@ func agentsTable(t *testing.T) string {
 		if a.Product != "" && a.Product != a.ID {
 			name += " (" + a.Product + ")"
 		}
-		if a.ByName != "" {
-			name += ", not in `add --all`"
-		}
 		file := "`~" + strings.TrimPrefix(a.Config(tg), "/h") + "`"
 		if len(vars) > 0 {
 			file += " (" + strings.Join(vars, ", ") + " can move `~" + strings.TrimPrefix(tg.Dir, "/h") + "`)"

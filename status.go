@@ -24,7 +24,6 @@ const (
 	StatusOutdated     = adapters.StatusOutdated     // ours are as an older hookinstall wrote them; add brings them up to date
 	StatusUntrusted    = adapters.StatusUntrusted    // ours are in place; the agent skips them until the user trusts them
 	StatusNotDetected  = adapters.StatusNotDetected  // the agent is not on this machine
-	StatusNotNeeded    = adapters.StatusNotNeeded    // installed only when named (Agent.ByNameOnly), and nothing of ours is
 )
 
 // The statuses of a Result: StatusInstalled (files were written),
@@ -50,7 +49,7 @@ type AgentStatus struct {
 	// Reasons say why it is not StatusInstalled, one line each. For
 	// StatusNotInstalled they name a file add would refuse as it stands
 	// (a config that is not valid, a folder where it should be, ...), in
-	// the words of add's error: "FILE: FAULT"; for StatusNotNeeded, why.
+	// the words of add's error: "FILE: FAULT".
 	Reasons []string `json:"reasons"`
 	// Next is what the user does to make it installed, when that is known:
 	// the fix doctor gives for its first failed check that has one.
@@ -79,9 +78,6 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 		if s.Next == "" {
 			s.Next = c.Hint
 		}
-	}
-	if s.Status == StatusNotNeeded {
-		s.Reasons = append(s.Reasons, skipReason(t, false))
 	}
 	if s.Status == StatusNotInstalled {
 		// a config add would refuse: say so, in add's words

@@ -34,9 +34,6 @@ type Agent struct {
 	// Programs are the program names whose presence on PATH means the
 	// agent is installed (Binaries).
 	Programs []string
-	// ByName, when set, says why add --all skips the agent: it is
-	// installed only when named (ByNameOnly).
-	ByName string
 
 	// Dir is the agent's config dir under home, with getenv giving the
 	// agent's own overrides (nil when none apply); from names the variable
@@ -206,9 +203,6 @@ func (a *Agent) Name() string { return a.ID }
 // Binaries are the program names whose presence on PATH means the agent is
 // installed.
 func (a *Agent) Binaries() []string { return a.Programs }
-
-// ByNameOnly reports an agent that add --all skips.
-func (a *Agent) ByNameOnly() bool { return a.ByName != "" }
 
 // OwnFile reports whether the config file is ours alone.
 func (a *Agent) OwnFile() bool { return a.Own }

@@ -73,7 +73,6 @@ const (
 	StatusOutdated     Status = "outdated"      // ours are as an older hookinstall wrote them; add brings them up to date
 	StatusUntrusted    Status = "untrusted"     // ours are in place; the agent skips them until the user trusts them
 	StatusNotDetected  Status = "not-detected"  // the agent is not on this machine
-	StatusNotNeeded    Status = "not-needed"    // installed only when named, and nothing of ours is installed (Codex)
 )
 
 // The statuses add and remove report besides StatusInstalled,

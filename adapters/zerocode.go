@@ -55,7 +55,6 @@ func init() {
 		system: "/etc/codex"}
 	codex := cx.agent("codex", codexHooks, codexTrustWrite)
 	// seed 003: its title says "Action Required" 22 ms after it asks
-	codex.ByName = `Codex already shows its state in the terminal's title ("Action Required" while it waits for you)`
 	codex.Range = codexRange
 	// 0.171.0 (docs/agents.md "Its own notifications"): [tui] notifications,
 	// on by default, notify approval and a finished turn while the terminal

@@ -223,8 +223,6 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 func status(t adapters.Target, a *Agent) adapters.Status {
 	if !a.Installed {
 		switch {
-		case t.Adapter.ByNameOnly():
-			return adapters.StatusNotNeeded
 		case a.Detected:
 			return adapters.StatusNotInstalled
 		default:

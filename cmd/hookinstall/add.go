@@ -29,9 +29,10 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 	var agents strings.Builder
 	printWrapped(&agents, "Agents: ", "", strings.Join(hookinstall.AgentNames(), ", ")+" (agy is antigravity).")
 	cmd := &cobra.Command{
-		Use:   "add AGENT...|--all",
-		Short: "Install the state hooks into agents' global configs",
-		Long:  "add installs the state hooks into each named agent's global config (with\n--all, into every agent detected on this machine) and says what happens next.\n\n" + agents.String(),
+		Use:        "add AGENT...|--all",
+		SuggestFor: []string{"install", "setup"},
+		Short:      "Install the state hooks into agents' global configs",
+		Long:       "add installs the state hooks into each named agent's global config (with\n--all, into every agent detected on this machine) and says what happens next.\n\n" + agents.String(),
 		Example: `  hookinstall add claude
   hookinstall add --all --dry-run
   hookinstall add claude --home /srv/agents/claude-1 --as-home /root`,

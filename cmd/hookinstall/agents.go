@@ -62,9 +62,6 @@ func runAgents(o *agentsOptions) error {
 		if i.Detected {
 			det = "detected"
 		}
-		if i.ByNameOnly {
-			det += " (by name only)"
-		}
 		vs := i.Versions.Text()
 		if vs == "" {
 			vs = "not measured"

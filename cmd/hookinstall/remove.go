@@ -20,8 +20,9 @@ type removeOptions struct {
 func newRemoveCmd(g *globalOptions) *cobra.Command {
 	o := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "remove AGENT...|--all",
-		Short: "Remove the state hooks, giving the user's files back byte for byte",
+		Use:        "remove AGENT...|--all",
+		SuggestFor: []string{"uninstall", "rm", "delete"},
+		Short:      "Remove the state hooks, giving the user's files back byte for byte",
 		Example: `  hookinstall remove claude
   hookinstall remove --all --dry-run`,
 		ValidArgsFunction: g.completeInstalled,

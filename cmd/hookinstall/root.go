@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
@@ -67,6 +68,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err == nil {
 		return exitOK
 	}
+	var hint string
+	if name, ok := unknownCommand(root, args); ok && isUsage(err) {
+		// whatever flags follow it (cobra parses them first)
+		err = usageError{fmt.Errorf("unknown command %q for %q", name, root.Name())}
+		if s := root.SuggestionsFor(name); len(s) > 0 {
+			hint = "did you mean '" + root.Name() + " " + s[0] + "'? "
+		}
+		hint += "run '" + root.Name() + " --help' for the commands"
+	}
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
@@ -76,8 +86,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		code = exitUsage
 	}
 	var h hinted
-	errors.As(err, &h)
-	hint := h.hint
+	if errors.As(err, &h) {
+		hint = h.hint
+	}
 	if hint == "" && code == exitUsage {
 		hint = "run '" + commandPath(root, args) + " --help' for usage"
 	}
@@ -117,6 +128,22 @@ func wantsJSON(args []string) bool {
 	return false
 }
 
+// unknownCommand is the command args name when it is none of root's
+// ("install"), past the flags, known or not.
+func unknownCommand(root *cobra.Command, args []string) (string, bool) {
+	if c, _, err := root.Find(args); err != nil || c != root {
+		return "", false
+	}
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	fs.ParseErrorsWhitelist.UnknownFlags = true
+	fs.SetOutput(io.Discard)
+	fs.AddFlagSet(root.Flags())
+	if fs.Parse(args) != nil || fs.NArg() == 0 {
+		return "", false
+	}
+	return fs.Arg(0), true
+}
+
 // commandName is the name of the command args run ("add"), or "" when
 // they name none.
 func commandName(root *cobra.Command, args []string) string {
@@ -153,9 +180,10 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 agent's global config, so the agent reports working, attention, done and
 interrupted to its terminal host as an OSC 777 sequence. remove gives the
 user's files back byte for byte.`,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
+		SilenceErrors:      true,
+		SilenceUsage:       true,
+		DisableSuggestions: true, // run says them, as a hint
+		Args:               cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if showVersion {
 				return printVersion(g)

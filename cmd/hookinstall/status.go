@@ -22,7 +22,7 @@ func newStatusCmd(g *globalOptions) *cobra.Command {
 		Use:   "status [AGENT...]",
 		Short: "Say in one word per agent whether our hooks will run",
 		Long: `status says, per agent, in one word whether our hooks will run: installed,
-drifted, disabled, untrusted, not-installed, not-detected or not-needed. With no
+drifted, disabled, untrusted, not-installed or not-detected. With no
 agent named it also lists every install of another namespace and every clone
 found under the home, under a line of their own. It exits 1 when an install is drifted, disabled or
 untrusted, and 0 otherwise.`,
