@@ -3,6 +3,8 @@ package adapters
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -35,6 +37,36 @@ func (a *Agent) Read(in Input) ([]Check, *EventMap) {
 		return a.ReadFiles(in)
 	}
 	return a.Format.read(a, in.T, in.Config)
+}
+
+// Stale are the installs of t's namespace made for another home that the
+// files still name: entries like /home/alice/.claude/hookinstall-hooks/stop.sh
+// in a settings.json synced from another machine or copied from another
+// user. The agent runs them beside ours: each state fires twice, or, where
+// that folder is not there, the hook fails every turn. Each is t made for
+// that home (AsHome), whose PlanRemove takes its entries out; an install
+// for a home the manifest records (a Docker target's) is not stale.
+func Stale(t Target, files map[string][]byte, recorded string) []Target {
+	rel := strings.TrimPrefix(t.AsPath(t.HooksDir()), t.AsHome)
+	re := regexp.MustCompile(`["'](/[^"'\s]*?)` + regexp.QuoteMeta(rel) + `/`)
+	var out []Target
+	seen := map[string]bool{t.AsHome: true, recorded: true}
+	for _, b := range files {
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			h := string(m[1])
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			alt := t
+			alt.AsHome = h
+			if len(t.Adapter.Holds(alt, files)) > 0 {
+				out = append(out, alt)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].AsHome < out[j].AsHome })
+	return out
 }
 
 // Holds is the one answer to "is anything of ours in these files?", for

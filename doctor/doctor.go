@@ -138,6 +138,27 @@ func readFile(path string) file {
 
 func (r *run) add(c Check) { r.a.Checks = append(r.a.Checks, c) }
 
+// staleChecks fail for each install of ours for another home that the
+// files still name (adapters.Stale): entries synced or copied from another
+// machine or user, which the agent runs beside ours.
+func (r *run) staleChecks() {
+	var recorded string
+	if r.man != nil {
+		recorded = r.man.AsHome
+	}
+	files := r.input().Present()
+	for _, alt := range adapters.Stale(r.t, files, recorded) {
+		does := "runs them too: each state is reported by theirs as well"
+		if _, err := os.Stat(alt.Prefix()); err != nil {
+			does = "reports each of them failed, every turn: that folder is not there"
+		}
+		for _, f := range r.t.Adapter.Holds(alt, files) {
+			r.fail("entries.stale", f, fmt.Sprintf("%s holds this namespace's hooks of another home (%s...): %s %s", f, alt.Prefix(), r.t.Adapter.Product, does),
+				fmt.Sprintf("run '%s' (it puts this home's in their place) or '%s' (it takes them out)", r.t.Command("add"), r.t.Command("remove")))
+		}
+	}
+}
+
 func (r *run) pass(id, file, verdict string) {
 	r.add(Check{ID: id, Result: adapters.Pass, File: file, Verdict: verdict})
 }
@@ -197,6 +218,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 		r.versionCheck()
 		p.trust(r)
 	}
+	r.staleChecks()
 	r.projectChecks(p)
 	p.deadPaths(r)
 	if a.Installed && d.Fire {

@@ -26,8 +26,9 @@ type txn struct {
 	man      *manifest.Manifest
 	manRaw   []byte
 	plan     adapters.Plan
-	merge    []byte   // add --print: the config our entries alone make, for the user to merge
-	notes    []string // the writer's own (a manifest it ignored)
+	merge    []byte            // add --print: the config our entries alone make, for the user to merge
+	stale    []adapters.Target // installs of ours for another home the files name (adapters.Stale)
+	notes    []string          // the writer's own (a manifest it ignored)
 	// restore is, for each file a remove offers its backup back, the
 	// backup: replace moves it into place instead of writing its bytes.
 	restore map[string]restored
@@ -86,6 +87,15 @@ func (w *Writer) load(t adapters.Target) (*txn, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, w.fail(t, manPath, err)
 	}
+	var recorded string
+	if x.man != nil {
+		recorded = x.man.AsHome
+	}
+	for _, alt := range adapters.Stale(t, x.present(), recorded) {
+		x.stale = append(x.stale, alt)
+		x.notes = append(x.notes, fmt.Sprintf("%s names this namespace's hooks of another home (%s...), which %s runs beside ours: they go, as ours do",
+			strings.Join(t.Adapter.Holds(alt, x.present()), ", "), alt.Prefix(), t.Adapter.Product))
+	}
 	return x, nil
 }
 
@@ -95,6 +105,17 @@ func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string
 	in := adapters.PlanInput{Files: map[string][]byte{}, Records: map[string]*adapters.Record{}, Restore: restore,
 		Force: w.o.Force, Trust: trust, Probe: pr}
 	in.Files = x.present()
+	// the entries of another home's install of ours go with ours (Stale)
+	for _, alt := range x.stale {
+		p, err := x.t.Adapter.PlanRemove(alt, adapters.PlanInput{Files: in.Files, Force: true})
+		for _, e := range p.Edits {
+			if err == nil && e.Delete {
+				delete(in.Files, e.Path)
+			} else if err == nil {
+				in.Files[e.Path] = e.Doc
+			}
+		}
+	}
 	for path := range x.files {
 		if f := x.man.File(w.rel(x.t, path)); f != nil {
 			in.Records[path] = &adapters.Record{Entries: f.Entries, Created: f.Containers, Emptied: f.Emptied, PostSHA: f.PostSHA256, CreatedFile: f.Created}
