@@ -389,12 +389,11 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	wd, _ := os.Getwd()
 	sh := jsonShell{SetUp: "init", Terminal: t.String(),
 		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s", task, id, path, terminal.Shows(t.Dialect, product+" needs your input \u00b7 "+terminal.SafeFolder(wd)))}
+	tm, _ := inTmux(o.Getenv)
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
-		if w, _ := inTmux(o.Getenv); w != "" {
-			sh.Failed = true
-			sh.Sends += "; but tmux's allow-passthrough is off, so tmux drops them: only the window's bell gets through"
-			sh.Hint = "add 'set -g allow-passthrough on' to ~/.tmux.conf, and run 'tmux set -g allow-passthrough on' for the tmux running now"
+		if says, fix := tm.words(); says != "" {
+			sh.Failed, sh.Sends, sh.Hint = tm.drops(), sh.Sends+"; but "+says, fix
 		}
 	} else if term := o.Getenv("TERM"); strings.HasPrefix(term, "screen") && o.Getenv("STY") == "" {
 		// ssh from inside a tmux whose default-terminal is screen*: TERM
@@ -413,7 +412,10 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	if own.NotifiesIn(t, hookinstall.Done) {
 		when = append(when, "is done")
 	}
-	if len(when) > 0 {
+	switch {
+	case len(when) > 0 && t.Tmux && tm.drops():
+		sh.Sends += "; " + product + "'s own notification, which its hooks leave out here, is dropped by tmux as well"
+	case len(when) > 0:
 		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
 	}
 	if own.Draws(o.Getenv) {

@@ -17,6 +17,7 @@ type emitOptions struct {
 	Tmux     bool
 	Terminal string // "" for the host protocol, "auto" or a terminal
 	Agent    string // whose product name the notification says
+	dropped  bool   // tmux drops what it writes (allow-passthrough off)
 }
 
 func stateNames() []string {
@@ -116,7 +117,7 @@ func runEmit(o *emitOptions) error {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
 	}
 	_, err = o.IO.Out.Write(seq)
-	if term != "" && terminal.Progress(st) != terminal.Progress(hookinstall.Done) {
+	if term != "" && !o.dropped && terminal.Progress(st) != terminal.Progress(hookinstall.Done) {
 		fmt.Fprintf(o.IO.Err, "hookinstall emit: the tab keeps this progress until 'hookinstall emit interrupted --terminal' clears it\n")
 	}
 	return err
@@ -127,18 +128,23 @@ func runEmit(o *emitOptions) error {
 // one given; wrapped for tmux with --tmux.
 func (o *emitOptions) emitTerminal(ns string) (terminal.Terminal, error) {
 	t, ok := terminal.FromTask(o.Getenv(terminal.TaskVar(ns)))
+	s, getenv := inTmux(o.Getenv)
 	var err error
 	switch {
 	case o.Terminal != "auto":
 		t, err = terminal.Parse(o.Terminal)
 	case !ok:
-		_, getenv := inTmux(o.Getenv)
 		t, _ = terminal.Detect(ns, getenv)
 	}
 	if err != nil {
 		return t, usageError{fmt.Errorf("--terminal: %w", err)}
 	}
 	t.Tmux = t.Tmux || o.Tmux
+	if t.Tmux && s.drops() {
+		says, fix := s.words()
+		fmt.Fprintln(o.IO.Err, "hookinstall emit: warning: "+says+"; "+fix)
+		o.dropped = true
+	}
 	return t, nil
 }
 

@@ -30,7 +30,9 @@ OSC 777 for Ghostty, WezTerm, foot, Konsole, Windows Terminal and urxvt, a bell
 (BEL) for Apple Terminal, VS Code, Alacritty, JetBrains, VTE terminals and GNU
 screen, OSC 9 otherwise; wrapped for tmux's passthrough inside tmux (and over ssh
 from inside tmux, where TERM names tmux), with a plain BEL that marks the window
-in tmux's window list. Over ssh, put it in the remote machine's rc file: the
+in tmux's window list (tmux passes them with allow-passthrough on, from the window
+on screen alone; tmux 3.4's allow-passthrough all passes every window's). Over ssh,
+put it in the remote machine's rc file: the
 sequences ride the ssh session back to your terminal.
 
 It runs one program (tty; inside tmux also tmux, to read the TERM of the client
@@ -54,7 +56,8 @@ prefixed tmux+), or to off.`,
 			if err != nil {
 				return usageError{err}
 			}
-			if w, _ := inTmux(g.Getenv); w != "" {
+			if says, fix := tmuxWords(g.Getenv); fix != "" {
+				w := says + ";\n  " + fix
 				// said by the shell, and only by an interactive one: a
 				// script that sources the rc file stays quiet
 				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
@@ -71,14 +74,14 @@ prefixed tmux+), or to off.`,
 }
 
 // inTmux asks this pane's tmux server, once, with a timeout (a wedged
-// tmux must not hang a shell's start), what init and run need: warning says
-// when tmux drops what the hooks send (allow-passthrough off; "" when on,
-// outside tmux, or when tmux cannot say), and getenv also answers
+// tmux must not hang a shell's start), what init, run, emit and doctor
+// need: what it does with what the hooks send (tmuxState; the zero one
+// outside tmux, or when tmux cannot say), and getenv that also answers
 // terminal.Client and ClientType, the TERM of the tmux client attached now
 // and its XTVERSION.
-func inTmux(getenv func(string) string) (warning string, withClient func(string) string) {
-	var pass, client, ctype string
-	asked := false
+func inTmux(getenv func(string) string) (tmuxState, func(string) string) {
+	var s tmuxState
+	var client, ctype string
 	if tm := getenv("TMUX"); tm != "" {
 		// $TMUX is "socket,pid,session": ask that server
 		sock, _, _ := strings.Cut(tm, ",")
@@ -86,18 +89,15 @@ func inTmux(getenv func(string) string) (warning string, withClient func(string)
 		if p := getenv("TMUX_PANE"); p != "" {
 			args = append(args, "-t", p)
 		}
-		r := agentexec.Run(context.Background(), getenv, agentexec.Cmd{Name: "tmux", Args: append(args, "#{allow-passthrough} "+terminal.ClientFormat),
+		r := agentexec.Run(context.Background(), getenv, agentexec.Cmd{Name: "tmux", Args: append(args, "#{version} #{allow-passthrough} "+terminal.ClientFormat),
 			Env: []string{"TMUX=" + tm, "TMUX_PANE=" + getenv("TMUX_PANE")}, Timeout: 2 * time.Second})
-		if asked = r.Err == nil; asked {
-			var rest string
-			pass, rest, _ = strings.Cut(strings.TrimSuffix(string(r.Out), "\n"), " ")
-			client, ctype, _ = strings.Cut(rest, " ")
+		if f := strings.SplitN(strings.TrimSuffix(string(r.Out), "\n"), " ", 4); r.Err == nil && len(f) == 4 {
+			s.version, client, ctype = f[0], f[2], f[3]
+			// the option's word, or its number (tmux 3.3's formats)
+			s.pass = map[string]string{"": "off", "0": "off", "off": "off", "1": "on", "on": "on", "2": "all", "all": "all"}[f[1]]
 		}
 	}
-	if asked && (pass == "off" || pass == "" || pass == "0") {
-		warning = "tmux's allow-passthrough is off, so tmux drops what the hooks send;\n  add 'set -g allow-passthrough on' to ~/.tmux.conf"
-	}
-	return warning, func(k string) string {
+	return s, func(k string) string {
 		switch k {
 		case terminal.Client:
 			return client
@@ -106,6 +106,45 @@ func inTmux(getenv func(string) string) (warning string, withClient func(string)
 		}
 		return getenv(k)
 	}
+}
+
+// A tmuxState is what a pane's tmux server does with what the hooks send:
+// its allow-passthrough ("off", "on" or, from tmux 3.4, "all"; "" when not
+// asked) and its version.
+type tmuxState struct{ version, pass string }
+
+// drops reports whether tmux drops what the hooks send, every window's.
+func (s tmuxState) drops() bool { return s.pass == "off" }
+
+// words say what tmux does with what the hooks send where it does not pass
+// every window's, and the fix where there is one here: tmux below 3.4
+// passes only the window on screen's at best, so an agent in another
+// window reaches the terminal as that window's bell alone.
+func (s tmuxState) words() (says, fix string) {
+	var major, minor int
+	_, _ = fmt.Sscanf(strings.TrimPrefix(s.version, "next-"), "%d.%d", &major, &minor)
+	best := "on"
+	if major > 3 || major == 3 && minor >= 4 {
+		best = "all"
+	}
+	if s.pass == "off" || s.pass == "on" && best == "all" {
+		fix = fmt.Sprintf("add 'set -g allow-passthrough %s' to ~/.tmux.conf, and run 'tmux set -g allow-passthrough %[1]s' for the tmux running now", best)
+	}
+	switch {
+	case s.pass == "off":
+		return "tmux's allow-passthrough is off, so tmux drops what the hooks send: only a window's bell gets through", fix
+	case s.pass == "on" && best == "all":
+		return "tmux passes what the hooks send only from the window on screen: an agent in another window reaches the terminal as that window's bell alone", fix
+	case s.pass == "on":
+		return "tmux " + s.version + " passes what the hooks send only from the window on screen: an agent in another window reaches the terminal as that window's bell alone (tmux 3.4's allow-passthrough all passes every window's)", ""
+	}
+	return "", ""
+}
+
+// tmuxWords are inTmux's state's words.
+func tmuxWords(getenv func(string) string) (says, fix string) {
+	s, _ := inTmux(getenv)
+	return s.words()
 }
 
 func newRunCmd(g *globalOptions) *cobra.Command {
@@ -160,11 +199,11 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 		env = withoutVars(env, task, pty)
 	default:
 		if tty := ttyOf(g.Getenv); tty != "" {
-			w, getenv := inTmux(g.Getenv)
+			s, getenv := inTmux(g.Getenv)
 			t, _ := terminal.Detect(ns, getenv)
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
-			if w != "" {
-				fmt.Fprintln(g.IO.Err, "hookinstall run: "+w)
+			if says, fix := s.words(); fix != "" {
+				fmt.Fprintln(g.IO.Err, "hookinstall run: "+says+";\n  "+fix)
 			}
 		} else {
 			fmt.Fprintf(g.IO.Err, "hookinstall run: standard input is not a terminal, so the hooks stay silent; running %s as it is\n", args[0])

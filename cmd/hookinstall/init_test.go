@@ -13,33 +13,60 @@ import (
 )
 
 // TestTmuxWarning asks a real tmux (a private server) for a pane's
-// allow-passthrough: off gets init's warning, on gets none; outside tmux,
-// or when tmux cannot answer, nothing is said. The same question gives the
-// client attached now (none here).
+// allow-passthrough: off gets init's warning and its fix, on says that only
+// the window on screen passes (on this tmux, 3.3, with no fix); outside
+// tmux, or when tmux cannot answer, nothing is said. The same question
+// gives the client attached now (none here).
 func TestTmuxWarning(t *testing.T) {
 	tm := ptytest.StartTmux(t)
 	pane := tm.Run("display-message", "-p", "-t", "s", "#{pane_id}")
 	env := map[string]string{"PATH": os.Getenv("PATH"), "TMUX": tm.Sock + ",1,0", "TMUX_PANE": pane}
 	getenv := func(k string) string { return env[k] }
+	version := tm.Run("display-message", "-p", "#{version}")
 
 	tm.Run("set-option", "-g", "allow-passthrough", "off")
-	w, withClient := inTmux(getenv)
-	if !strings.Contains(w, "allow-passthrough is off") || !strings.Contains(w, "set -g allow-passthrough on") {
-		t.Errorf("passthrough off: warning %q", w)
+	s, withClient := inTmux(getenv)
+	if says, fix := s.words(); !s.drops() || !strings.Contains(says, "allow-passthrough is off") || !strings.Contains(fix, "set -g allow-passthrough ") {
+		t.Errorf("passthrough off: %+v says %q, fix %q", s, says, fix)
 	}
 	if c := withClient(terminal.Client); c != "" {
 		t.Errorf("no client is attached, yet its TERM is %q", c)
 	}
 	tm.Run("set-option", "-g", "allow-passthrough", "on")
-	if w, _ := inTmux(getenv); w != "" {
-		t.Errorf("passthrough on: warning %q", w)
+	if s, _ := inTmux(getenv); s.drops() || s.version != version {
+		t.Errorf("passthrough on: %+v, version want %q", s, version)
+	} else if says, _ := s.words(); !strings.Contains(says, "only from the window on screen") {
+		t.Errorf("passthrough on: says %q", says)
 	}
-	if w, _ := inTmux(func(string) string { return "" }); w != "" {
-		t.Errorf("outside tmux: %q", w)
+	if s, _ := inTmux(func(string) string { return "" }); s != (tmuxState{}) {
+		t.Errorf("outside tmux: %+v", s)
 	}
 	env["TMUX"] = "/nonexistent/socket,1,0"
-	if w, _ := inTmux(getenv); w != "" {
-		t.Errorf("tmux cannot answer: %q", w)
+	if s, _ := inTmux(getenv); s != (tmuxState{}) {
+		t.Errorf("tmux cannot answer: %+v", s)
+	}
+}
+
+// TestTmuxWords: below tmux 3.4 the best is on, which passes only the
+// window on screen's; from 3.4, all, which the words suggest.
+func TestTmuxWords(t *testing.T) {
+	for _, c := range []struct {
+		s              tmuxState
+		says, fix      string
+		hasSays, hasFx bool
+	}{
+		{tmuxState{"3.3a", "off"}, "drops", "allow-passthrough on'", true, true},
+		{tmuxState{"3.4", "off"}, "drops", "allow-passthrough all'", true, true},
+		{tmuxState{"3.3a", "on"}, "3.4's allow-passthrough all", "", true, false},
+		{tmuxState{"3.5a", "on"}, "only from the window on screen", "allow-passthrough all'", true, true},
+		{tmuxState{"next-3.6", "on"}, "only from the window on screen", "allow-passthrough all'", true, true},
+		{tmuxState{"3.4", "all"}, "", "", false, false},
+		{tmuxState{}, "", "", false, false},
+	} {
+		says, fix := c.s.words()
+		if (says != "") != c.hasSays || !strings.Contains(says, c.says) || (fix != "") != c.hasFx || !strings.Contains(fix, c.fix) {
+			t.Errorf("%+v: says %q, fix %q", c.s, says, fix)
+		}
 	}
 }
 
@@ -56,15 +83,15 @@ func TestTmuxHung(t *testing.T) {
 	getenv := func(k string) string {
 		return map[string]string{"PATH": bin + ":/usr/bin:/bin", "TMUX": "/tmp/tmux-hung,1,0"}[k]
 	}
-	done := make(chan string, 1)
+	done := make(chan tmuxState, 1)
 	go func() {
-		w, _ := inTmux(getenv)
-		done <- w
+		s, _ := inTmux(getenv)
+		done <- s
 	}()
 	select {
-	case w := <-done:
-		if w != "" {
-			t.Errorf("a tmux that did not answer: warning %q", w)
+	case s := <-done:
+		if s != (tmuxState{}) {
+			t.Errorf("a tmux that did not answer: %+v", s)
 		}
 	case <-time.After(20 * time.Second):
 		t.Error("a hung tmux held inTmux")
