@@ -392,11 +392,12 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 			if err := apply(y, u, dirs); err != nil {
 				return err
 			}
-			if err := w.verify(ctx, y, u, dirs, fresh); err != nil {
+			err = w.verify(ctx, y, u, dirs, fresh)
+			r.Notes = y.allNotes()
+			if err != nil {
 				rec.changes = nil // undone, or what is left is said
-				return err
 			}
-			return nil
+			return err
 		})
 	})
 	return x, false, err

@@ -21,7 +21,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,7 +63,21 @@ func (w *Writer) queries(ctx context.Context) func(*adapters.Query) *adapters.Re
 // after a remove), then the folders created before the add wrote (dirs),
 // innermost first.
 func (w *Writer) verify(ctx context.Context, x *txn, u *undoer, dirs []string, fresh bool) error {
+	names := func() []string {
+		es, _ := os.ReadDir(x.t.Dir)
+		var ns []string
+		for _, e := range es {
+			ns = append(ns, e.Name())
+		}
+		return ns
+	}
+	before := names()
 	verdict := x.plan.Verify.Judge(*w.query(ctx, &x.plan.Verify.Query))
+	// what the agent wrote of its own, answering: its state, not ours
+	if made := slices.DeleteFunc(names(), func(n string) bool { return slices.Contains(before, n) }); len(made) > 0 {
+		x.notes = append(x.notes, fmt.Sprintf("%s, asked whether it trusts our hooks, wrote files of its own into %s (%s): its state, as when you run it, not hookinstall's, so remove leaves them",
+			x.plan.Verify.Query.Argv[0], x.t.Dir, strings.Join(made, ", ")))
+	}
 	if verdict == nil {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -161,6 +162,9 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 	word := outcomeWords[r.Status]
 	if word == "" {
 		word = string(r.Status)
+	}
+	if r.Status == hookinstall.StatusInstalled && !slices.ContainsFunc(r.Changes, func(c hookinstall.Change) bool { return c.Kind == "config" || c.Kind == "script" }) {
+		word = "trusted: only the trust for our hooks was added" // add --trust to an install that stood
 	}
 	if r.Status == hookinstall.StatusPrinted { // add --print
 		w = g.IO.Err // stdout is the entries alone

@@ -325,10 +325,12 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 // fakecodex DIR VERSION MODE [EVENT...]: link a stand-in codex into DIR that
 // says it is VERSION and answers app-server's hooks/list in MODE (honest,
 // path-hash, no-method, no-hash, silent; see internal/fakecodex), not
-// listing the hooks of EVENT.
+// listing the hooks of EVENT; MODE+state also writes its own state into
+// the Codex home, as Codex's app-server does.
 func cmdFakecodex(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
 		ts.Fatalf("usage: fakecodex DIR VERSION MODE [EVENT...]")
 	}
-	ts.Check(fakecodex.Install(ts.MkAbs(args[0]), fakecodex.Config{Version: args[1], Mode: args[2], Skip: args[3:]}))
+	mode, state := strings.CutSuffix(args[2], "+state")
+	ts.Check(fakecodex.Install(ts.MkAbs(args[0]), fakecodex.Config{Version: args[1], Mode: mode, Skip: args[3:], State: state}))
 }

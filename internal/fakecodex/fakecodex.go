@@ -36,6 +36,10 @@ type Config struct {
 	Skip []string `json:"skip"`
 	// Log, when set, gets one line per hooks/list: its CODEX_HOME.
 	Log string `json:"log"`
+	// State: its app-server writes its own state into CODEX_HOME (or
+	// $HOME/.codex), as Codex 0.171.0's does (there sqlite files,
+	// installation_id, skills; here installation_id).
+	State bool `json:"state"`
 }
 
 // Install links the running test binary into dir as "codex", told by
@@ -80,6 +84,15 @@ func Main(args []string) int {
 	if len(args) != 1 || args[0] != "app-server" {
 		fmt.Fprintln(os.Stderr, "fake codex: unknown arguments", args)
 		return 2
+	}
+	home := os.Getenv("CODEX_HOME")
+	if h := os.Getenv("HOME"); home == "" && h != "" {
+		home = filepath.Join(h, ".codex")
+	}
+	if fi, err := os.Stat(home); err == nil && fi.IsDir() && f.State {
+		if _, err := os.Stat(filepath.Join(home, "installation_id")); err != nil {
+			_ = os.WriteFile(filepath.Join(home, "installation_id"), []byte("fake-installation\n"), 0o644)
+		}
 	}
 	sc := bufio.NewScanner(os.Stdin)
 	out := json.NewEncoder(os.Stdout)
