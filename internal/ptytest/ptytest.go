@@ -5,7 +5,9 @@ package ptytest
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,4 +93,19 @@ func (p *PTY) Drain(t testing.TB) []byte {
 			return nil
 		}
 	}
+}
+
+// Run runs c as a terminal runs its shell: in a session of its own, the
+// pty its standard input, output and error and its controlling terminal.
+// It returns what c wrote once c has exited, read up to a marker written
+// after that (Drain), never up to the pty's hang-up.
+func (p *PTY) Run(t testing.TB, c *exec.Cmd) []byte {
+	t.Helper()
+	c.Stdin, c.Stdout, c.Stderr = p.slave, p.slave, p.slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatalf("start %v: %v", c.Args, err)
+	}
+	_ = c.Wait()
+	return p.Drain(t)
 }

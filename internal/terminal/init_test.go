@@ -1,8 +1,6 @@
 package terminal
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/creack/pty"
+	"github.com/hookinstall/hookinstall/internal/ptytest"
 )
 
 // initCases are environments for init, each with what init must leave in
@@ -29,9 +27,9 @@ var initCases = []struct {
 	{"wt", map[string]string{"WT_SESSION": "abc"}, "DETECT"},
 	{"wezterm", map[string]string{"TERM_PROGRAM": "WezTerm"}, "DETECT"},
 	{"iterm-ssh", map[string]string{"LC_TERMINAL": "iTerm2"}, "DETECT"},
-	{"tmux-in-ghostty", map[string]string{"TMUX": "/tmp/x,1,0", "TERM_PROGRAM": "tmux", "GHOSTTY_RESOURCES_DIR": "/g"}, "DETECT"},
+	{"tmux-in-ghostty", map[string]string{"TMUX": "/nonexistent/tmux,1,0", "TERM_PROGRAM": "tmux", "GHOSTTY_RESOURCES_DIR": "/g"}, "DETECT"},
 	{"override", map[string]string{"HOOKINSTALL_TERMINAL": "osc99", "TERM_PROGRAM": "ghostty"}, "DETECT"},
-	{"override-tmux", map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "/tmp/x,1,0"}, "DETECT"},
+	{"override-tmux", map[string]string{"HOOKINSTALL_TERMINAL": "osc777", "TMUX": "/nonexistent/tmux,1,0"}, "DETECT"},
 	{"apple", map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, "DETECT"},
 	{"vscode", map[string]string{"TERM_PROGRAM": "vscode"}, "DETECT"},
 	{"alacritty", map[string]string{"TERM": "alacritty"}, "DETECT"},
@@ -40,7 +38,7 @@ var initCases = []struct {
 	{"override-name", map[string]string{"HOOKINSTALL_TERMINAL": "kitty"}, "DETECT"},
 	{"override-tmux-name", map[string]string{"HOOKINSTALL_TERMINAL": "tmux+apple-terminal"}, "DETECT"},
 	{"override-bogus", map[string]string{"HOOKINSTALL_TERMINAL": "bogus", "TERM": "foot"}, "DETECT"},
-	{"nested", map[string]string{"HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999", "TMUX": "/tmp/x,1,0"}, "DETECT"},
+	{"nested", map[string]string{"HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999", "TMUX": "/nonexistent/tmux,1,0"}, "DETECT"},
 	{"host", map[string]string{"HOOKINSTALL_TASK_ID": "task-1", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=task-1|/dev/pts/999"},
 	{"off", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=|"},
 	{"off-host", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "task-2", "HOOKINSTALL_PTY": "/dev/pts/9"}, "=task-2|/dev/pts/9"},
@@ -58,21 +56,14 @@ func shellArgs(shell, initFile, code string) []string {
 	return []string{"bash", "--norc", "--noprofile", "-i", "-c", `eval "$(cat ` + initFile + `)"; ` + code}
 }
 
-// runInPTY runs args on a new pty and returns all it printed.
+// runInPTY runs args on a new pty, as a terminal runs its shell, and
+// returns all it printed once it has exited.
 func runInPTY(t *testing.T, args []string, env []string) string {
 	t.Helper()
 	c := exec.Command(args[0], args[1:]...)
 	c.Env = env
 	c.Dir = t.TempDir()
-	f, err := pty.Start(c)
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer f.Close()
-	var b bytes.Buffer
-	_, _ = io.Copy(&b, f) // EIO once the shell exits
-	_ = c.Wait()
-	return strings.ReplaceAll(b.String(), "\r\n", "\n")
+	return strings.ReplaceAll(string(ptytest.Open(t).Run(t, c)), "\r\n", "\n")
 }
 
 // TestInitInShells evaluates init's code in real interactive bash,
@@ -184,7 +175,7 @@ func TestInitUnderStrictZshenv(t *testing.T) {
 	args := []string{"zsh", "-i", "-c", `eval "$(cat ` + file + `)"; ` + show}
 	for _, env := range [][]string{
 		{"TERM_PROGRAM=ghostty"},
-		{"TMUX=/tmp/x,1,0"},
+		{"TMUX=/nonexistent/tmux,1,0"},
 		{"HOOKINSTALL_TERMINAL=off"},
 	} {
 		out := runInPTY(t, args, append([]string{"PATH=/usr/bin:/bin", "HOME=" + dir, "ZDOTDIR=" + dir, "TERM=xterm-256color"}, env...))
