@@ -10,7 +10,9 @@
 //     one-liners (temp file, sync, rename);
 //   - add+remove on generated 1 MB and 10 MB settings.json: wall time and
 //     the child's peak RSS;
-//   - doctor over every agent, live fires included (once it exists).
+//   - doctor over every agent, live fires included (once it exists);
+//   - status over every agent, each agent's program a stand-in whose
+//     --version takes 2 s: the run after the one that asked them.
 //
 // It writes the tables between the <!-- bench:begin --> and
 // <!-- bench:end --> markers of -out (docs/performance.md), leaving the rest
@@ -42,13 +44,14 @@ var (
 	flagEdit   = flag.Int("edit-runs", 40, "interleaved rounds of add+remove against jq on the typical settings.json")
 	flagBig    = flag.Int("big-runs", 7, "interleaved rounds on the 1 MB and 10 MB settings.json")
 	flagDoctor = flag.Int("doctor-runs", 15, "runs of doctor")
+	flagStatus = flag.Int("status-runs", 15, "runs of status once every agent's version is known")
 	flagQuick  = flag.Bool("quick", false, "a few runs of everything (a smoke test; figures are not meaningful)")
 )
 
 func main() {
 	flag.Parse()
 	if *flagQuick {
-		*flagHook, *flagNode, *flagEdit, *flagBig, *flagDoctor = 6, 3, 3, 1, 2
+		*flagHook, *flagNode, *flagEdit, *flagBig, *flagDoctor, *flagStatus = 6, 3, 3, 1, 2, 2
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "hookbench:", err)
@@ -88,6 +91,7 @@ func run() error {
 		{"add+remove vs jq", benchEdit},
 		{"large files", benchBig},
 		{"doctor", benchDoctor},
+		{"status, versions kept", benchStatusVersions},
 	}
 	for _, s := range steps {
 		fmt.Fprintf(os.Stderr, "hookbench: %s\n", s.name)
