@@ -1,6 +1,7 @@
 package hookinstall
 
 import (
+	"encoding/base64"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/internal/terminal"
@@ -21,6 +22,29 @@ const (
 
 // States lists the four states in a fixed order.
 func States() []State { return terminal.States() }
+
+// recordState is the state of a 7501 record's body.
+func recordState(body string) State {
+	kv := map[string]string{}
+	for _, p := range strings.Split(body, ":") {
+		k, v, _ := strings.Cut(p, "=")
+		kv[k] = v
+	}
+	switch kv["state"] {
+	case "working":
+		return Working
+	case "blocked":
+		return Attention
+	case "done":
+		return Done
+	case "idle":
+		if msg, _ := base64.StdEncoding.DecodeString(kv["msg"]); string(msg) == terminal.InterruptedMsg {
+			return Interrupted
+		}
+		return Done
+	}
+	return ""
+}
 
 // stateOf maps an OSC body back to its state.
 func stateOf(body string) State {
@@ -49,15 +73,21 @@ func OSC(ns string, s State, tmux bool) []byte {
 	return []byte("\x1bPtmux;\x1b" + string(b) + "\x1b\\")
 }
 
-// A Notification is one state report found in a terminal's output.
+// A Notification is one state report found in a terminal's output: an
+// OSC 777 notification of the host protocol, or an OSC 7501 Program Status
+// record (which hookinstall's hooks send in terminal mode, and some agents
+// themselves: Codex).
 type Notification struct {
 	// Namespace is the sender's namespace: a host keeps the ones in its
-	// own and ignores the rest.
+	// own and ignores the rest. "" for a 7501 record, which has none.
 	Namespace string
 	// State is the state reported, or "" when Body is not one of the four
-	// documented bodies (another program's notification).
+	// documented bodies (another program's notification), nor a 7501
+	// record of one (working, blocked, done; idle, which is Interrupted
+	// where its msg says so, as ours does, else Done).
 	State State
-	// Body is the notification's text as it arrived.
+	// Body is the notification's text as it arrived (a 7501 record's
+	// key=value pairs).
 	Body string
 	// Tmux reports a sequence that arrived wrapped in tmux's passthrough.
 	Tmux bool
@@ -71,17 +101,15 @@ type Notification struct {
 // stays bounded however much garbage arrives.
 const maxPayload = 512
 
-// The sequences' fixed parts after the first ESC.
-const (
-	introVerbatim = "]777;notify;"
-	introTmux     = "Ptmux;\x1b\x1b]777;notify;"
-)
+// The sequences' fixed parts after the first ESC, each verbatim and inside
+// tmux's passthrough: a notification's, then a 7501 record's.
+var intros = [2][2]string{{"]777;notify;", "]7501;"}, {"Ptmux;\x1b\x1b]777;notify;", "Ptmux;\x1b\x1b]7501;"}}
 
 // decoder states
 const (
 	sGround    = iota
 	sEsc       // ESC seen
-	sIntro     // matching lit, n bytes of it seen
+	sIntro     // matching the intros, n bytes of them seen
 	sPayload   // reading NS;BODY
 	sPayEsc    // ESC inside the payload
 	sPayEscEsc // tmux: ESC ESC inside the payload
@@ -104,9 +132,10 @@ const (
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
 	st    int
-	lit   string // the fixed part being matched in sIntro
-	n     int    // bytes of lit matched
+	lits  []string // the intros still matching in sIntro
+	n     int      // bytes of them matched
 	tmux  bool
+	kind  int   // which intro matched: 0 a notification, 1 a 7501 record
 	start int64 // stream offset of the current sequence's ESC
 	off   int64 // stream offset of the byte being looked at
 	buf   []byte
@@ -134,22 +163,29 @@ func (d *Decoder) step(b byte) {
 	case sEsc:
 		switch b {
 		case ']':
-			d.st, d.lit, d.n, d.tmux = sIntro, introVerbatim, 1, false
+			d.st, d.lits, d.n, d.tmux = sIntro, intros[0][:], 1, false
 		case 'P':
-			d.st, d.lit, d.n, d.tmux = sIntro, introTmux, 1, true
+			d.st, d.lits, d.n, d.tmux = sIntro, intros[1][:], 1, true
 		case esc:
 			d.begin()
 		default:
 			d.st = sGround
 		}
 	case sIntro:
-		if b != d.lit[d.n] {
-			d.restart(b, d.lit[d.n-1] == esc)
+		var still []string
+		for _, l := range d.lits {
+			if l[d.n] == b {
+				still = append(still, l)
+			}
+		}
+		if len(still) == 0 {
+			d.restart(b, d.lits[0][d.n-1] == esc)
 			return
 		}
+		d.lits = still
 		d.n++
-		if d.n == len(d.lit) {
-			d.st, d.buf = sPayload, d.buf[:0]
+		if l := d.lits[0]; d.n == len(l) {
+			d.st, d.buf, d.kind = sPayload, d.buf[:0], strings.Count(l, "7501")
 		}
 	case sPayload:
 		switch {
@@ -217,8 +253,12 @@ func (d *Decoder) restart(b byte, afterEsc bool) {
 // emit completes the sequence under way.
 func (d *Decoder) emit() {
 	n := Notification{Tmux: d.tmux, Offset: d.start}
-	ns, body, _ := strings.Cut(string(d.buf), ";")
-	n.Namespace, n.Body, n.State = ns, body, stateOf(body)
+	if d.kind == 1 {
+		n.Body, n.State = string(d.buf), recordState(string(d.buf))
+	} else {
+		ns, body, _ := strings.Cut(string(d.buf), ";")
+		n.Namespace, n.Body, n.State = ns, body, stateOf(body)
+	}
 	d.out = append(d.out, n)
 	d.st = sGround
 	if d.tmux {

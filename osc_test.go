@@ -94,6 +94,18 @@ func TestDecoder(t *testing.T) {
 				{"a", Done, "agent is done", true, 80}}},
 		{"tmux without close", "\x1bPtmux;\x1b\x1b]777;notify;a;agent is done\x07\x1b" + v("b", Working)[1:],
 			[]Notification{{"a", Done, "agent is done", true, 0}, {"b", Working, "agent is working", false, 37}}},
+		// OSC 7501 records: ours (terminal mode) and Codex's (idle at a
+		// turn's end, without our msg: done)
+		{"7501", "\x1b]7501;state=blocked:kind=permission:id=claude-3:app=claude:title=Q2xhdWRlIENvZGU=\x1b\\",
+			[]Notification{{"", Attention, "state=blocked:kind=permission:id=claude-3:app=claude:title=Q2xhdWRlIENvZGU=", false, 0}}},
+		{"7501 tmux", "x\x1bPtmux;\x1b\x1b]7501;state=working:id=g-1:app=gemini\x1b\x1b\\\x1b\\",
+			[]Notification{{"", Working, "state=working:id=g-1:app=gemini", true, 1}}},
+		{"7501 each", "\x1b]7501;state=done:id=a-1\x07\x1b]7501;state=idle:id=a-1:msg=SW50ZXJydXB0ZWQ=\x07\x1b]7501;state=idle:app=codex\x1b\\\x1b]7501;state=clear\x07",
+			[]Notification{{"", Done, "state=done:id=a-1", false, 0}, {"", Interrupted, "state=idle:id=a-1:msg=SW50ZXJydXB0ZWQ=", false, 25},
+				{"", Done, "state=idle:app=codex", false, 71}, {"", "", "state=clear", false, 100}}},
+		{"7501 and 777 back to back", "\x1b]7501;state=working\x07" + v("a", Done),
+			[]Notification{{"", Working, "state=working", false, 0}, {"a", Done, "agent is done", false, 21}}},
+		{"75 is neither", "\x1b]75;x\x07" + v("a", Done), []Notification{{"a", Done, "agent is done", false, 7}}},
 		{"too long", "\x1b]777;notify;a;" + strings.Repeat("x", maxPayload) + "\x07" + v("a", Done),
 			[]Notification{{"a", Done, "agent is done", false, int64(len("\x1b]777;notify;a;") + maxPayload + 1)}}},
 	}

@@ -31,7 +31,8 @@ var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Contin
 // "Its own notifications").
 var ompOwn = &terminal.Own{Notifies: []terminal.State{terminal.Done},
 	In:     []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"},
-	InTmux: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"}}
+	InTmux: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"},
+	Holds:  []terminal.Status{terminal.WarpEvents}} // Warp's sidebar takes its own events (Warp's listener)
 
 func init() {
 	register(&Agent{

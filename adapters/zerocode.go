@@ -61,7 +61,8 @@ func init() {
 	// is unfocused: OSC 9 in Ghostty, kitty, iTerm2 and WezTerm, a BEL
 	// elsewhere (where ours is a BEL, or OSC 9, too); no 9;4 progress.
 	codex.ShowsItself = &terminal.Own{Notifies: []terminal.State{terminal.Attention, terminal.Done},
-		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell"}, InTmux: []string{"bell"}}
+		In: []string{"ghostty", "kitty", "iterm2", "wezterm", "osc9", "bell"}, InTmux: []string{"bell"},
+		Holds: []terminal.Status{terminal.ProgramStatus, terminal.TabStatus}} // 7501 in every terminal, 21337 in iTerm2
 	codex.Trust.Algo = "Codex " + CodexTrustVersion + "'s hash"
 	codex.Ask = &Ask{
 		ID: "binary.codex", Program: "codex", Args: []string{"app-server"},

@@ -122,7 +122,8 @@ var allowedCommands = map[string]bool{"[": true, "printf": true, "exit": true, "
 // command substitution, subshell, pipeline, background job, function or here
 // document; the payload is read only by "read -r line" and only split (with
 // globbing off) by "set --", never in command position; the only
-// redirections are 2>/dev/null and >"$tty" (guarded by [ -c "$tty" ]).
+// redirections are 2>/dev/null and >"$tty" (guarded by [ -c "$tty" ]; in
+// Claude's, by [ ! -c "$tty" ] ||).
 func TestGeneratedScriptsSyntax(t *testing.T) {
 	for _, spec := range allSpecs() {
 		b := render(t, spec)
@@ -157,7 +158,7 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 						target := wordText(r.Word)
 						switch {
 						case r.Op == syntax.RdrOut && r.N != nil && r.N.Value == "2" && target == "/dev/null":
-						case r.Op == syntax.RdrOut && r.N == nil && target == `"$tty"` && spec.Transport == PTY:
+						case r.Op == syntax.RdrOut && r.N == nil && target == `"$tty"`: // Claude's too, for what its terminalSequence does not carry
 							if !sawTTYGuard {
 								t.Errorf("%s: writes to $tty before [ -c \"$tty\" ]", r.Pos())
 							}
@@ -181,7 +182,7 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 					line := strings.Join(args, " ")
 					switch name {
 					case "[":
-						if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` {
+						if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` || line == `[ ! -c "$tty" ]` && spec.Transport == Stdout {
 							sawTTYGuard = true
 						}
 					case "read":

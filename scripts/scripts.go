@@ -419,7 +419,7 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 		Install                              Install
 		States                               []stateLine
 	}{NS: ns, Install: in, Product: product, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), Export: ExportName(ns),
-		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(product, nil)}
+		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(in, terminal.Agent{Product: product})}
 	d.States = stateLines(opencodeStates...)
 	return execute(opencodeTmpl, d)
 }
@@ -468,7 +468,7 @@ func (e Extension) Render(in Install) ([]byte, error) {
 		TaskPrefix, TerminalJS string
 		Install                Install
 		States                 []stateLine
-	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(e.Product, e.Own)}
+	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(in, terminal.Agent{Product: e.Product, Own: e.Own})}
 	d.States = stateLines(e.states()...)
 	return execute(piTmpl, d)
 }

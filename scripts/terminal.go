@@ -1,6 +1,7 @@
 package scripts
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,16 +10,29 @@ import (
 )
 
 // TerminalJSON returns the line a Claude hook prints for state s in
-// terminal t, its progress left out when draws: the sequences, never
-// tmux-wrapped (Claude wraps them itself inside tmux, and its allowlist
-// refuses a DCS; a plain BEL it writes as it is), as Claude's
-// terminalSequence; "" when nothing is left.
-func TerminalJSON(t terminal.Terminal, own *terminal.Own, draws bool, product, folder string, s terminal.State) string {
-	seqs := terminal.Sequences(t, own, draws, product, folder, s)
+// terminal t, its progress left out when draws: the sequences its
+// terminalSequence carries (stdoutCarries), never tmux-wrapped (Claude
+// wraps them itself inside tmux, and its allowlist refuses a DCS; a plain
+// BEL it writes as it is); "" when nothing is left.
+func TerminalJSON(t terminal.Terminal, a terminal.Agent, draws bool, folder, key string, s terminal.State) string {
+	var seqs []string
+	for _, q := range terminal.Sequences(t, a, draws, folder, key, s) {
+		if stdoutCarries(q) {
+			seqs = append(seqs, q)
+		}
+	}
 	if len(seqs) == 0 {
 		return ""
 	}
 	return `{"terminalSequence":"` + jsonEscape(strings.Join(seqs, "")) + `"}`
+}
+
+// stdoutCarries reports whether Claude Code's terminalSequence carries
+// seq: OSC 0, 1, 2, 9 (9;4 too), 99 and 777, and BEL (2.1.332's
+// allowlist); the rest (OSC 7501, 21337) goes to the pty.
+func stdoutCarries(seq string) bool {
+	ps, _, _ := strings.Cut(strings.TrimPrefix(seq, "\x1b]"), ";")
+	return seq == "\x07" || slices.Contains([]string{"0", "1", "2", "9", "99", "777"}, ps)
 }
 
 // jsonEscape writes s as the inside of a JSON string in ASCII: control
@@ -39,24 +53,31 @@ func jsonEscape(s string) string {
 	return b.String()
 }
 
-// folderPlaceholder stands for the folder while a sequence becomes a printf
-// format or JSON parts: a byte no sequence holds.
-const folderPlaceholder = "\x00"
+// The placeholders stand for what the hook knows only when it runs, while
+// a sequence becomes a printf format or JSON parts: bytes no sequence
+// holds. Each becomes its variable.
+const (
+	folderPlaceholder = "\x00" // $d, the project folder (SafeFolder)
+	keyPlaceholder    = "\x01" // $k, the pty's name: one agent session's
+)
+
+// placeholderArg is the sh word of each placeholder.
+var placeholderArg = map[byte]string{0: `"$d"`, 1: `"$k"`}
 
 // printfFormat writes s as a single-quoted printf format: the escape and
 // bell as \033 and \007, other control and non-ASCII bytes and '\' in
-// octal, '%' doubled, and each folderPlaceholder as %s. It returns the number
-// of %s.
-func printfFormat(s string) (string, int) {
+// octal, '%' doubled, and each placeholder as %s. It returns the sh words
+// of the placeholders, in order.
+func printfFormat(s string) (string, []string) {
 	var b strings.Builder
-	n := 0
+	var args []string
 	b.WriteByte('\'')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == 0:
+		case c <= 1:
 			b.WriteString("%s")
-			n++
+			args = append(args, placeholderArg[c])
 		case c == '%':
 			b.WriteString("%%")
 		case c == '\\':
@@ -70,7 +91,7 @@ func printfFormat(s string) (string, int) {
 		}
 	}
 	b.WriteByte('\'')
-	return b.String(), n
+	return b.String(), args
 }
 
 // singleQuote writes s in single quotes for sh.
@@ -101,14 +122,18 @@ func folderLines() []string {
 }
 
 // An arm is one case of the terminal table: the task ids it takes (shell
-// patterns, most specific first), and what it sends, with folderPlaceholder
-// for the folder: the progress, which the hook leaves out where the agent
-// draws its own, then the rest (for the pty encoded, tmux-wrapped where the
-// id says tmux; for Claude's stdout unwrapped).
+// patterns, most specific first), and what it sends, with placeholders for
+// what the hook knows when it runs: the progress, which the hook leaves out
+// where the agent draws its own, then the rest (for the pty encoded,
+// tmux-wrapped where the id says tmux; for Claude's stdout unwrapped, and
+// pty what its terminalSequence does not carry, encoded for the pty).
 type arm struct {
-	pats           []string
-	progress, rest string
+	pats                []string
+	progress, rest, pty string
 }
+
+// sends is what an arm sends.
+func (a arm) sends() [3]string { return [3]string{a.progress, a.rest, a.pty} }
 
 // table is terminal.Sends, the one decision, for state s over every
 // terminal init names, inside tmux and outside: an arm for each terminal
@@ -116,28 +141,35 @@ type arm struct {
 // from the default's (OSC 9, which also takes ids the scripts do not know),
 // then the default; each pattern led by pre ("working/" where the subject
 // is "$state/$TASK").
-func table(product string, own *terminal.Own, stdout bool, s terminal.State, pre string) []arm {
-	type sends struct{ progress, rest string }
+func table(a terminal.Agent, key string, stdout bool, s terminal.State, pre string) []arm {
 	var arms []arm
-	add := func(pat string, x sends) { arms = append(arms, arm{[]string{pat}, x.progress, x.rest}) }
 	for _, side := range []string{"tmux+", ""} {
-		send := func(t terminal.Terminal) sends {
+		send := func(t terminal.Terminal) arm {
 			t.Tmux = side != ""
-			p, rest := terminal.Sends(t, own, product, folderPlaceholder, s)
-			if stdout {
-				return sends{p, strings.Join(rest, "")}
+			p, rest := terminal.Sends(t, a, folderPlaceholder, key, s)
+			if !stdout {
+				return arm{progress: string(terminal.Encode(t, []string{p})), rest: string(terminal.Encode(t, rest))}
 			}
-			return sends{string(terminal.Encode(t, []string{p})), string(terminal.Encode(t, rest))}
+			var out, pty []string
+			for _, q := range rest {
+				if stdoutCarries(q) {
+					out = append(out, q)
+				} else {
+					pty = append(pty, q)
+				}
+			}
+			return arm{progress: p, rest: strings.Join(out, ""), pty: string(terminal.Encode(t, pty))}
 		}
+		add := func(pat string, x arm) { x.pats = []string{pat}; arms = append(arms, x) }
 		id := pre + terminal.TaskPrefix + side
 		def := send(terminal.Terminal{Dialect: terminal.OSC9})
 		for _, n := range terminal.Names {
-			if t, _ := terminal.Parse(n.Name); t.Name != "" && send(t) != send(terminal.Terminal{Dialect: t.Dialect}) {
+			if t, _ := terminal.Parse(n.Name); t.Name != "" && send(t).sends() != send(terminal.Terminal{Dialect: t.Dialect}).sends() {
 				add(id+t.String(), send(t))
 			}
 		}
 		for _, d := range terminal.Dialects()[1:] {
-			if x := send(terminal.Terminal{Dialect: d}); x != def {
+			if x := send(terminal.Terminal{Dialect: d}); x.sends() != def.sends() {
 				add(id+string(d)+"*", x)
 			}
 		}
@@ -155,7 +187,7 @@ func table(product string, own *terminal.Own, stdout bool, s terminal.State, pre
 func merge(arms []arm) []arm {
 	var out []arm
 	for _, a := range arms {
-		if n := len(out); n > 0 && out[n-1].progress == a.progress && out[n-1].rest == a.rest {
+		if n := len(out); n > 0 && out[n-1].sends() == a.sends() {
 			out[n-1].pats = append(out[n-1].pats, a.pats...)
 			continue
 		}
@@ -174,23 +206,46 @@ func merge(arms []arm) []arm {
 	return out
 }
 
+// agent is the decision's view of the spec's agent: a clone's base's id
+// (what 7501 and Warp name), and the key of its session in the tab, its id
+// and the pty's name ($k).
+func (spec Spec) agent() (terminal.Agent, string) {
+	return terminal.Agent{ID: cmp.Or(spec.Base, spec.Agent), Product: spec.Product, Own: spec.Own}, spec.Agent + "-" + keyPlaceholder
+}
+
 // terminalBlock is the terminal branch of a script: the folder when a
-// state it sends has a notification; where the agent draws its own
-// progress, $o, empty when one of its rules holds; then one case on the
-// task id (and $state, for a script whose state depends on the payload),
-// an arm of the table (table) per line.
+// state it sends has a notification; the session's key; where the agent
+// draws its own progress, $o, empty when one of its rules holds; then one
+// case on the task id (and $state, for a script whose state depends on the
+// payload), an arm of the table (table) per line.
 func terminalBlock(spec Spec, states []terminal.State) []string {
-	var ls []string
+	a, key := spec.agent()
+	stdout := spec.Transport == Stdout
+	var arms [][]arm
+	var all string // every arm's sends, to see which variables they need
 	for _, s := range states {
-		if terminal.Notification(s) != "" {
-			ls = append(ls, folderLines()...)
-			break
+		arms = append(arms, table(a, key, stdout, s, ""))
+		for _, x := range arms[len(arms)-1] {
+			all += x.rest + x.pty
+			if x.pty != "" && !strings.Contains(all, "\x02") {
+				all += "\x02" // Claude's: what its terminalSequence does not carry
+			}
 		}
+	}
+	var ls []string
+	if strings.Contains(all, folderPlaceholder) {
+		ls = folderLines()
+	}
+	if strings.Contains(all, "\x02") {
+		ls = append(ls, "tty=${"+terminal.PTYVar(spec.NS)+":-}")
+	}
+	if strings.Contains(all, keyPlaceholder) {
+		ls = append(ls, "k=${tty##*/}")
 	}
 	rules := progressLines(spec.Own)
 	if len(rules) > 0 {
 		ls = append(append(ls, "o=1"), rules...)
-		if spec.Transport != Stdout {
+		if !stdout {
 			ls = append(ls, "# shellcheck disable=SC2059") // $o's progress leads the format
 		}
 	}
@@ -199,17 +254,18 @@ func terminalBlock(spec Spec, states []terminal.State) []string {
 		subject = "$state/" + subject
 	}
 	ls = append(ls, "case "+subject+" in")
-	for _, s := range states {
-		pre := ""
-		if strings.HasPrefix(subject, "$state/") {
-			pre = string(s) + "/"
-		}
-		for _, a := range table(spec.Product, spec.Own, spec.Transport == Stdout, s, pre) {
-			line := armLine(a, spec.Transport == Stdout, len(rules) > 0)
+	for i, s := range states {
+		for _, x := range arms[i] {
+			if subject != "$"+terminal.TaskVar(spec.NS) {
+				for j := range x.pats {
+					x.pats[j] = string(s) + "/" + x.pats[j]
+				}
+			}
+			line := armLine(x, stdout, len(rules) > 0)
 			if line != "" {
 				line += " "
 			}
-			ls = append(ls, strings.Join(a.pats, " | ")+") "+line+";;")
+			ls = append(ls, strings.Join(x.pats, " | ")+") "+line+";;")
 		}
 	}
 	return append(ls, "esac")
@@ -217,33 +273,67 @@ func terminalBlock(spec Spec, states []terminal.State) []string {
 
 // armLine is the command that sends what arm a sends: its progress inside
 // "${o:+...}" where the agent may draw its own (owned), in the same write
-// as the rest; "" when it sends nothing.
+// as the rest; for Claude's stdout, the JSON line and, first, to the pty,
+// what that does not carry; "" when it sends nothing.
 func armLine(a arm, stdout, owned bool) string {
-	if stdout {
-		var b strings.Builder
-		parts := strings.Split(jsonEscape(a.rest), jsonEscape(folderPlaceholder))
-		p := jsonEscape(a.progress)
-		switch {
-		case owned && a.rest == "":
-			return `[ -z "$o" ] || printf '%s' '{"terminalSequence":"` + p + `"}'`
-		case owned:
-			b.WriteString(`printf '%s' '{"terminalSequence":"' "${o:+` + p + `}" ` + singleQuote(parts[0]))
-		default:
-			b.WriteString(`printf '%s' ` + singleQuote(`{"terminalSequence":"`+p+parts[0]))
+	if !stdout {
+		format, args := printfFormat(a.progress + a.rest)
+		if owned {
+			p, _ := printfFormat(a.progress)
+			format, args = printfFormat(a.rest)
+			format = strings.TrimSuffix(`"${o:+`+strings.Trim(p, "'")+`}"`+format, "''")
 		}
-		for _, part := range parts[1:] {
-			b.WriteString(` "$d" ` + singleQuote(part))
+		return "printf " + format + argWords(args) + ` 2>/dev/null >"$tty"`
+	}
+	var line string
+	if a.pty != "" {
+		format, args := printfFormat(a.pty)
+		line = `[ ! -c "$tty" ] || printf ` + format + argWords(args) + ` 2>/dev/null >"$tty"; `
+	}
+	json, words := `{"terminalSequence":"`+jsonEscape(a.progress+a.rest)+`"}`, placeholderWords()
+	switch {
+	case owned && a.rest == "":
+		return line + `[ -z "$o" ] || printf '%s' ` + shWords(json, words)
+	case owned: // the progress is "${o:+...}"
+		json = `{"terminalSequence":"\u0002` + jsonEscape(a.rest) + `"}`
+		words[`\u0002`] = `"${o:+` + jsonEscape(a.progress) + `}"`
+	}
+	return line + `printf '%s' ` + shWords(json, words)
+}
+
+// argWords are printf's arguments after its format.
+func argWords(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return " " + strings.Join(args, " ")
+}
+
+// placeholderWords are the sh words of the placeholders JSON-escaped.
+func placeholderWords() map[string]string {
+	return map[string]string{jsonEscape(folderPlaceholder): placeholderArg[0], jsonEscape(keyPlaceholder): placeholderArg[1]}
+}
+
+// shWords writes s as sh words: its text single-quoted, each of words'
+// keys in it its word.
+func shWords(s string, words map[string]string) string {
+	var ws []string
+	for {
+		at, key := len(s), ""
+		for k := range words {
+			if i := strings.Index(s, k); i >= 0 && i < at {
+				at, key = i, k
+			}
 		}
-		return strings.TrimSuffix(b.String(), "'") + `"}'`
+		if at > 0 {
+			ws = append(ws, singleQuote(s[:at]))
+		}
+		if key == "" {
+			return strings.Join(ws, " ")
+		}
+		ws = append(ws, words[key])
+		s = s[at+len(key):]
 	}
-	format, n := printfFormat(a.progress + a.rest)
-	if owned {
-		p, _ := printfFormat(a.progress)
-		format, n = printfFormat(a.rest)
-		format = `"${o:+` + strings.Trim(p, "'") + `}"` + format
-		format = strings.TrimSuffix(format, "''")
-	}
-	return "printf " + format + strings.Repeat(` "$d"`, n) + ` 2>/dev/null >"$tty"`
 }
 
 // progressLines empty $o where one of own's progress rules holds: one line
@@ -273,22 +363,23 @@ func progressLines(own *terminal.Own) []string {
 // terminal mode: the table of every state (table), and its progress rules,
 // so that it sends what the sh hooks send, the folder made safe as
 // SafeFolder makes it (byte by byte, from process.cwd()).
-func jsTerminal(product string, own *terminal.Own) string {
+func jsTerminal(in Install, a terminal.Agent) string {
+	a.ID = cmp.Or(in.Base, in.Agent)
 	js := func(s string) string { return `"` + jsonEscape(s) + `"` }
 	var rules, states []string
-	if own != nil {
-		for _, r := range own.Progress {
+	if a.Own != nil {
+		for _, r := range a.Own.Progress {
 			rules = append(rules, "["+js(r.Var)+", "+js(r.Value)+"]")
 		}
 	}
 	for _, s := range terminal.States() {
 		var arms []string
-		for _, a := range table(product, own, false, s, "") {
+		for _, x := range table(a, in.Agent+"-"+keyPlaceholder, false, s, "") {
 			var pats []string
-			for _, p := range a.pats {
+			for _, p := range x.pats {
 				pats = append(pats, js(p))
 			}
-			arms = append(arms, "[["+strings.Join(pats, ", ")+"], "+js(a.progress)+", "+js(a.rest)+"]")
+			arms = append(arms, "[["+strings.Join(pats, ", ")+"], "+js(x.progress)+", "+js(x.rest)+"]")
 		}
 		states = append(states, "  "+string(s)+": [\n    "+strings.Join(arms, ",\n    ")+",\n  ],")
 	}
@@ -319,12 +410,13 @@ function folder() {
   return out.slice(0, ` + fmt.Sprint(terminal.FolderMax) + `);
 }
 
-function terminal(task, state) {
+// pty is the pty's path: its name tells this agent session from others.
+function terminal(task, state, pty) {
   const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
   const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";
     return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
   });
-  return (draws ? "" : arm[1]) + arm[2].replaceAll("\u0000", folder());
+  return ((draws ? "" : arm[1]) + arm[2]).replaceAll("\u0000", folder()).replaceAll("\u0001", pty.slice(pty.lastIndexOf("/") + 1));
 }`
 }

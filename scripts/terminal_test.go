@@ -23,7 +23,7 @@ func allTerms() []string {
 		for _, d := range terminal.Dialects() {
 			ts = append(ts, pre+string(d))
 		}
-		for _, n := range []string{"ghostty", "kitty", "iterm2", "wezterm", "apple-terminal"} {
+		for _, n := range []string{"ghostty", "kitty", "iterm2", "wezterm", "warp", "apple-terminal"} {
 			ts = append(ts, pre+n)
 		}
 	}
@@ -47,16 +47,25 @@ func TestTerminalBytes(t *testing.T) {
 		"osc9/interrupted":     "\x1b]9;4;0\x07",
 		"osc777/attention":     "\x1b]9;4;4;100\x07\x1b]777;notify;Gemini CLI;needs your input \u00b7 myrepo\x07",
 		"osc777/done":          "\x1b]9;4;0\x07\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07",
-		"osc99/attention":      "\x1b]9;4;4;100\x07\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07",
-		"osc99/done":           "\x1b]9;4;0\x07\x1b]99;;Gemini CLI is done \u00b7 myrepo\x07",
+		"osc99/attention":      "\x1b]9;4;4;100\x07\x1b]99;i=gemini-7:o=unfocused;Gemini CLI needs your input \u00b7 myrepo\x07",
+		"osc99/done":           "\x1b]9;4;0\x07\x1b]99;i=gemini-7:o=unfocused;Gemini CLI is done \u00b7 myrepo\x07",
+		"osc99/working":        "\x1b]9;4;3\x07\x1b]99;i=gemini-7:p=close;\x07",
+		"kitty/interrupted":    "\x1b]9;4;0\x07\x1b]99;i=gemini-7:p=close;\x07",
+		"iterm2/working":       "\x1b]9;4;3\x07\x1b]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Gemini CLI\x07\x1b]7501;state=working:id=gemini-7:app=gemini:title=R2VtaW5pIENMSQ==\x1b\\",
+		"iterm2/attention":     "\x1b]9;4;4;100\x07\x1b]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Gemini CLI\x07\x1b]7501;state=blocked:kind=permission:id=gemini-7:app=gemini:title=R2VtaW5pIENMSQ==\x1b\\\x1b]9;Gemini CLI needs your input \u00b7 myrepo\x07",
+		"iterm2/done":          "\x1b]9;4;0\x07\x1b]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Gemini CLI\x07\x1b]7501;state=done:id=gemini-7:app=gemini:title=R2VtaW5pIENMSQ==\x1b\\\x1b]9;Gemini CLI is done \u00b7 myrepo\x07",
+		"iterm2/interrupted":   "\x1b]9;4;0\x07\x1b]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Gemini CLI\x07\x1b]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=gemini-7:app=gemini:title=R2VtaW5pIENMSQ==\x1b\\",
+		"tmux+iterm2/working":  "\x1bPtmux;\x1b\x1b]9;4;3\x07\x1b\\\x1bPtmux;\x1b\x1b]7501;state=working:id=gemini-7:app=gemini:title=R2VtaW5pIENMSQ==\x1b\x1b\\\x1b\\",
+		"warp/attention":       "\x1b]9;4;4;100\x07\x1b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"gemini\",\"event\":\"permission_request\",\"project\":\"myrepo\"}\x07",
+		"warp/working":         "\x1b]9;4;3\x07\x1b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"gemini\",\"event\":\"prompt_submit\",\"project\":\"myrepo\"}\x07",
 		"bell/working":         "\x1b]9;4;3\x07",
 		"bell/attention":       "\x1b]9;4;4;100\x07\x07",
 		"bell/done":            "\x1b]9;4;0\x07\x07",
 		"tmux+osc9/working":    "\x1bPtmux;\x1b\x1b]9;4;3\x07\x1b\\",
 		"tmux+osc777/done":     "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]777;notify;Gemini CLI;is done \u00b7 myrepo\x07\x1b\\\x07",
-		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\\x07",
+		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;i=gemini-7:o=unfocused;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\\x07",
 		"tmux+bell/done":       "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x07",
-		"tmux+kitty/done":      "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]99;;Gemini CLI is done \u00b7 myrepo\x07\x1b\\\x07",
+		"tmux+kitty/done":      "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]99;i=gemini-7:o=unfocused;Gemini CLI is done \u00b7 myrepo\x07\x1b\\\x07",
 	}
 	for k, w := range want {
 		name, state, _ := strings.Cut(k, "/")
@@ -64,14 +73,14 @@ func TestTerminalBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(terminal.Bytes(term, p, f, terminal.State(state))); got != w {
+		if got := string(terminal.Bytes(term, terminal.Agent{ID: "gemini", Product: p}, f, "gemini-7", terminal.State(state))); got != w {
 			t.Errorf("%s: got %q, want %q", k, got, w)
 		}
 	}
 	// Claude's form: never wrapped (Claude wraps it inside tmux), escapes as
 	// JSON \u escapes, the whole line ASCII; inside tmux the plain BEL that
 	// marks the window last (Claude writes a BEL unwrapped).
-	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, nil, false, "Claude Code", "myrepo", terminal.Attention)
+	got := TerminalJSON(terminal.Terminal{Dialect: terminal.OSC777, Tmux: true}, terminal.Agent{ID: "claude", Product: "Claude Code"}, false, "myrepo", "claude-7", terminal.Attention)
 	if w := `{"terminalSequence":"\u001b]9;4;4;100\u0007\u001b]777;notify;Claude Code;needs your input \u00b7 myrepo\u0007\u0007"}`; got != w {
 		t.Errorf("TerminalJSON = %s, want %s", got, w)
 	}
@@ -90,7 +99,7 @@ func TestTerminalBytes(t *testing.T) {
 		{"wezterm", "attention", true, "\x1b]777;notify;Gemini CLI;needs your input \u00b7 myrepo\x07"},
 	} {
 		term, _ := terminal.Parse(c.term)
-		if got := string(terminal.Encode(term, terminal.Sequences(term, ownLike, c.draws, p, f, terminal.State(c.state)))); got != c.want {
+		if got := string(terminal.Encode(term, terminal.Sequences(term, terminal.Agent{ID: "gemini", Product: p, Own: ownLike}, c.draws, f, "gemini-7", terminal.State(c.state)))); got != c.want {
 			t.Errorf("%s %s draws %v: got %q, want %q", c.term, c.state, c.draws, got, c.want)
 		}
 	}
@@ -154,7 +163,7 @@ func TestTerminalSequencesPassClaudesAllowlist(t *testing.T) {
 				everywhere := &terminal.Own{Notifies: terminal.States(), In: []string{"*"}, InTmux: []string{"*"}}
 				for _, own := range []*terminal.Own{nil, everywhere} {
 					for _, draws := range []bool{false, true} {
-						seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, own, draws, "Claude Code", terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), s), "")
+						seq := strings.Join(terminal.Sequences(terminal.Terminal{Dialect: d, Tmux: tmux}, terminal.Agent{ID: "claude", Product: "Claude Code", Own: own}, draws, terminal.SafeFolder("/w/2024;\x1b]0;pwned\x07"), "claude-7", s), "")
 						if seq != "" && !claudeAllows(seq) {
 							t.Errorf("%s %s (tmux %v, own %v, draws %v): Claude would drop %q", d, s, tmux, own != nil, draws, seq)
 						}
@@ -335,6 +344,8 @@ func TestTerminalScriptsRun(t *testing.T) {
 					env := map[string]string{"TERM_PROGRAM": []string{"ghostty", "iTerm.app", "tmux"}[k%3]}
 					cmd.Env = append(cmd.Env, "TERM_PROGRAM="+env["TERM_PROGRAM"])
 					draws := c.spec.Own.Draws(func(k string) string { return env[k] })
+					a := terminal.Agent{ID: c.spec.Agent, Product: c.spec.Product, Own: c.spec.Own}
+					key := c.spec.Agent + "-" + filepath.Base(p.Path)
 					cmd.Stdin = strings.NewReader(c.payload)
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
@@ -345,9 +356,16 @@ func TestTerminalScriptsRun(t *testing.T) {
 					var wantPTY, wantOut string
 					if c.want != "" {
 						if c.spec.Transport == Stdout {
-							wantOut = TerminalJSON(term, c.spec.Own, draws, c.spec.Product, folder, c.want)
+							wantOut = TerminalJSON(term, a, draws, folder, key, c.want)
+							var pty []string // what Claude's terminalSequence does not carry
+							for _, q := range terminal.Sequences(term, a, draws, folder, key, c.want) {
+								if !stdoutCarries(q) {
+									pty = append(pty, q)
+								}
+							}
+							wantPTY = string(terminal.Encode(term, pty))
 						} else {
-							wantPTY = string(terminal.Encode(term, terminal.Sequences(term, c.spec.Own, draws, c.spec.Product, folder, c.want)))
+							wantPTY = string(terminal.Encode(term, terminal.Sequences(term, a, draws, folder, key, c.want)))
 						}
 					}
 					if got := string(p.Drain(t)); got != wantPTY {
@@ -403,13 +421,13 @@ func TestPluginsTerminalMode(t *testing.T) {
 		term, _ := terminal.Parse(ts)
 		env := map[string]string{"TERM_PROGRAM": []string{"ghostty", "vscode"}[k%2]}
 		for _, c := range []struct {
-			dir, file, product string
-			own                *terminal.Own
-			states             []terminal.State
+			dir, file, id, product string
+			own                    *terminal.Own
+			states                 []terminal.State
 		}{
-			{ocDir, ocPlugin, "opencode", nil, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
-			{piDir, piExt, "Pi", nil, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
-			{ownDir, ownExt, "Own", own, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
+			{ocDir, ocPlugin, "opencode", "opencode", nil, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
+			{piDir, piExt, "pi", "Pi", nil, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
+			{ownDir, ownExt, "pi", "Own", own, []terminal.State{terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted}},
 		} {
 			cmd := exec.Command(node, filepath.Join(c.dir, "driver.mjs"), c.file, "turn")
 			cmd.Dir = work
@@ -420,7 +438,8 @@ func TestPluginsTerminalMode(t *testing.T) {
 			var want []byte
 			for _, s := range c.states {
 				draws := c.own.Draws(func(k string) string { return env[k] })
-				want = append(want, terminal.Encode(term, terminal.Sequences(term, c.own, draws, c.product, terminal.SafeFolder(work), s))...)
+				a := terminal.Agent{ID: c.id, Product: c.product, Own: c.own}
+				want = append(want, terminal.Encode(term, terminal.Sequences(term, a, draws, terminal.SafeFolder(work), c.id+"-"+filepath.Base(p.Path), s))...)
 			}
 			if got := p.Drain(t); !bytes.Equal(got, want) {
 				t.Errorf("%s %s %v: pty got %q, want %q", c.product, ts, env, got, want)

@@ -370,10 +370,10 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	task, pty := terminal.TaskVar(ns), terminal.PTYVar(ns)
 	id, path := o.Getenv(task), o.Getenv(pty)
 	t, ours := terminal.FromTask(id)
-	product, own := agent, (*terminal.Own)(nil)
+	product, own, agentID := agent, (*terminal.Own)(nil), agent
 	if a, err := in.Agent(agent); err == nil && a.Product != "" {
 		ad, _ := adapters.Lookup(cmp.Or(a.Base, a.Name))
-		product, own = a.Product, ad.ShowsItself
+		product, own, agentID = a.Product, ad.ShowsItself, ad.ID
 	}
 	switch {
 	case id == "":
@@ -417,6 +417,20 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		sh.Sends += "; " + product + "'s own notification, which its hooks leave out here, is dropped by tmux as well"
 	case len(when) > 0:
 		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
+	}
+	var holds []string
+	for _, h := range (terminal.Agent{ID: agentID, Own: own}).Holds(t) {
+		holds = append(holds, h.Says())
+	}
+	if len(holds) > 0 {
+		sh.Sends += "; they hold its state in the tab as " + strings.Join(holds, " and ")
+	}
+	if own != nil && len(own.Holds) > 0 {
+		var its []string
+		for _, h := range own.Holds {
+			its = append(its, h.Says())
+		}
+		sh.Sends += "; " + product + " sends " + strings.Join(its, " and ") + " itself, so its hooks leave that out"
 	}
 	if own.Draws(o.Getenv) {
 		sh.Sends += "; it draws its own tab progress in this terminal, so its hooks leave theirs out"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -98,7 +99,7 @@ func runEmit(o *emitOptions) error {
 		if err != nil {
 			return err
 		}
-		product := "An agent"
+		agent := terminal.Agent{Product: "An agent"}
 		if o.Agent != "" {
 			in, err := o.installer()
 			if err != nil {
@@ -108,10 +109,10 @@ func runEmit(o *emitOptions) error {
 			if err != nil {
 				return usageError{err}
 			}
-			product = a.Product
+			agent = terminal.Agent{ID: cmp.Or(a.Base, a.Name), Product: a.Product}
 		}
 		dir, _ := os.Getwd()
-		seq, term = terminal.Bytes(t, product, terminal.SafeFolder(dir), st), t.String()
+		seq, term = terminal.Bytes(t, agent, terminal.SafeFolder(dir), cmp.Or(agent.ID, "agent")+"-emit", st), t.String()
 	}
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})

@@ -500,6 +500,10 @@ func runTermCase(t *testing.T, c termCase) {
 	// what the shell's init set
 	b, _ := os.ReadFile(envFile)
 	f := strings.Fields(string(b))
+	key := c.agent + "-" // the agent session's key in the tab: its pty's name
+	if len(f) == 3 {
+		key += filepath.Base(f[1])
+	}
 	switch {
 	case len(f) != 3:
 		r.problem("the shell recorded %q, want the task id, the pty and its tty", b)
@@ -594,7 +598,7 @@ func runTermCase(t *testing.T, c termCase) {
 		if c.own {
 			own = &terminal.Own{Notifies: []terminal.State{hookinstall.Attention}, In: []string{"*"}}
 		}
-		for _, w := range terminal.Sequences(bare, own, false, c.product, terminal.SafeFolder(r.work), s) {
+		for _, w := range terminal.Sequences(bare, terminal.Agent{ID: c.agent, Product: c.product, Own: own}, false, terminal.SafeFolder(r.work), key, s) {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator

@@ -120,9 +120,11 @@ func TermState(o TermOSC, product, folder string) (state, dialect string) {
 		if s := saysState(strings.TrimPrefix(o.Payload, "notify;"+product+";"), tail); s != "" && strings.HasPrefix(o.Payload, "notify;"+product+";") {
 			return s, "osc777"
 		}
-	case 99:
-		if s := saysState(strings.TrimPrefix(o.Payload, ";"+product+" "), tail); s != "" && strings.HasPrefix(o.Payload, ";"+product+" ") {
-			return s, "osc99"
+	case 99: // its metadata (i=ID:o=unfocused), then the title
+		if _, title, _ := strings.Cut(o.Payload, ";"); strings.HasPrefix(title, product+" ") {
+			if s := saysState(strings.TrimPrefix(title, product+" "), tail); s != "" {
+				return s, "osc99"
+			}
 		}
 	}
 	return "", ""

@@ -12,8 +12,8 @@ func TestDecodeTerminal(t *testing.T) {
 	work := "/home/u/work"
 	var raw []byte
 	raw = append(raw, "text\x1b]0;title\x07"...)
-	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC777}, "Gemini CLI", terminal.SafeFolder(work), hookinstall.Attention)...)
-	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC99, Tmux: true}, "Gemini CLI", terminal.SafeFolder(work), hookinstall.Done)...)
+	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC777}, terminal.Agent{ID: "gemini", Product: "Gemini CLI"}, terminal.SafeFolder(work), "gemini-1", hookinstall.Attention)...)
+	raw = append(raw, terminal.Bytes(terminal.Terminal{Dialect: terminal.OSC99, Tmux: true}, terminal.Agent{ID: "gemini", Product: "Gemini CLI"}, terminal.SafeFolder(work), "gemini-1", hookinstall.Done)...)
 	raw = append(raw, "\x1b]9;cut by ESC\x1b[0m\x1b]9;4;3\x1b\\\x1b]9;never ended"...)
 	got := DecodeTerminal(raw)
 	var states []string

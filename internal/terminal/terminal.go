@@ -11,6 +11,7 @@
 package terminal
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ var Forms = []struct {
 }{
 	{OSC9, "\x1b]9;", " "},
 	{OSC777, "\x1b]777;notify;", ";"},
-	{OSC99, "\x1b]99;;", " "},
+	{OSC99, "\x1b]99;i={key}:o=unfocused;", " "},
 	{Bell, "", ""},
 }
 
@@ -96,26 +97,68 @@ func Shows(d Dialect, example string) string {
 // with the dialect init picks for it. Rules name these terminals, and a
 // terminal's name ends the task id init sets ("terminal:osc777:ghostty"),
 // so that an agent's hooks can leave out what the agent shows by itself
-// there (Own).
+// there (Own). Holds are the ways the terminal keeps an agent's state in
+// its tab (docs/terminals.md says where each was read).
 var Names = []struct {
 	Name    string
 	Dialect Dialect
+	Holds   []Status
 }{
-	{"osc9", OSC9}, {"osc777", OSC777}, {"osc99", OSC99}, {"bell", Bell},
-	{"kitty", OSC99}, {"ghostty", OSC777}, {"wezterm", OSC777}, {"foot", OSC777}, {"konsole", OSC777},
-	{"windows-terminal", OSC777}, {"urxvt", OSC777}, {"warp", OSC777}, {"iterm2", OSC9},
-	{"apple-terminal", Bell}, {"vscode", Bell}, {"alacritty", Bell}, {"jetbrains", Bell}, {"vte", Bell},
-	{"screen", Bell},
+	{"osc9", OSC9, nil}, {"osc777", OSC777, nil}, {"osc99", OSC99, nil}, {"bell", Bell, nil},
+	{"kitty", OSC99, nil}, {"ghostty", OSC777, nil}, {"wezterm", OSC777, nil}, {"foot", OSC777, nil},
+	{"konsole", OSC777, nil}, {"windows-terminal", OSC777, nil}, {"urxvt", OSC777, nil},
+	{"warp", OSC777, []Status{WarpEvents}}, {"iterm2", OSC9, []Status{TabStatus, ProgramStatus}},
+	{"apple-terminal", Bell, nil}, {"vscode", Bell, nil}, {"alacritty", Bell, nil}, {"jetbrains", Bell, nil},
+	{"vte", Bell, nil}, {"screen", Bell, nil},
+}
+
+// A Status is a way a terminal holds an agent's state in its tab, besides
+// a notification and the progress: sent where the terminal's row of Names
+// holds it.
+type Status string
+
+const (
+	// ProgramStatus is OSC 7501, the Program Status protocol: a record per
+	// agent session (id), ESC ] 7501 ; state=... : id=... : app=... :
+	// title=BASE64 ESC \, shown as the tab's status.
+	ProgramStatus Status = "osc7501"
+	// TabStatus is iTerm2's OSC 21337, the tab's one status: no id, so
+	// never inside tmux, whose panes share one tab.
+	TabStatus Status = "osc21337"
+	// WarpEvents are Warp's warp://cli-agent events (OSC 777 notify with
+	// JSON), which feed its sidebar, in place of the notification, for the
+	// agents Warp knows (WarpAgents).
+	WarpEvents Status = "warp"
+)
+
+// Says is h for people: "an OSC 7501 program status record".
+func (h Status) Says() string {
+	return map[Status]string{ProgramStatus: "an OSC 7501 program status record", TabStatus: "iTerm2's OSC 21337 tab status",
+		WarpEvents: "Warp's agent events (its sidebar)"}[h]
+}
+
+// WarpAgents are the agents Warp's sidebar takes events of: hookinstall's
+// ids, which are Warp's names for them.
+var WarpAgents = []string{"claude", "droid", "gemini", "grok", "omp", "opencode", "pi"}
+
+// name is the row of Names named n.
+func name(n string) (row struct {
+	Name    string
+	Dialect Dialect
+	Holds   []Status
+}, ok bool) {
+	for _, r := range Names {
+		if r.Name == n {
+			return r, true
+		}
+	}
+	return row, false
 }
 
 // dialectOf is the dialect of a name in Names, and whether it is one.
-func dialectOf(name string) (Dialect, bool) {
-	for _, n := range Names {
-		if n.Name == name {
-			return n.Dialect, true
-		}
-	}
-	return "", false
+func dialectOf(n string) (Dialect, bool) {
+	r, ok := name(n)
+	return r.Dialect, ok
 }
 
 // A Terminal is what the hooks speak when no host set them up but `init`
@@ -226,7 +269,8 @@ var Rules = []Rule{
 	{"TERM_PROGRAM", "WezTerm", "wezterm", "WezTerm"},
 	{"TERM", "foot*", "foot", "foot"},
 	{"TERM", "rxvt*", "urxvt", "urxvt (with its notify extension)"},
-	{"TERM_PROGRAM", "WarpTerminal", "warp", "Warp"},
+	{"WARP_CLI_AGENT_PROTOCOL_VERSION", "", "warp", "Warp, its agent protocol on"},
+	{"TERM_PROGRAM", "WarpTerminal", "osc777", "Warp (its agent protocol off: OSC 777 toasts)"},
 	{"ITERM_SESSION_ID", "", "iterm2", "iTerm2"},
 	{"TERM_PROGRAM", "iTerm.app", "iterm2", "iTerm2"},
 	{"LC_TERMINAL", "iTerm2", "iterm2", "iTerm2 (over ssh)"},
@@ -306,8 +350,9 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 			if r.Value != "" {
 				set = "=" + r.Value
 			}
-			d, _ := dialectOf(r.Name)
-			return Terminal{Dialect: d, Name: r.Name, Tmux: tmux}, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
+			t, _ := Parse(r.Name) // a terminal's name, or a dialect's
+			t.Tmux = tmux
+			return t, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
 		}
 	}
 	return Terminal{Dialect: OSC9, Tmux: tmux}, "no terminal recognised: OSC 9, which most terminals that notify understand"
@@ -352,14 +397,28 @@ func Progress(s State) string {
 // " · " (U+00B7).
 const Separator = " \u00b7 "
 
-// notify is the notification sequence of a dialect (its row of Forms).
-func notify(d Dialect, product, text, folder string) string {
+// notify is the notification sequence of a dialect (its row of Forms);
+// OSC 99's names the agent session (key), so that a later one closes it
+// (closeNote), and shows only while the window is not focused.
+func notify(d Dialect, product, text, folder, key string) string {
 	for _, f := range Forms {
 		if f.Dialect == d && f.Open != "" {
-			return f.Open + product + f.Join + text + Separator + folder + "\x07"
+			return strings.Replace(f.Open, "{key}", key, 1) + product + f.Join + text + Separator + folder + "\x07"
 		}
 	}
 	return "\x07"
+}
+
+// closeNote closes the OSC 99 notification of the agent session key: the
+// agent works again, so what it needed is stale.
+func closeNote(key string) string { return "\x1b]99;i=" + key + ":p=close;\x07" }
+
+// An Agent is what the decision knows of the agent whose hook sends: its
+// id (7501's app, Warp's agent name), its name for people, and what it
+// shows by itself.
+type Agent struct {
+	ID, Product string
+	Own         *Own
 }
 
 // Own is what an agent shows by itself in a terminal, read from its own
@@ -378,6 +437,9 @@ type Own struct {
 	// whose variables the agent does not see); a rule with no Var always
 	// holds.
 	Progress []Rule
+	// Holds are the ways of holding its state in the tab that the agent
+	// sends by itself, wherever it runs (Codex: OSC 7501 and 21337).
+	Holds []Status
 }
 
 // NotifiesIn reports whether the agent sends state s's notification by
@@ -411,18 +473,55 @@ func (o *Own) progress() []Rule {
 	return o.Progress
 }
 
+// holds reports whether t holds the state by h and the agent sends none
+// of its own that way.
+func (a Agent) holds(t Terminal, h Status) bool {
+	row, _ := name(t.Name)
+	return slices.Contains(row.Holds, h) && (a.Own == nil || !slices.Contains(a.Own.Holds, h))
+}
+
+// Holds lists the ways terminal t holds the agent's state for its hooks
+// (doctor's words).
+func (a Agent) Holds(t Terminal) []Status {
+	var hs []Status
+	for _, h := range []Status{TabStatus, ProgramStatus, WarpEvents} { // 7501 last: it then shows where both are read
+		if a.holds(t, h) && !(h == TabStatus && t.Tmux) && !(h == WarpEvents && !slices.Contains(WarpAgents, a.ID)) {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
 // Sends is the one decision of what a hook sends for state s in terminal
 // t, unwrapped: the OSC 9;4 progress, which the hook leaves out where the
 // agent draws its own (Own.Draws, read when it runs), and the rest: the
-// notification, unless the agent sends it itself in t, and inside tmux a
+// state held in the tab where the terminal holds it (Holds: iTerm2's tab
+// status, a 7501 record), the notification unless the agent sends it
+// itself in t (Warp's event in its place for the agents Warp knows; a
+// stale OSC 99 one closed when the agent works again), and inside tmux a
 // plain BEL, which marks the window's bell flag in tmux's window list (the
 // Bell dialect's notification is that BEL). The generated scripts and
 // plugins are this decision, tabled for every terminal init names. folder
-// must already be safe (SafeFolder).
-func Sends(t Terminal, own *Own, product, folder string, s State) (progress string, rest []string) {
+// must already be safe (SafeFolder); key tells this agent session from
+// others in the tab ("claude-3": hooks of one session share it).
+func Sends(t Terminal, a Agent, folder, key string, s State) (progress string, rest []string) {
+	for _, h := range a.Holds(t) {
+		switch h {
+		case TabStatus:
+			rest = append(rest, tabStatus(a.Product, s))
+		case ProgramStatus:
+			rest = append(rest, programStatus(a, key, s))
+		case WarpEvents:
+			rest = append(rest, warpEvent(a.ID, folder, s))
+		}
+	}
 	n := Notification(s)
-	if n != "" && !own.NotifiesIn(t, s) {
-		rest = append(rest, notify(t.Dialect, product, n, folder))
+	own := a.Own
+	switch warp := slices.Contains(a.Holds(t), WarpEvents); {
+	case n != "" && !warp && !own.NotifiesIn(t, s):
+		rest = append(rest, notify(t.Dialect, a.Product, n, folder, key))
+	case n == "" && t.Dialect == OSC99 && !(own.NotifiesIn(t, Attention) && own.NotifiesIn(t, Done)):
+		rest = append(rest, closeNote(key))
 	}
 	if n != "" && t.Tmux && (own.NotifiesIn(t, s) || t.Dialect != Bell) {
 		rest = append(rest, "\x07")
@@ -430,14 +529,49 @@ func Sends(t Terminal, own *Own, product, folder string, s State) (progress stri
 	return Progress(s), rest
 }
 
-// Sequences is what a hook of an agent that shows own by itself sends for
-// state s in terminal t, unwrapped, its progress left out when draws.
-func Sequences(t Terminal, own *Own, draws bool, product, folder string, s State) []string {
-	p, rest := Sends(t, own, product, folder, s)
+// Sequences is what a hook of agent a sends for state s in terminal t,
+// unwrapped, its progress left out when draws.
+func Sequences(t Terminal, a Agent, draws bool, folder, key string, s State) []string {
+	p, rest := Sends(t, a, folder, key, s)
 	if draws {
 		return rest
 	}
 	return append([]string{p}, rest...)
+}
+
+// InterruptedMsg is the msg of an interrupted turn's 7501 record: idle,
+// the spec's state after a cancellation, is also other programs' state at
+// every turn's end (Codex's).
+const InterruptedMsg = "Interrupted"
+
+// programStatus is agent a's OSC 7501 record (rev 0.3) for state s:
+// blocked on a permission while it needs the user, idle once the user
+// stopped it (the spec's word for a cancelled turn, InterruptedMsg its
+// msg), its name for people as the title; the id is this session's, so
+// that agents in panes that share a tab keep a record each.
+func programStatus(a Agent, key string, s State) string {
+	st := map[State]string{Working: "working", Attention: "blocked:kind=permission", Done: "done",
+		Interrupted: "idle:msg=" + base64.StdEncoding.EncodeToString([]byte(InterruptedMsg))}[s]
+	app := ""
+	if a.ID != "" {
+		app = ":app=" + a.ID
+	}
+	return "\x1b]7501;state=" + st + ":id=" + key + app + ":title=" + base64.StdEncoding.EncodeToString([]byte(a.Product)) + "\x1b\\"
+}
+
+// tabStatus is iTerm2's OSC 21337 for state s, in its own words and
+// colours (those of its ProgramStatusController).
+func tabStatus(product string, s State) string {
+	w := map[State][2]string{Working: {"working", "#ff9500"}, Attention: {"waiting", "#5f87ff"}, Done: {"done", "#00d75f"}, Interrupted: {"idle", "#00d75f"}}[s]
+	return "\x1b]21337;status=" + w[0] + ";indicator=" + w[1] + ";status-color=" + w[1] + ";detail=" + product + "\x07"
+}
+
+// warpEvent is Warp's warp://cli-agent event (schema v1) for state s: a
+// prompt submitted, a permission asked, a stop (Warp has no event for a
+// turn the user stopped: a stop is the end of it).
+func warpEvent(agent, folder string, s State) string {
+	ev := map[State]string{Working: "prompt_submit", Attention: "permission_request", Done: "stop", Interrupted: "stop"}[s]
+	return "\x1b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"" + agent + "\",\"event\":\"" + ev + "\",\"project\":\"" + folder + "\"}\x07"
 }
 
 // TmuxWrap wraps one sequence in tmux's DCS passthrough: ESC P tmux ;
@@ -459,10 +593,10 @@ func Encode(t Terminal, seqs []string) []byte {
 	return []byte(b.String())
 }
 
-// Bytes returns the bytes a hook that writes to the pty sends for state s
-// in terminal t, leaving nothing out.
-func Bytes(t Terminal, product, folder string, s State) []byte {
-	return Encode(t, Sequences(t, nil, false, product, folder, s))
+// Bytes returns the bytes a hook of agent a that writes to the pty sends
+// for state s in terminal t, its progress included.
+func Bytes(t Terminal, a Agent, folder, key string, s State) []byte {
+	return Encode(t, Sequences(t, a, false, folder, key, s))
 }
 
 // EnvPrefix is the namespace as an environment variable prefix:

@@ -27,17 +27,23 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	tty=${HOOKINSTALL_PTY:-}
+	k=${tty##*/}
 	o=1
 	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
 	case $HOOKINSTALL_TASK_ID in
-	terminal:tmux+osc99:kitty | terminal:tmux+osc777:ghostty | terminal:tmux+osc9:iterm2) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
+	terminal:tmux+osc99:kitty | terminal:tmux+osc777:ghostty) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
+	terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"permission_request\",\"project\":\"' "$d" '\"}\u0007\u0007"}' ;;
+	terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=blocked:kind=permission:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
 	terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
 	terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
 	terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	terminal:osc99:kitty | terminal:osc777:ghostty | terminal:osc9:iterm2) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007"}' ;;
+	terminal:osc99:kitty | terminal:osc777:ghostty) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007"}' ;;
+	terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"permission_request\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Claude Code\007\033]7501;state=blocked:kind=permission:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;4;100\u0007"}' ;;
 	terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]777;notify;Claude Code;needs your input \u00b7 ' "$d" '\u0007"}' ;;
-	terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
+	terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
 	*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	esac

@@ -43,16 +43,29 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	tty=${HOOKINSTALL_PTY:-}
+	k=${tty##*/}
 	o=1
 	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
 	case $state/$HOOKINSTALL_TASK_ID in
+	working/terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	working/terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
+	working/terminal:tmux+*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	working/terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Claude Code\007\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
 	working/*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	done/terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"stop\",\"project\":\"' "$d" '\"}\u0007\u0007"}' ;;
+	done/terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=done:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
 	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
 	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
 	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"stop\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	done/terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Claude Code\007\033]7501;state=done:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
 	done/*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac
@@ -111,16 +124,29 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	tty=${HOOKINSTALL_PTY:-}
+	k=${tty##*/}
 	o=1
 	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
 	case $state/$HOOKINSTALL_TASK_ID in
+	working/terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	working/terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
+	working/terminal:tmux+*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	working/terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Claude Code\007\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	working/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
 	working/*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	done/terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"stop\",\"project\":\"' "$d" '\"}\u0007\u0007"}' ;;
+	done/terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=done:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
 	done/terminal:tmux+osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
-	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
 	done/terminal:tmux+bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
 	done/terminal:tmux+*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007\u0007"}' ;;
+	done/terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"stop\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	done/terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Claude Code\007\033]7501;state=done:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:osc777*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]777;notify;Claude Code;is done \u00b7 ' "$d" '\u0007"}' ;;
-	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
+	done/terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]99;i=claude-' "$k" ':o=unfocused;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	done/terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u0007"}' ;;
 	done/*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;0\u0007}" '\u001b]9;Claude Code is done \u00b7 ' "$d" '\u0007"}' ;;
 	esac

@@ -12,9 +12,33 @@
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
+	LC_ALL=C
+	d=${PWD##*/}
+	case $d in
+	'') d=/ ;;
+	*[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]*)
+		r=$d d=
+		while [ -n "$r" ]; do
+			c=${r%"${r#?}"}
+			r=${r#?}
+			case $c in [!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]) c=_ ;; esac
+			d=$d$c
+		done
+		;;
+	esac
+	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	tty=${HOOKINSTALL_PTY:-}
+	k=${tty##*/}
 	o=1
 	case ${TERM_PROGRAM:-} in ghostty | iTerm.app) o= ;; esac
 	case $HOOKINSTALL_TASK_ID in
+	terminal:tmux+osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	terminal:tmux+osc9:iterm2) [ ! -c "$tty" ] || printf '\033Ptmux;\033\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\033\134\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	terminal:tmux+osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
+	terminal:tmux+*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	terminal:osc777:warp) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]777;notify;warp://cli-agent;{\"v\":1,\"agent\":\"claude\",\"event\":\"prompt_submit\",\"project\":\"' "$d" '\"}\u0007"}' ;;
+	terminal:osc9:iterm2) [ ! -c "$tty" ] || printf '\033]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Claude Code\007\033]7501;state=working:id=claude-%s:app=claude:title=Q2xhdWRlIENvZGU=\033\134' "$k" 2>/dev/null >"$tty"; [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
+	terminal:osc99*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;3\u0007}" '\u001b]99;i=claude-' "$k" ':p=close;\u0007"}' ;;
 	*) [ -z "$o" ] || printf '%s' '{"terminalSequence":"\u001b]9;4;3\u0007"}' ;;
 	esac
 	;;

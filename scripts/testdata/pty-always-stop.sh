@@ -29,13 +29,16 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $MY_HOST_TASK_ID in
+	terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=done:id=codex-%s:app=codex:title=Q29kZXg=\033\033\134\033\134\033Ptmux;\033\033]9;Codex is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Codex;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Codex is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=codex-%s:o=unfocused;Codex is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Codex is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Codex\007\033]7501;state=done:id=codex-%s:app=codex:title=Q29kZXg=\033\134\033]9;Codex is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Codex;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	terminal:osc99*) printf '\033]9;4;0\007\033]99;;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	terminal:osc99*) printf '\033]9;4;0\007\033]99;i=codex-%s:o=unfocused;Codex is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	*) printf '\033]9;4;0\007\033]9;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac

@@ -45,15 +45,26 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	working/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"prompt_submit","project":"%s"}\007\033\134' "$d" 2>/dev/null >"$tty" ;;
+	working/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]7501;state=working:id=claude-%s:app=claude:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	working/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]99;i=claude-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	working/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;3\007\033\134' 2>/dev/null >"$tty" ;;
+	working/terminal:osc777:warp) printf '\033]9;4;3\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"prompt_submit","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	working/terminal:osc9:iterm2) printf '\033]9;4;3\007\033]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Agent\007\033]7501;state=working:id=claude-%s:app=claude:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	working/terminal:osc99*) printf '\033]9;4;3\007\033]99;i=claude-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	working/*) printf '\033]9;4;3\007' 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"stop","project":"%s"}\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=done:id=claude-%s:app=claude:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=claude-%s:o=unfocused;Agent is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc777:warp) printf '\033]9;4;0\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"stop","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=done:id=claude-%s:app=claude:title=QWdlbnQ=\033\134\033]9;Agent is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=claude-%s:o=unfocused;Agent is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	done/*) printf '\033]9;4;0\007\033]9;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
@@ -112,15 +123,26 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	working/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"prompt_submit","project":"%s"}\007\033\134' "$d" 2>/dev/null >"$tty" ;;
+	working/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]7501;state=working:id=claude-%s:app=claude:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	working/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;3\007\033\134\033Ptmux;\033\033]99;i=claude-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	working/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;3\007\033\134' 2>/dev/null >"$tty" ;;
+	working/terminal:osc777:warp) printf '\033]9;4;3\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"prompt_submit","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	working/terminal:osc9:iterm2) printf '\033]9;4;3\007\033]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Agent\007\033]7501;state=working:id=claude-%s:app=claude:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	working/terminal:osc99*) printf '\033]9;4;3\007\033]99;i=claude-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	working/*) printf '\033]9;4;3\007' 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"stop","project":"%s"}\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=done:id=claude-%s:app=claude:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;Agent;is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=claude-%s:o=unfocused;Agent is done \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\007' 2>/dev/null >"$tty" ;;
 	done/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]9;Agent is done \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc777:warp) printf '\033]9;4;0\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"claude","event":"stop","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=done:id=claude-%s:app=claude:title=QWdlbnQ=\033\134\033]9;Agent is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:osc777*) printf '\033]9;4;0\007\033]777;notify;Agent;is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	done/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=claude-%s:o=unfocused;Agent is done \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	done/terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	done/*) printf '\033]9;4;0\007\033]9;Agent is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac

@@ -45,16 +45,27 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	attention/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"permission_request","project":"%s"}\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]7501;state=blocked:kind=permission:id=droid-%s:app=droid:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;i=droid-%s:o=unfocused;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc777:warp) printf '\033]9;4;4;100\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"permission_request","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc9:iterm2) printf '\033]9;4;4;100\007\033]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Agent\007\033]7501;state=blocked:kind=permission:id=droid-%s:app=droid:title=QWdlbnQ=\033\134\033]9;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;i=droid-%s:o=unfocused;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"stop","project":"%s"}\007\033\134' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=droid-%s:app=droid:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=droid-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc777:warp) printf '\033]9;4;0\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"stop","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=droid-%s:app=droid:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=droid-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
 	;;
@@ -112,16 +123,27 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	attention/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"permission_request","project":"%s"}\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]7501;state=blocked:kind=permission:id=droid-%s:app=droid:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;i=droid-%s:o=unfocused;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc777:warp) printf '\033]9;4;4;100\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"permission_request","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc9:iterm2) printf '\033]9;4;4;100\007\033]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Agent\007\033]7501;state=blocked:kind=permission:id=droid-%s:app=droid:title=QWdlbnQ=\033\134\033]9;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;i=droid-%s:o=unfocused;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc777:warp) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"stop","project":"%s"}\007\033\134' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=droid-%s:app=droid:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=droid-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc777:warp) printf '\033]9;4;0\007\033]777;notify;warp://cli-agent;{"v":1,"agent":"droid","event":"stop","project":"%s"}\007' "$d" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=droid-%s:app=droid:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=droid-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
 	;;

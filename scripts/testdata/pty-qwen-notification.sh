@@ -44,13 +44,16 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	attention/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]7501;state=blocked:kind=permission:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;i=qwen-%s:o=unfocused;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc9:iterm2) printf '\033]9;4;4;100\007\033]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Agent\007\033]7501;state=blocked:kind=permission:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\134\033]9;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;i=qwen-%s:o=unfocused;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
@@ -103,13 +106,16 @@ terminal:*)
 		;;
 	esac
 	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	attention/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]7501;state=blocked:kind=permission:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+osc777*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]777;notify;Agent;needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]99;i=qwen-%s:o=unfocused;Agent needs your input \302\267 %s\007\033\134\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+bell*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\007' 2>/dev/null >"$tty" ;;
 	attention/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;4;100\007\033\134\033Ptmux;\033\033]9;Agent needs your input \302\267 %s\007\033\134\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc9:iterm2) printf '\033]9;4;4;100\007\033]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Agent\007\033]7501;state=blocked:kind=permission:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\134\033]9;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:osc777*) printf '\033]9;4;4;100\007\033]777;notify;Agent;needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
-	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
+	attention/terminal:osc99*) printf '\033]9;4;4;100\007\033]99;i=qwen-%s:o=unfocused;Agent needs your input \302\267 %s\007' "$k" "$d" 2>/dev/null >"$tty" ;;
 	attention/terminal:bell*) printf '\033]9;4;4;100\007\007' 2>/dev/null >"$tty" ;;
 	attention/*) printf '\033]9;4;4;100\007\033]9;Agent needs your input \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac

@@ -29,8 +29,13 @@ if [ -z "$slow" ]; then
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=qwen-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=qwen-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
 	;;
@@ -67,8 +72,13 @@ done
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
+	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
+	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:tmux+osc99*) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]99;i=qwen-%s:p=close;\007\033\134' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/terminal:tmux+*) printf '\033Ptmux;\033\033]9;4;0\007\033\134' 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc9:iterm2) printf '\033]9;4;0\007\033]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Agent\007\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\134' "$k" 2>/dev/null >"$tty" ;;
+	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=qwen-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
 	;;

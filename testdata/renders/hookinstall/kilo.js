@@ -23,31 +23,43 @@ const SEQ = {
 // (a pattern ending in * takes every id it starts), its progress, and the rest.
 const TERMINAL = {
   working: [
+    [["terminal:tmux+osc9:iterm2"], "\u001bPtmux;\u001b\u001b]9;4;3\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]7501;state=working:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\u001b\\\u001b\\"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;3\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;i=kilo-\u0001:p=close;\u0007\u001b\\"],
     [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;3\u0007\u001b\\", ""],
+    [["terminal:osc9:iterm2"], "\u001b]9;4;3\u0007", "\u001b]21337;status=working;indicator=#ff9500;status-color=#ff9500;detail=Kilo\u0007\u001b]7501;state=working:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\\"],
+    [["terminal:osc99*"], "\u001b]9;4;3\u0007", "\u001b]99;i=kilo-\u0001:p=close;\u0007"],
     [["*"], "\u001b]9;4;3\u0007", ""],
   ],
   attention: [
+    [["terminal:tmux+osc9:iterm2"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]7501;state=blocked:kind=permission:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\u001b\\\u001b\\\u001bPtmux;\u001b\u001b]9;Kilo needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
     [["terminal:tmux+osc777*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]777;notify;Kilo;needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
-    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;;Kilo needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;i=kilo-\u0001:o=unfocused;Kilo needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
     [["terminal:tmux+bell*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u0007"],
     [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;4;100\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]9;Kilo needs your input \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:osc9:iterm2"], "\u001b]9;4;4;100\u0007", "\u001b]21337;status=waiting;indicator=#5f87ff;status-color=#5f87ff;detail=Kilo\u0007\u001b]7501;state=blocked:kind=permission:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\\\u001b]9;Kilo needs your input \u00b7 \u0000\u0007"],
     [["terminal:osc777*"], "\u001b]9;4;4;100\u0007", "\u001b]777;notify;Kilo;needs your input \u00b7 \u0000\u0007"],
-    [["terminal:osc99*"], "\u001b]9;4;4;100\u0007", "\u001b]99;;Kilo needs your input \u00b7 \u0000\u0007"],
+    [["terminal:osc99*"], "\u001b]9;4;4;100\u0007", "\u001b]99;i=kilo-\u0001:o=unfocused;Kilo needs your input \u00b7 \u0000\u0007"],
     [["terminal:bell*"], "\u001b]9;4;4;100\u0007", "\u0007"],
     [["*"], "\u001b]9;4;4;100\u0007", "\u001b]9;Kilo needs your input \u00b7 \u0000\u0007"],
   ],
   done: [
+    [["terminal:tmux+osc9:iterm2"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]7501;state=done:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\u001b\\\u001b\\\u001bPtmux;\u001b\u001b]9;Kilo is done \u00b7 \u0000\u0007\u001b\\\u0007"],
     [["terminal:tmux+osc777*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]777;notify;Kilo;is done \u00b7 \u0000\u0007\u001b\\\u0007"],
-    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;;Kilo is done \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;i=kilo-\u0001:o=unfocused;Kilo is done \u00b7 \u0000\u0007\u001b\\\u0007"],
     [["terminal:tmux+bell*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u0007"],
     [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]9;Kilo is done \u00b7 \u0000\u0007\u001b\\\u0007"],
+    [["terminal:osc9:iterm2"], "\u001b]9;4;0\u0007", "\u001b]21337;status=done;indicator=#00d75f;status-color=#00d75f;detail=Kilo\u0007\u001b]7501;state=done:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\\\u001b]9;Kilo is done \u00b7 \u0000\u0007"],
     [["terminal:osc777*"], "\u001b]9;4;0\u0007", "\u001b]777;notify;Kilo;is done \u00b7 \u0000\u0007"],
-    [["terminal:osc99*"], "\u001b]9;4;0\u0007", "\u001b]99;;Kilo is done \u00b7 \u0000\u0007"],
+    [["terminal:osc99*"], "\u001b]9;4;0\u0007", "\u001b]99;i=kilo-\u0001:o=unfocused;Kilo is done \u00b7 \u0000\u0007"],
     [["terminal:bell*"], "\u001b]9;4;0\u0007", "\u0007"],
     [["*"], "\u001b]9;4;0\u0007", "\u001b]9;Kilo is done \u00b7 \u0000\u0007"],
   ],
   interrupted: [
+    [["terminal:tmux+osc9:iterm2"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\u001b\\\u001b\\"],
+    [["terminal:tmux+osc99*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", "\u001bPtmux;\u001b\u001b]99;i=kilo-\u0001:p=close;\u0007\u001b\\"],
     [["terminal:tmux+*"], "\u001bPtmux;\u001b\u001b]9;4;0\u0007\u001b\\", ""],
+    [["terminal:osc9:iterm2"], "\u001b]9;4;0\u0007", "\u001b]21337;status=idle;indicator=#00d75f;status-color=#00d75f;detail=Kilo\u0007\u001b]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=kilo-\u0001:app=kilo:title=S2lsbw==\u001b\\"],
+    [["terminal:osc99*"], "\u001b]9;4;0\u0007", "\u001b]99;i=kilo-\u0001:p=close;\u0007"],
     [["*"], "\u001b]9;4;0\u0007", ""],
   ],
 };
@@ -70,13 +82,14 @@ function folder() {
   return out.slice(0, 32);
 }
 
-function terminal(task, state) {
+// pty is the pty's path: its name tells this agent session from others.
+function terminal(task, state, pty) {
   const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
   const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";
     return v === "" || (want === "" ? got !== "" : want.endsWith("*") ? got.startsWith(want.slice(0, -1)) : got === want);
   });
-  return (draws ? "" : arm[1]) + arm[2].replaceAll("\u0000", folder());
+  return ((draws ? "" : arm[1]) + arm[2]).replaceAll("\u0000", folder()).replaceAll("\u0001", pty.slice(pty.lastIndexOf("/") + 1));
 }
 
 function emit(state) {
@@ -88,7 +101,7 @@ function emit(state) {
     if (!path || !fs.statSync(path).isCharacterDevice()) return;
     const c = fs.constants;
     fd = fs.openSync(path, c.O_WRONLY | c.O_NOCTTY | c.O_NONBLOCK);
-    const data = task.startsWith("terminal:") ? terminal(task, state) : SEQ[state];
+    const data = task.startsWith("terminal:") ? terminal(task, state, path) : SEQ[state];
     if (fs.fstatSync(fd).isCharacterDevice()) fs.writeSync(fd, data);
   } catch {
     // Never disturb the agent: a missing or busy terminal is not our business.

@@ -64,10 +64,11 @@ func inTerminal(c hookCase) hookCase {
 	wd, _ := os.Getwd()
 	// the hooks run with PATH and the two variables alone (termEnv)
 	draws := c.own.Draws(func(string) string { return "" })
+	a := terminal.Agent{Product: c.product, Own: c.own} // termTask's terminal holds nothing that names it
 	if c.pty {
-		c.want = terminal.Encode(t, terminal.Sequences(t, c.own, draws, c.product, terminal.SafeFolder(wd), c.state))
+		c.want = terminal.Encode(t, terminal.Sequences(t, a, draws, terminal.SafeFolder(wd), "", c.state))
 	} else {
-		c.want = []byte(scripts.TerminalJSON(t, c.own, draws, c.product, terminal.SafeFolder(wd), c.state))
+		c.want = []byte(scripts.TerminalJSON(t, a, draws, terminal.SafeFolder(wd), "", c.state))
 	}
 	return c
 }
