@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,7 +116,8 @@ func TestTemplatesHaveNoForbiddenConstructs(t *testing.T) {
 
 // allowedCommands are the only commands a generated script may run: shell
 // builtins, none of which runs, sources or evaluates anything.
-var allowedCommands = map[string]bool{"[": true, "printf": true, "exit": true, "set": true, "shift": true, "read": true, "break": true}
+var allowedCommands = map[string]bool{"[": true, "printf": true, "exit": true, "set": true, "shift": true, "read": true, "break": true,
+	"mkdir": true, "mv": true, "tmux": true} // terminal mode's record, each in one form (below)
 
 // TestGeneratedScriptsSyntax parses every rendered script as POSIX sh and
 // walks it: every command is a literal builtin from allowedCommands; no
@@ -159,6 +161,9 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 						switch {
 						case r.Op == syntax.RdrOut && r.N != nil && r.N.Value == "2" && target == "/dev/null":
 						case r.Op == syntax.RdrOut && r.N == nil && target == `"$tty"`: // Claude's too, for what its terminalSequence does not carry
+						case r.Op == syntax.RdrOut && r.N == nil && (target == `"$f.$$"` || target == "/dev/null"): // the record, through a rename
+						case r.Op == syntax.DplOut && r.N != nil && r.N.Value == "2" && target == "1":
+						case r.Op == syntax.RdrIn && (target == `"$f"` || target == `"/proc/$a/stat"`):
 							if !sawTTYGuard {
 								t.Errorf("%s: writes to $tty before [ -c \"$tty\" ]", r.Pos())
 							}
@@ -185,8 +190,12 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 						if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` || line == `[ ! -c "$tty" ]` && spec.Transport == Stdout {
 							sawTTYGuard = true
 						}
+					case "mkdir", "mv", "tmux":
+						if !slices.Contains([]string{`mkdir -m 700 "$r"`, `mv -f "$f.$$" "$f"`}, line) && !strings.HasPrefix(line, `tmux set-option -pq -t "$TMUX_PANE" @`) {
+							t.Errorf("%s: %s in a form the record does not use: %s", n.Pos(), name, line)
+						}
 					case "read":
-						if line != "read -r line" {
+						if line != "read -r line" && line != `read -r l` && line != `read -r s` {
 							t.Errorf("%s: read other than 'read -r line': %s", n.Pos(), line)
 						}
 					case "set":

@@ -225,7 +225,7 @@ func TestOpencodePluginStable(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"O_CREAT", "export default", "/dev/tty", "decision", "throw ", "appendFile", "writeFile"} {
-		if strings.Contains(strings.Join(code, "\n"), s) {
+		if strings.Contains(withoutRecord(t, strings.Join(code, "\n")), s) {
 			t.Errorf("plugin code contains %q", s)
 		}
 	}

@@ -213,35 +213,20 @@ func (spec Spec) agent() (terminal.Agent, string) {
 	return terminal.Agent{ID: cmp.Or(spec.Base, spec.Agent), Product: spec.Product, Own: spec.Own}, spec.Agent + "-" + keyPlaceholder
 }
 
-// terminalBlock is the terminal branch of a script: the folder when a
-// state it sends has a notification; the session's key; where the agent
-// draws its own progress, $o, empty when one of its rules holds; then one
-// case on the task id (and $state, for a script whose state depends on the
-// payload), an arm of the table (table) per line.
+// terminalBlock is the terminal branch of a script: the folder ($d), the
+// pty ($tty, Claude's too) and its name ($k); where the agent draws its own
+// progress, $o, empty when one of its rules holds; then one case on the
+// task id (and $state, for a script whose state depends on the payload),
+// an arm of the table (table) per line; then the session's record
+// (recordLines).
 func terminalBlock(spec Spec, states []terminal.State) []string {
 	a, key := spec.agent()
 	stdout := spec.Transport == Stdout
-	var arms [][]arm
-	var all string // every arm's sends, to see which variables they need
-	for _, s := range states {
-		arms = append(arms, table(a, key, stdout, s, ""))
-		for _, x := range arms[len(arms)-1] {
-			all += x.rest + x.pty
-			if x.pty != "" && !strings.Contains(all, "\x02") {
-				all += "\x02" // Claude's: what its terminalSequence does not carry
-			}
-		}
-	}
-	var ls []string
-	if strings.Contains(all, folderPlaceholder) {
-		ls = folderLines()
-	}
-	if strings.Contains(all, "\x02") {
+	ls := folderLines()
+	if stdout { // what its terminalSequence does not carry, and the record
 		ls = append(ls, "tty=${"+terminal.PTYVar(spec.NS)+":-}")
 	}
-	if strings.Contains(all, keyPlaceholder) {
-		ls = append(ls, "k=${tty##*/}")
-	}
+	ls = append(ls, "k=${tty##*/}")
 	rules := progressLines(spec.Own)
 	if len(rules) > 0 {
 		ls = append(append(ls, "o=1"), rules...)
@@ -249,14 +234,14 @@ func terminalBlock(spec Spec, states []terminal.State) []string {
 			ls = append(ls, "# shellcheck disable=SC2059") // $o's progress leads the format
 		}
 	}
-	subject := "$" + terminal.TaskVar(spec.NS)
+	subject, state := "$"+terminal.TaskVar(spec.NS), "'"+string(states[0])+"'"
 	if len(states) > 1 || spec.Rule != Always {
-		subject = "$state/" + subject
+		subject, state = "$state/"+subject, `"$state"`
 	}
 	ls = append(ls, "case "+subject+" in")
-	for i, s := range states {
-		for _, x := range arms[i] {
-			if subject != "$"+terminal.TaskVar(spec.NS) {
+	for _, s := range states {
+		for _, x := range table(a, key, stdout, s, "") {
+			if state == `"$state"` {
 				for j := range x.pats {
 					x.pats[j] = string(s) + "/" + x.pats[j]
 				}
@@ -268,7 +253,35 @@ func terminalBlock(spec Spec, states []terminal.State) []string {
 			ls = append(ls, strings.Join(x.pats, " | ")+") "+line+";;")
 		}
 	}
-	return append(ls, "esac")
+	return append(append(ls, "esac"), recordLines(spec, state)...)
+}
+
+// recordLines keep the session's record (terminal.RecordDir: one file per
+// agent and pty, the state first, written whole through a rename) and,
+// inside tmux, the pane's option; where the state is the record's already,
+// nothing, so the file's time is when it began. The agent's process is the
+// hook's parent, or its parent's where that is a shell that ran the hook
+// (read from /proc where there is one).
+func recordLines(spec Spec, state string) []string {
+	ns := spec.NS
+	return []string{
+		"u=${USER:-${LOGNAME:-}}",
+		"r=${TMPDIR:-/tmp}/" + ns + "-$u",
+		"[ -z \"${XDG_RUNTIME_DIR:-}\" ] || r=$XDG_RUNTIME_DIR/" + ns + " u=1",
+		"[ -z \"$u\" ] || [ -d \"$r\" ] || mkdir -m 700 \"$r\" 2>/dev/null",
+		"[ -n \"$u\" ] && [ -d \"$r\" ] && [ ! -h \"$r\" ] && [ -O \"$r\" ] || exit 0",
+		"f=$r/" + spec.Agent + "-$k l=",
+		"[ ! -f \"$f\" ] || IFS= read -r l <\"$f\"",
+		"if [ \"$l\" != state=" + state + " ]; then",
+		"\ta=$PPID s=",
+		"\t[ ! -r \"/proc/$a/stat\" ] || IFS= read -r s <\"/proc/$a/stat\"",
+		"\tcase $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac",
+		"\ts=",
+		"\t[ -z \"${SSH_CONNECTION:-}\" ] || s=1",
+		"\tprintf '" + strings.Join(terminal.RecordFields, "=%s\\n") + "=%s\\n' " + state + " " + spec.Agent + " \"$d\" \"$tty\" \"${TMUX_PANE:-}\" \"$s\" \"$a\" 2>/dev/null >\"$f.$$\" && mv -f \"$f.$$\" \"$f\" 2>/dev/null",
+		"fi",
+		"[ -z \"${TMUX_PANE:-}\" ] || tmux set-option -pq -t \"$TMUX_PANE\" " + terminal.PaneOption(ns) + " " + state + " >/dev/null 2>&1",
+	}
 }
 
 // armLine is the command that sends what arm a sends: its progress inside
@@ -393,6 +406,8 @@ const TERMINAL = {
 };
 // where the agent draws its own progress (its description's ShowsItself)
 const OWN_PROGRESS = [` + strings.Join(rules, ", ") + `];
+const NS = ` + js(in.NS) + `, AGENT = ` + js(in.Agent) + `, PANE_OPTION = ` + js(terminal.PaneOption(in.NS)) + `;
+const FIELDS = ` + js(strings.Join(terminal.RecordFields, " ")) + `.split(" ");
 
 function folder() {
   let name = "";
@@ -410,8 +425,38 @@ function folder() {
   return out.slice(0, ` + fmt.Sprint(terminal.FolderMax) + `);
 }
 
+// record keeps the session's record for hookinstall ls (one file per
+// agent and pty, the state first, written whole through a rename; nothing
+// where the state is the record's already) and, inside tmux, the pane's
+// option, as the sh hooks do; in a folder of the user's alone.
+function record(state, pty) {
+  try {
+    const env = process.env;
+    const user = env.USER || env.LOGNAME || "";
+    const dir = env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/" + NS : user && (env.TMPDIR || "/tmp") + "/" + NS + "-" + user;
+    if (!dir) return;
+    try {
+      fs.mkdirSync(dir, 0o700);
+    } catch {}
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid() || st.mode & 0o022) return;
+    const f = dir + "/" + AGENT + "-" + pty.slice(pty.lastIndexOf("/") + 1);
+    let first = "";
+    try {
+      first = fs.readFileSync(f, "utf8").split("\n")[0];
+    } catch {}
+    if (first !== "state=" + state) {
+      const values = [state, AGENT, folder(), pty, env.TMUX_PANE || "", env.SSH_CONNECTION ? "1" : "", String(process.pid)];
+      fs.writeFileSync(f + "." + process.pid, FIELDS.map((k, i) => k + "=" + values[i] + "\n").join(""));
+      fs.renameSync(f + "." + process.pid, f);
+    }
+    if (env.TMUX_PANE) spawn("tmux", ["set-option", "-pq", "-t", env.TMUX_PANE, PANE_OPTION, state], { stdio: "ignore", detached: true }).unref();
+  } catch {}
+}
+
 // pty is the pty's path: its name tells this agent session from others.
 function terminal(task, state, pty) {
+  record(state, pty);
   const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
   const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";

@@ -213,7 +213,7 @@ user's files back byte for byte.`,
 	for _, f := range []string{"home", "as-home"} {
 		_ = root.MarkPersistentFlagDirname(f)
 	}
-	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newInitCmd(g), newRunCmd(g), newVersionCmd(g))
+	root.AddCommand(newAddCmd(g), newRemoveCmd(g), newStatusCmd(g), newDoctorCmd(g), newAgentsCmd(g), newEmitCmd(g), newInitCmd(g), newRunCmd(g), newLsCmd(g), newJumpCmd(g), newWatchCmd(g), newVersionCmd(g))
 	for _, c := range extraCommands {
 		root.AddCommand(c(g))
 	}

@@ -11,6 +11,7 @@
 package terminal
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"slices"
@@ -641,3 +642,31 @@ func SafeFolder(dir string) string {
 	}
 	return string(b)
 }
+
+// RecordDir is the folder of the user's agent sessions' records, one file
+// each, which terminal-mode hooks keep ("hookinstall ls"): <NS> in
+// $XDG_RUNTIME_DIR (the user's own runtime folder), else <NS>-<user> in
+// $TMPDIR or /tmp; "" when no user can be named there. It must be a folder
+// the user owns, no symlink, writable by no one else; the hooks write
+// nothing elsewhere.
+func RecordDir(ns string, getenv func(string) string) string {
+	if r := getenv("XDG_RUNTIME_DIR"); r != "" {
+		return r + "/" + ns
+	}
+	user := cmp.Or(getenv("USER"), getenv("LOGNAME"))
+	if user == "" {
+		return ""
+	}
+	return cmp.Or(getenv("TMPDIR"), "/tmp") + "/" + ns + "-" + user
+}
+
+// RecordFields are a record's lines, key=value each, in this order: the
+// state first (a hook that finds it unchanged writes nothing, so the
+// file's time is when the state began), the agent, the project folder (as
+// notifications name it), the agent's pty, its tmux pane, "1" over ssh,
+// and the agent's process. Nothing of the prompt or the payload.
+var RecordFields = []string{"state", "agent", "folder", "tty", "pane", "ssh", "pid"}
+
+// PaneOption is the tmux pane option that holds the state of the agent in
+// the pane, for tmux's own formats (#{@<NS>_state}).
+func PaneOption(ns string) string { return "@" + strings.ReplaceAll(ns, "-", "_") + "_state" }

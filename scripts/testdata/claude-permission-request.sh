@@ -47,6 +47,22 @@ terminal:*)
 	terminal:bell*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u0007"}' ;;
 	*) printf '%s' '{"terminalSequence":"' "${o:+\u001b]9;4;4;100\u0007}" '\u001b]9;Claude Code needs your input \u00b7 ' "$d" '\u0007"}' ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/hookinstall-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/hookinstall u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/claude-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state='attention' ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' 'attention' claude "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @hookinstall_state 'attention' >/dev/null 2>&1
 	;;
 *)
 	printf '%s' '{"terminalSequence":"\u001b]777;notify;hookinstall;agent needs your input\u0007"}'

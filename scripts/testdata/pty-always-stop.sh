@@ -42,6 +42,22 @@ terminal:*)
 	terminal:bell*) printf '\033]9;4;0\007\007' 2>/dev/null >"$tty" ;;
 	*) printf '\033]9;4;0\007\033]9;Codex is done \302\267 %s\007' "$d" 2>/dev/null >"$tty" ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/my-host-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/my-host u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/codex-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state='done' ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' 'done' codex "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @my_host_state 'done' >/dev/null 2>&1
 	;;
 *)
 	printf '\033]777;notify;my-host;agent is done\007' 2>/dev/null >"$tty"

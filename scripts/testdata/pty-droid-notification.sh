@@ -68,6 +68,22 @@ terminal:*)
 	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=droid-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/hookinstall-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/hookinstall u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/droid-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state="$state" ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' "$state" droid "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @hookinstall_state "$state" >/dev/null 2>&1
 	;;
 *)
 	case $state in
@@ -146,6 +162,22 @@ terminal:*)
 	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=droid-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/hookinstall-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/hookinstall u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/droid-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state="$state" ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' "$state" droid "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @hookinstall_state "$state" >/dev/null 2>&1
 	;;
 *)
 	case $state in

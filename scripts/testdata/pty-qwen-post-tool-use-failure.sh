@@ -29,6 +29,21 @@ if [ -z "$slow" ]; then
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
+	LC_ALL=C
+	d=${PWD##*/}
+	case $d in
+	'') d=/ ;;
+	*[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]*)
+		r=$d d=
+		while [ -n "$r" ]; do
+			c=${r%"${r#?}"}
+			r=${r#?}
+			case $c in [!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]) c=_ ;; esac
+			d=$d$c
+		done
+		;;
+	esac
+	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
 	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
@@ -38,6 +53,22 @@ terminal:*)
 	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=qwen-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/hookinstall-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/hookinstall u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/qwen-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state="$state" ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' "$state" qwen "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @hookinstall_state "$state" >/dev/null 2>&1
 	;;
 *)
 	case $state in
@@ -72,6 +103,21 @@ done
 case $HOOKINSTALL_TASK_ID in
 terminal:*)
 	# hookinstall init or run, not a host: the terminal's own language.
+	LC_ALL=C
+	d=${PWD##*/}
+	case $d in
+	'') d=/ ;;
+	*[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]*)
+		r=$d d=
+		while [ -n "$r" ]; do
+			c=${r%"${r#?}"}
+			r=${r#?}
+			case $c in [!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+@,=~\ -]) c=_ ;; esac
+			d=$d$c
+		done
+		;;
+	esac
+	case $d in ?????????????????????????????????*) r=${d#????????????????????????????????}; d=${d%"$r"} ;; esac
 	k=${tty##*/}
 	case $state/$HOOKINSTALL_TASK_ID in
 	interrupted/terminal:tmux+osc9:iterm2) printf '\033Ptmux;\033\033]9;4;0\007\033\134\033Ptmux;\033\033]7501;state=idle:msg=SW50ZXJydXB0ZWQ=:id=qwen-%s:app=qwen:title=QWdlbnQ=\033\033\134\033\134' "$k" 2>/dev/null >"$tty" ;;
@@ -81,6 +127,22 @@ terminal:*)
 	interrupted/terminal:osc99*) printf '\033]9;4;0\007\033]99;i=qwen-%s:p=close;\007' "$k" 2>/dev/null >"$tty" ;;
 	interrupted/*) printf '\033]9;4;0\007' 2>/dev/null >"$tty" ;;
 	esac
+	u=${USER:-${LOGNAME:-}}
+	r=${TMPDIR:-/tmp}/hookinstall-$u
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || r=$XDG_RUNTIME_DIR/hookinstall u=1
+	[ -z "$u" ] || [ -d "$r" ] || mkdir -m 700 "$r" 2>/dev/null
+	[ -n "$u" ] && [ -d "$r" ] && [ ! -h "$r" ] && [ -O "$r" ] || exit 0
+	f=$r/qwen-$k l=
+	[ ! -f "$f" ] || IFS= read -r l <"$f"
+	if [ "$l" != state="$state" ]; then
+		a=$PPID s=
+		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
+		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
+		s=
+		[ -z "${SSH_CONNECTION:-}" ] || s=1
+		printf 'state=%s\nagent=%s\nfolder=%s\ntty=%s\npane=%s\nssh=%s\npid=%s\n' "$state" qwen "$d" "$tty" "${TMUX_PANE:-}" "$s" "$a" 2>/dev/null >"$f.$$" && mv -f "$f.$$" "$f" 2>/dev/null
+	fi
+	[ -z "${TMUX_PANE:-}" ] || tmux set-option -pq -t "$TMUX_PANE" @hookinstall_state "$state" >/dev/null 2>&1
 	;;
 *)
 	case $state in

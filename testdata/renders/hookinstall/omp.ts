@@ -9,6 +9,7 @@
 // also plain JavaScript (no type annotations), so any JavaScript runtime can
 // load it as oh-my-pi does.
 // Remove it with: hookinstall remove omp
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 
 const SEQ = {
@@ -67,6 +68,8 @@ const TERMINAL = {
 };
 // where the agent draws its own progress (its description's ShowsItself)
 const OWN_PROGRESS = [];
+const NS = "hookinstall", AGENT = "omp", PANE_OPTION = "@hookinstall_state";
+const FIELDS = "state agent folder tty pane ssh pid".split(" ");
 
 function folder() {
   let name = "";
@@ -84,8 +87,38 @@ function folder() {
   return out.slice(0, 32);
 }
 
+// record keeps the session's record for hookinstall ls (one file per
+// agent and pty, the state first, written whole through a rename; nothing
+// where the state is the record's already) and, inside tmux, the pane's
+// option, as the sh hooks do; in a folder of the user's alone.
+function record(state, pty) {
+  try {
+    const env = process.env;
+    const user = env.USER || env.LOGNAME || "";
+    const dir = env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/" + NS : user && (env.TMPDIR || "/tmp") + "/" + NS + "-" + user;
+    if (!dir) return;
+    try {
+      fs.mkdirSync(dir, 0o700);
+    } catch {}
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid() || st.mode & 0o022) return;
+    const f = dir + "/" + AGENT + "-" + pty.slice(pty.lastIndexOf("/") + 1);
+    let first = "";
+    try {
+      first = fs.readFileSync(f, "utf8").split("\n")[0];
+    } catch {}
+    if (first !== "state=" + state) {
+      const values = [state, AGENT, folder(), pty, env.TMUX_PANE || "", env.SSH_CONNECTION ? "1" : "", String(process.pid)];
+      fs.writeFileSync(f + "." + process.pid, FIELDS.map((k, i) => k + "=" + values[i] + "\n").join(""));
+      fs.renameSync(f + "." + process.pid, f);
+    }
+    if (env.TMUX_PANE) spawn("tmux", ["set-option", "-pq", "-t", env.TMUX_PANE, PANE_OPTION, state], { stdio: "ignore", detached: true }).unref();
+  } catch {}
+}
+
 // pty is the pty's path: its name tells this agent session from others.
 function terminal(task, state, pty) {
+  record(state, pty);
   const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? task.startsWith(p.slice(0, -1)) : task === p)));
   const draws = OWN_PROGRESS.some(([v, want]) => {
     const got = process.env[v] || "";
