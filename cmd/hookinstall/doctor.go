@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -193,12 +194,17 @@ func (g *globalOptions) useColor() bool {
 	if g.Getenv("NO_COLOR") != "" {
 		return false
 	}
-	f, ok := g.IO.Out.(*os.File)
+	return onTerminal(g.IO.Out) && g.Getenv("TERM") != "dumb"
+}
+
+// onTerminal reports whether w is a terminal (a character device).
+func onTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0 && g.Getenv("TERM") != "dumb"
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func agentMark(a jsonDoctorAgent) string {

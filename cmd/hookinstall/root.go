@@ -62,8 +62,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	// a program slow to say its version (Node's start) is said on stderr
-	ctx := agentexec.Waiting(context.Background(), func(s string) { fmt.Fprintln(stderr, "hookinstall: "+s) })
+	// a program slow to say its version (Node's start) is said on stderr,
+	// where a person reads it: a terminal
+	ctx := context.Background()
+	if onTerminal(stderr) {
+		ctx = agentexec.Waiting(ctx, func(s string) { fmt.Fprintln(stderr, "hookinstall: "+s) })
+	}
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK

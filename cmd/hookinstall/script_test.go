@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +31,9 @@ func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "codex" { // linked by the fakecodex command
 		os.Exit(fakecodex.Main(os.Args[1:]))
+	}
+	if filepath.Base(os.Args[0]) == "fakeagent" { // started by the agent command
+		os.Exit(fakeAgent(os.Args[1:]))
 	}
 	// The agents' machine-wide files (/etc/claude-code, /etc/codex, ...)
 	// are looked up under a folder that does not exist, in this process
@@ -107,6 +113,11 @@ func scriptParams(dir string) testscript.Params {
 			// The agents' --version answers are kept in $WORK/cache, not
 			// in the HOME that the scripts compare.
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, "cache"))
+			// Terminal-mode hooks keep their sessions' records in $WORK/run.
+			env.Setenv("XDG_RUNTIME_DIR", filepath.Join(env.WorkDir, "run"))
+			if err := os.Mkdir(filepath.Join(env.WorkDir, "run"), 0o700); err != nil {
+				return err
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
@@ -141,6 +152,7 @@ func scriptParams(dir string) testscript.Params {
 			"replace":        cmdReplace,
 			"trusthooks":     cmdTrusthooks,
 			"fakecodex":      cmdFakecodex,
+			"agent":          cmdAgent,
 			"execagents":     cmdExecagents,
 			"healthyhome":    cmdHealthyhome,
 			"lines":          cmdLines,
@@ -333,4 +345,77 @@ func cmdFakecodex(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	mode, state := strings.CutSuffix(args[2], "+state")
 	ts.Check(fakecodex.Install(ts.MkAbs(args[0]), fakecodex.Config{Version: args[1], Mode: mode, Skip: args[3:], State: state}))
+}
+
+// agents are the stand-in agents the agent command started, by name.
+var agents sync.Map
+
+// agent NAME HOOK [PAYLOAD]: start a stand-in agent process NAME that runs
+// the hook script HOOK (with sh, PAYLOAD on its stdin) as an agent runs
+// its hooks, then lives on until "agent NAME kill" (or the script's end):
+// the hook's session record names its process. It returns once the hook
+// has run.
+func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: agent NAME HOOK [PAYLOAD] | agent NAME kill")
+	}
+	if args[1] == "kill" {
+		c, ok := agents.LoadAndDelete(ts.Getenv("WORK") + "/" + args[0])
+		if !ok {
+			ts.Fatalf("no agent %s", args[0])
+		}
+		cmd := c.(*exec.Cmd)
+		ts.Check(cmd.Process.Kill())
+		_ = cmd.Wait()
+		return
+	}
+	self, err := os.Executable()
+	ts.Check(err)
+	bin := filepath.Join(ts.Getenv("WORK"), ".agentbin")
+	ts.Check(os.MkdirAll(bin, 0o755))
+	if _, err := os.Lstat(filepath.Join(bin, "fakeagent")); err != nil {
+		ts.Check(os.Symlink(self, filepath.Join(bin, "fakeagent")))
+	}
+	payload := ""
+	if len(args) > 2 {
+		payload = ts.MkAbs(args[2])
+	}
+	cmd := exec.Command(filepath.Join(bin, "fakeagent"), ts.MkAbs(args[1]), payload)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "XDG_RUNTIME_DIR", "TMPDIR", "USER", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "TMUX", "TMUX_PANE", "SSH_CONNECTION", "TERM_PROGRAM"} {
+		if v := ts.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	out, err := cmd.StdoutPipe()
+	ts.Check(err)
+	cmd.Stdin, _ = os.Open(os.DevNull)
+	ts.Check(cmd.Start())
+	line, _ := bufio.NewReader(out).ReadString('\n') // the hook has run
+	if line != "ran\n" {
+		_ = cmd.Process.Kill()
+		ts.Fatalf("agent %s: %q", args[0], line)
+	}
+	agents.Store(ts.Getenv("WORK")+"/"+args[0], cmd)
+	ts.Defer(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+}
+
+// fakeAgent is the stand-in agent: it runs the hook, says so, and waits
+// to be killed.
+func fakeAgent(args []string) int {
+	hook := exec.Command("/bin/sh", args[0])
+	if args[1] != "" {
+		f, err := os.Open(args[1])
+		if err != nil {
+			return 2
+		}
+		hook.Stdin = f
+	}
+	hook.Stderr = os.Stderr
+	if err := hook.Run(); err != nil {
+		return 2
+	}
+	fmt.Println("ran")
+	time.Sleep(24 * time.Hour) // until killed
+	return 0
 }

@@ -121,9 +121,10 @@ func runLs(o *sessionsOptions) error {
 }
 
 // short is the status line: the count in each state, waiting first, in
-// plain ASCII ("2 waiting, 1 working"); "" when no agent runs.
+// plain ASCII ("2 waiting, 1 working"), in four-letter words where that is
+// over 40 columns ("120 wait 120 work"); "" when no agent runs.
 func short(ss []hookinstall.Session) string {
-	var parts []string
+	var long, brief []string
 	for _, st := range []hookinstall.State{hookinstall.Attention, hookinstall.Working, hookinstall.Interrupted, hookinstall.Done} {
 		n := 0
 		for _, s := range ss {
@@ -132,10 +133,14 @@ func short(ss []hookinstall.Session) string {
 			}
 		}
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, stateWords[st]))
+			long = append(long, fmt.Sprintf("%d %s", n, stateWords[st]))
+			brief = append(brief, fmt.Sprintf("%d %s", n, map[hookinstall.State]string{hookinstall.Attention: "wait", hookinstall.Working: "work", hookinstall.Interrupted: "stop", hookinstall.Done: "done"}[st]))
 		}
 	}
-	return strings.Join(parts, ", ")
+	if s := strings.Join(long, ", "); len(s) <= 40 {
+		return s
+	}
+	return strings.Join(brief, " ")
 }
 
 // printSessions prints one line a session: agent, state, for how long,
@@ -189,11 +194,13 @@ func runJump(ctx context.Context, o *sessionsOptions) error {
 	s := ss[0] // the longest waiting
 	if tm := o.Getenv("TMUX"); tm != "" && s.Pane != "" {
 		sock, _, _ := strings.Cut(tm, ",")
-		r := agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: "tmux", Args: []string{"-S", sock, "switch-client", "-t", s.Pane, ";",
-			"select-window", "-t", s.Pane, ";", "select-pane", "-t", s.Pane}, Env: []string{"TMUX=" + tm}, Timeout: 2 * time.Second})
-		if r.Err != nil {
+		tmux := func(args ...string) agentexec.Result {
+			return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: "tmux", Args: append([]string{"-S", sock}, args...), Env: []string{"TMUX=" + tm}, Timeout: 2 * time.Second})
+		}
+		if r := tmux("select-window", "-t", s.Pane, ";", "select-pane", "-t", s.Pane); r.Err != nil {
 			return fmt.Errorf("tmux could not select %s's pane %s: %v %s", s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
 		}
+		tmux("switch-client", "-t", s.Pane) // to its session, where a client is attached
 		return nil
 	}
 	fmt.Fprintf(o.IO.Out, "%s has waited for you for %s in %s: %s\n", s.Agent, ago(time.Since(s.Since)), s.Folder, where(s))

@@ -24,6 +24,9 @@ var notAgents = map[string]string{
 	// `run` execs the user's own command line with their whole
 	// environment, replacing itself
 	"cmd/hookinstall/init.go": "the user's command",
+	// `watch --exec` runs the user's own command line for each session
+	// that comes to wait, with their environment and the session's
+	"cmd/hookinstall/sessions.go": "the user's command",
 	// the benchmark tool times hookinstall itself and jq; it is not shipped
 	"internal/bench/": "a development tool",
 	// the tests' private tmux server; not shipped either

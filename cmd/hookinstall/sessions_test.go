@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/internal/ptytest"
+)
+
+// TestDue: --exec runs once per waiting episode that lasts --after: not
+// for one that resumed within it, not twice for one still waiting, again
+// for a new episode of the same session.
+func TestDue(t *testing.T) {
+	t0 := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	waiting := func(since time.Time) []hookinstall.Session {
+		return []hookinstall.Session{{Agent: "claude", State: hookinstall.Attention, Since: since, TTY: "/dev/pts/3"},
+			{Agent: "gemini", State: hookinstall.Working, Since: t0, TTY: "/dev/pts/4"}}
+	}
+	fired := map[string]time.Time{}
+	for _, c := range []struct {
+		ss       []hookinstall.Session
+		now      time.Time
+		runs     int
+		wait     time.Duration
+		scenario string
+	}{
+		{waiting(t0), t0.Add(200 * time.Millisecond), 0, 800 * time.Millisecond, "waiting 0.2 s of 1 s"},
+		{waiting(t0)[1:], t0.Add(900 * time.Millisecond), 0, 0, "resumed within the second: forgotten"},
+		{waiting(t0.Add(time.Second)), t0.Add(2 * time.Second), 0, 0, "a new episode, 1 s in: due now"},
+	} {
+		run, wait := due(c.ss, fired, time.Second, c.now)
+		if c.scenario == "a new episode, 1 s in: due now" {
+			c.runs = 1
+		}
+		if len(run) != c.runs || wait != c.wait {
+			t.Errorf("%s: %d runs, wait %s; want %d, %s", c.scenario, len(run), wait, c.runs, c.wait)
+		}
+	}
+	if run, _ := due(waiting(t0.Add(time.Second)), fired, time.Second, t0.Add(3*time.Second)); len(run) != 0 {
+		t.Error("ran twice for one episode")
+	}
+	if run, _ := due(waiting(t0.Add(5*time.Second)), fired, time.Second, t0.Add(7*time.Second)); len(run) != 1 {
+		t.Error("did not run for a later episode of the same session")
+	}
+}
+
+// TestShortFits: the status line holds at most 40 columns, whatever the
+// counts.
+func TestShortFits(t *testing.T) {
+	var ss []hookinstall.Session
+	for _, st := range hookinstall.States() {
+		for i := 0; i < 120; i++ {
+			ss = append(ss, hookinstall.Session{State: st})
+		}
+	}
+	if s := short(ss); len(s) > 40 || s == "" {
+		t.Errorf("%q: %d columns", s, len(s))
+	}
+}
+
+// TestJumpSelectsWaitingPane: a private tmux server with three windows, an
+// agent waiting in window 2: jump, run from window 0, makes window 2 and
+// its pane the active ones.
+func TestJumpSelectsWaitingPane(t *testing.T) {
+	tm := ptytest.StartTmux(t)
+	tm.Run("new-window", "-t", "s:1", "exec sleep 86400")
+	pane := tm.Run("new-window", "-P", "-F", "#{pane_id}", "-t", "s:2", "exec sleep 86400")
+	tm.Run("select-window", "-t", "s:0")
+	rundir := t.TempDir()
+	dir := filepath.Join(rundir, "hookinstall")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rec := "state=attention\nagent=claude\nfolder=repo\ntty=/dev/pts/9\npane=" + pane + "\nssh=\npid=" + strconv.Itoa(os.Getpid()) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "claude-9"), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH"), "XDG_RUNTIME_DIR": rundir, "TMUX": tm.Sock + ",1,0"}
+	if got := tm.Run("display-message", "-p", "-t", "s:", "#{window_index} #{pane_id}"); got != "0 "+tm.Run("display-message", "-p", "-t", "s:0", "#{pane_id}") {
+		t.Fatalf("before: %s", got)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"jump"}, nil, &out, &errb, func(k string) string { return env[k] }); code != 0 {
+		t.Fatalf("jump: exit %d: %s %s", code, out.String(), errb.String())
+	}
+	if got := tm.Run("display-message", "-p", "-t", "s:", "#{window_index} #{pane_id}"); got != "2 "+pane {
+		t.Errorf("after jump the active window and pane are %s, want 2 %s", got, pane)
+	}
+}
