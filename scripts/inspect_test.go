@@ -117,7 +117,7 @@ func TestTemplatesHaveNoForbiddenConstructs(t *testing.T) {
 // allowedCommands are the only commands a generated script may run: shell
 // builtins, none of which runs, sources or evaluates anything.
 var allowedCommands = map[string]bool{"[": true, "printf": true, "exit": true, "set": true, "shift": true, "read": true, "break": true,
-	"mkdir": true, "mv": true, "tmux": true} // terminal mode's record, each in one form (below)
+	"mkdir": true, "mv": true, "tmux": true, "find": true} // terminal mode's record, each in one form (below)
 
 // TestGeneratedScriptsSyntax parses every rendered script as POSIX sh and
 // walks it: every command is a literal builtin from allowedCommands; no
@@ -190,8 +190,8 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 						if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` || line == `[ ! -c "$tty" ]` && spec.Transport == Stdout {
 							sawTTYGuard = true
 						}
-					case "mkdir", "mv", "tmux":
-						if !slices.Contains([]string{`mkdir -m 700 "$r"`, `mv -f "$f.$$" "$f"`}, line) && !strings.HasPrefix(line, `tmux set-option -pq -t "$TMUX_PANE" @`) {
+					case "mkdir", "mv", "tmux", "find":
+						if !slices.Contains([]string{`mkdir -m 700 "$r"`, `mv -f "$f.$$" "$f"`, `find "$r" -prune \( -perm -020 -o -perm -002 \) -exec false {} +`}, line) && !strings.HasPrefix(line, `tmux set-option -pq -t "$TMUX_PANE" @`) {
 							t.Errorf("%s: %s in a form the record does not use: %s", n.Pos(), name, line)
 						}
 					case "read":

@@ -259,7 +259,9 @@ func terminalBlock(spec Spec, states []terminal.State) []string {
 // recordLines keep the session's record (terminal.RecordDir: one file per
 // agent and pty, the state first, written whole through a rename) and,
 // inside tmux, the pane's option; where the state is the record's already,
-// nothing, so the file's time is when it began. The agent's process is the
+// nothing, so the file's time is when it began. A folder that is not the
+// user's, or that others may write to (asked only before a write), gets
+// no record. The agent's process is the
 // hook's parent, or its parent's where that is a shell that ran the hook
 // (read from /proc where there is one).
 func recordLines(spec Spec, state string) []string {
@@ -273,6 +275,7 @@ func recordLines(spec Spec, state string) []string {
 		"f=$r/" + spec.Agent + "-$k l=",
 		"[ ! -f \"$f\" ] || IFS= read -r l <\"$f\"",
 		"if [ \"$l\" != state=" + state + " ]; then",
+		"\tfind \"$r\" -prune \\( -perm -020 -o -perm -002 \\) -exec false {} + 2>/dev/null || exit 0",
 		"\ta=$PPID s=",
 		"\t[ ! -r \"/proc/$a/stat\" ] || IFS= read -r s <\"/proc/$a/stat\"",
 		"\tcase $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac",

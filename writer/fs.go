@@ -306,7 +306,7 @@ func checkPrivateDir(dir string) error {
 		return fmt.Errorf("%s exists and is not a directory", dir)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		return &fixable{fmt.Sprintf("%s is writable by group or others (mode %04o); refusing, since anyone who can write there can run code in your agent", dir, fi.Mode().Perm()),
+		return &fixable{fmt.Sprintf("%s is writable by group or others (mode %04o); refusing: anyone who can write there can replace what hookinstall keeps in it", dir, fi.Mode().Perm()),
 			"run 'chmod go-w " + dir + "'"}
 	}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {

@@ -410,6 +410,9 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)
 		sh.Hint = "open a new shell: init sets " + pty + " to the shell's own tty"
 	}
+	if _, _, err := in.Sessions(); err != nil {
+		sh.Sends += "; but they keep no record for 'hookinstall ls' here: " + err.Error()
+	}
 	// what the agent shows by itself here, which its hooks leave out
 	var when []string
 	if own.NotifiesIn(t, hookinstall.Attention) {

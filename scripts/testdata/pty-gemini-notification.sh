@@ -67,6 +67,7 @@ terminal:*)
 	f=$r/gemini-$k l=
 	[ ! -f "$f" ] || IFS= read -r l <"$f"
 	if [ "$l" != state="$state" ]; then
+		find "$r" -prune \( -perm -020 -o -perm -002 \) -exec false {} + 2>/dev/null || exit 0
 		a=$PPID s=
 		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
 		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
@@ -147,6 +148,7 @@ terminal:*)
 	f=$r/gemini-$k l=
 	[ ! -f "$f" ] || IFS= read -r l <"$f"
 	if [ "$l" != state="$state" ]; then
+		find "$r" -prune \( -perm -020 -o -perm -002 \) -exec false {} + 2>/dev/null || exit 0
 		a=$PPID s=
 		[ ! -r "/proc/$a/stat" ] || IFS= read -r s <"/proc/$a/stat"
 		case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) s=${s##*) } && a=${s#* } && a=${a%% *} ;; esac
