@@ -57,6 +57,7 @@ func ExampleInstaller_Install() {
 	//   create .claude/myhost-hooks/backup/settings.json
 	//   create .claude/myhost-hooks/manifest.json
 	//   create .claude/myhost-hooks/permission-request.sh
+	//   create .claude/myhost-hooks/post-tool-use.sh
 	//   create .claude/myhost-hooks/stop.sh
 	//   create .claude/myhost-hooks/user-prompt-submit.sh
 	//   modify .claude/settings.json

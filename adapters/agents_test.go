@@ -462,7 +462,7 @@ func TestCodexInterrupt(t *testing.T) {
 	if got := states("zerocode"); !reflect.DeepEqual(got, want) {
 		t.Errorf("zerocode events %v, want %v", got, want)
 	}
-	want["Interrupt"] = terminal.Interrupted
+	want["Interrupt"], want["PostToolUse"] = terminal.Interrupted, terminal.Working
 	if got := states("codex"); !reflect.DeepEqual(got, want) {
 		t.Errorf("codex events %v, want %v", got, want)
 	}
@@ -482,7 +482,7 @@ func TestCodexInterrupt(t *testing.T) {
 	if err := json.Unmarshal(ed.Doc, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for ev, wantT := range map[string]int{"UserPromptSubmit": HookTimeout, "PermissionRequest": HookTimeout, "Stop": HookTimeout, "Interrupt": 3} {
+	for ev, wantT := range map[string]int{"UserPromptSubmit": HookTimeout, "PermissionRequest": HookTimeout, "Stop": HookTimeout, "PostToolUse": HookTimeout, "Interrupt": 3} {
 		gs := doc.Hooks[ev]
 		if len(gs) != 1 || len(gs[0].Hooks) != 1 || gs[0].Hooks[0].Timeout != wantT ||
 			gs[0].Hooks[0].Command != tg.ScriptPath(scripts.FileName(ev)) {

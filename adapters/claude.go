@@ -40,6 +40,7 @@ func init() {
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: terminal.Working},
 			{Event: "PermissionRequest", State: terminal.Attention},
+			{Event: "PostToolUse", State: terminal.Working, Note: "after each tool: the first event after an approval"},
 			{Event: "Stop", State: terminal.Done, Rule: scripts.NonEmptyBackgroundTasks, Note: "working while background_tasks is not empty"},
 		},
 		Transport: scripts.Stdout,

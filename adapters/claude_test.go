@@ -10,11 +10,11 @@ const P = "/home/u/.claude/hookinstall-hooks/"
 
 func ours(event string) string {
 	return `{"hooks":[{"type":"command","command":"` + P + map[string]string{
-		"UserPromptSubmit": "user-prompt-submit.sh", "PermissionRequest": "permission-request.sh", "Stop": "stop.sh"}[event] + `","timeout":5}]}`
+		"UserPromptSubmit": "user-prompt-submit.sh", "PermissionRequest": "permission-request.sh", "PostToolUse": "post-tool-use.sh", "Stop": "stop.sh"}[event] + `","timeout":5}]}`
 }
 
 func allOurs() string {
-	return `"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"Stop":[` + ours("Stop") + `]`
+	return `"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"PostToolUse":[` + ours("PostToolUse") + `],"Stop":[` + ours("Stop") + `]`
 }
 
 func TestClaudeAddCases(t *testing.T) {
@@ -35,41 +35,41 @@ func TestClaudeAddCases(t *testing.T) {
 		name: "upgrade an older entry of ours in place, no manifest",
 		in:   `{"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"x"}]},` + old + `,{"hooks":[{"type":"command","command":"y"}]}]}}`,
 		want: `{"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"x"}]},` + ours("PermissionRequest") + `,{"hooks":[{"type":"command","command":"y"}]}],` +
-			`"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"Stop":[` + ours("Stop") + `]}}`,
+			`"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PostToolUse":[` + ours("PostToolUse") + `],"Stop":[` + ours("Stop") + `]}}`,
 	}, {
 		name: "upgrade an entry the manifest recorded",
 		in:   `{"hooks":{"PermissionRequest":[` + old + `]}}`,
 		prev: &Record{Entries: map[string][]string{"PermissionRequest": {old}}},
-		want: `{"hooks":{"PermissionRequest":[` + ours("PermissionRequest") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"Stop":[` + ours("Stop") + `]}}`,
+		want: `{"hooks":{"PermissionRequest":[` + ours("PermissionRequest") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PostToolUse":[` + ours("PostToolUse") + `],"Stop":[` + ours("Stop") + `]}}`,
 	}, {
 		name: "leave an entry of ours edited by hand",
 		in:   `{"hooks":{"PermissionRequest":[` + old + `]}}`,
 		prev: &Record{Entries: map[string][]string{"PermissionRequest": {ours("PermissionRequest")}}},
-		want: `{"hooks":{"PermissionRequest":[` + old + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"Stop":[` + ours("Stop") + `]}}`,
+		want: `{"hooks":{"PermissionRequest":[` + old + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PostToolUse":[` + ours("PostToolUse") + `],"Stop":[` + ours("Stop") + `]}}`,
 		note: "PermissionRequest entry 0 of ours was edited by hand",
 	}, {
 		name:  "force replaces an entry edited by hand",
 		in:    `{"hooks":{"PermissionRequest":[` + old + `]}}`,
 		prev:  &Record{Entries: map[string][]string{"PermissionRequest": {ours("PermissionRequest")}}},
 		force: true,
-		want:  `{"hooks":{"PermissionRequest":[` + ours("PermissionRequest") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"Stop":[` + ours("Stop") + `]}}`,
+		want:  `{"hooks":{"PermissionRequest":[` + ours("PermissionRequest") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PostToolUse":[` + ours("PostToolUse") + `],"Stop":[` + ours("Stop") + `]}}`,
 	}, {
 		name: "duplicates of ours collapse to one",
 		in:   `{"hooks":{"Stop":[` + ours("Stop") + `,{"hooks":[]},` + ours("Stop") + `]}}`,
-		want: `{"hooks":{"Stop":[` + ours("Stop") + `,{"hooks":[]}],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `]}}`,
+		want: `{"hooks":{"Stop":[` + ours("Stop") + `,{"hooks":[]}],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"PostToolUse":[` + ours("PostToolUse") + `]}}`,
 	}, {
 		name: "an event an older version used is cleaned up",
 		in:   `{"hooks":{"Notification":[{"hooks":[{"type":"command","command":"` + P + `notification.sh"}]}],"Stop":[]}}`,
-		want: `{"hooks":{"Stop":[` + ours("Stop") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `]}}`,
+		want: `{"hooks":{"Stop":[` + ours("Stop") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"PostToolUse":[` + ours("PostToolUse") + `]}}`,
 	}, {
 		name: "a group mixing ours with the user's is left alone",
 		in:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine"},{"type":"command","command":"` + P + `stop.sh","timeout":5}]}]}}`,
-		want: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine"},{"type":"command","command":"` + P + `stop.sh","timeout":5}]}],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `]}}`,
+		want: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine"},{"type":"command","command":"` + P + `stop.sh","timeout":5}]}],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"PostToolUse":[` + ours("PostToolUse") + `]}}`,
 		note: "Stop entry 0 mixes our hook with others",
 	}, {
 		name: "another namespace's entries are not ours",
 		in:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/u/.claude/termic-hooks/stop.sh"}]}]}}`,
-		want: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/u/.claude/termic-hooks/stop.sh"}]},` + ours("Stop") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `]}}`,
+		want: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/u/.claude/termic-hooks/stop.sh"}]},` + ours("Stop") + `],"UserPromptSubmit":[` + ours("UserPromptSubmit") + `],"PermissionRequest":[` + ours("PermissionRequest") + `],"PostToolUse":[` + ours("PostToolUse") + `]}}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,8 +16,8 @@ func TestCodexTrustEditRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 4 {
-		t.Fatalf("%d entries, want 4: %+v", len(es), es)
+	if len(es) != 5 {
+		t.Fatalf("%d entries, want 5: %+v", len(es), es)
 	}
 	// Ours sits after the user's Stop group: group index 1.
 	var stopKey string

@@ -48,6 +48,7 @@ func init() {
 			{Event: "userPromptSubmitted", State: terminal.Working},
 			{Event: "notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "permission_prompt", Note: "only when notification_type is permission_prompt"},
+			{Event: "postToolUse", State: terminal.Working, Note: "after each tool: the first event after an approval"},
 			{Event: "agentStop", State: terminal.Done},
 		},
 		Transport: scripts.PTY,

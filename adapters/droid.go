@@ -64,6 +64,7 @@ func init() {
 				// the first state is the event's main one, which doctor's
 				// fires replay with the recorded permission_prompt payload
 				Also: []EventInfo{{Event: "Notification", State: terminal.Interrupted, Note: "when notification_type is idle_prompt: Esc while the model streams"}}},
+			{Event: "PostToolUse", State: terminal.Working, Note: "after each tool: the first event after an approval"},
 			{Event: "Stop", State: terminal.Done},
 		},
 		Transport:     scripts.PTY,

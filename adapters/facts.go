@@ -81,9 +81,9 @@ type Plugin struct {
 
 // A PluginCase is one call of one plugin hook.
 type PluginCase struct {
-	ID    string // the check id: "fire.working"
-	Event string // the payload's event: "chat.message"
-	State terminal.State
+	ID    string         // the check id: "fire.working"
+	Event string         // the payload's event: "chat.message"
+	State terminal.State // what must arrive; "" means nothing may
 }
 
 // A Variant is one more fire of an event's script with another payload.

@@ -47,6 +47,7 @@ func init() {
 			{Event: "BeforeAgent", State: terminal.Working},
 			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "ToolPermission", Note: "only when notification_type is ToolPermission"},
+			{Event: "AfterTool", State: terminal.Working, Note: "after each tool: the first event after an approval"},
 			{Event: "AfterAgent", State: terminal.Done},
 		},
 		Transport:     scripts.PTY,

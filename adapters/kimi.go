@@ -53,6 +53,8 @@ func init() {
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: terminal.Working},
 			{Event: "PermissionRequest", State: terminal.Attention},
+			{Event: "PermissionResult", State: terminal.Working, Rule: scripts.FieldEquals, Field: "decision", Value: "approved",
+				Note: "only when decision is approved: the user's answer to the prompt"},
 			{Event: "Stop", State: terminal.Done},
 			{Event: "Interrupt", State: terminal.Interrupted, Note: "a turn cancelled by Esc or Ctrl-C"},
 		},
@@ -76,6 +78,10 @@ func init() {
 		},
 		Payloads: "kimi",
 		Range:    kimiRange,
+		Variants: map[string][]Variant{
+			"PermissionResult": {{ID: "fire.rejected", Payload: "PermissionResult.rejected",
+				Why: "a PermissionResult whose decision is rejected (Esc or Reject: Stop follows)"}},
+		},
 	})
 }
 

@@ -108,7 +108,7 @@ func TestKimiExactBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := orig + "\n"
-	for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "Stop", "Interrupt"} {
+	for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "PermissionResult", "Stop", "Interrupt"} {
 		want += "\n[[hooks]]\nevent = \"" + ev + "\"\ncommand = \"/home/u/.kimi-code/hookinstall-hooks/" + scripts.FileName(ev) + "\"\ntimeout = 5\n"
 	}
 	if string(ed.Doc) != want {
@@ -226,7 +226,7 @@ func TestKimiPlan(t *testing.T) {
 	tg := testTarget(t, "kimi", "/home/u")
 	cfg := tg.Adapter.Config(tg)
 	p, err := tg.Adapter.PlanAdd(tg, PlanInput{Files: map[string][]byte{}})
-	if err != nil || len(p.Edits) != 1 || p.Edits[0].Path != cfg || len(p.Scripts) != 4 {
+	if err != nil || len(p.Edits) != 1 || p.Edits[0].Path != cfg || len(p.Scripts) != 5 {
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	if !strings.Contains(p.Next, "/reload") {
@@ -253,7 +253,7 @@ func TestKimiPlan(t *testing.T) {
 func TestKimiEmptyHooks(t *testing.T) {
 	tg := testTarget(t, "kimi", "/home/u")
 	ours := ""
-	for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "Stop", "Interrupt"} {
+	for _, ev := range []string{"UserPromptSubmit", "PermissionRequest", "PermissionResult", "Stop", "Interrupt"} {
 		ours += "\n[[hooks]]\nevent = \"" + ev + "\"\ncommand = \"/home/u/.kimi-code/hookinstall-hooks/" + scripts.FileName(ev) + "\"\ntimeout = 5\n"
 	}
 	for _, c := range []struct{ name, orig, want string }{

@@ -42,6 +42,7 @@ func init() {
 			{Event: "UserPromptSubmit", State: terminal.Working},
 			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "message", Value: "Approval needed", Note: "only when message is \"Approval needed\""},
+			{Event: "PreToolUse", State: terminal.Working, Note: "before each tool, after its approval"},
 			{Event: "Stop", State: terminal.Done},
 		},
 		Transport: scripts.PTY,

@@ -45,6 +45,7 @@ func init() {
 			{Event: "UserPromptSubmit", State: terminal.Working},
 			{Event: "Notification", State: terminal.Attention, Rule: scripts.FieldEquals,
 				Field: "notification_type", Value: "permission_prompt", Note: "only when notification_type is permission_prompt"},
+			{Event: "PreToolUse", State: terminal.Working, Note: "before each tool, after its approval"},
 			{Event: "Stop", State: terminal.Done},
 			{Event: "PostToolUseFailure", State: terminal.Interrupted, Rule: scripts.FieldTrue,
 				Field: "is_interrupt", Note: "only when is_interrupt is true: Esc while a tool runs"},

@@ -42,6 +42,7 @@ var zerocodeHooks = []Hook{
 // binary can be had to ask. Codex clamps an Interrupt hook's timeout to 3 s
 // and warns about a larger one at every start (measured), so ours asks for 3.
 var codexHooks = append(append([]Hook(nil), zerocodeHooks...),
+	Hook{Event: "PostToolUse", State: terminal.Working, Note: "after each tool: the first event after an approval"},
 	Hook{Event: "Interrupt", State: terminal.Interrupted, Timeout: codexShortMaxTimeout})
 
 func init() {

@@ -226,7 +226,9 @@ func (p pluginProfile) fire(r *run) {
 			f := fcase{id: c.ID, why: "the recorded " + c.Event + " call", cap: cap}
 			if withTask {
 				jc.Env[terminal.TaskVar(ns)] = &task
-				f.want = scripts.OSC(ns, c.State)
+				if c.State != "" { // a call that must stay silent
+					f.want = scripts.OSC(ns, c.State)
+				}
 			} else {
 				f.id, f.why = "fire.silent", f.why+" and no "+terminal.TaskVar(ns)+" (outside the host)"
 			}

@@ -27,26 +27,29 @@ const fire = async (name, ev) => { for (const h of handlers[name] || []) await h
 const user = { role: "user", content: [{ type: "text", text: "x" }] };
 await fire("agent_start", { type: "agent_start" });
 await fire("tool_approval_requested", { type: "tool_approval_requested", toolName: "bash", toolCallId: "c1", approvalMode: "always-ask" });
+await fire("tool_approval_resolved", { type: "tool_approval_resolved", toolName: "bash", toolCallId: "c1", approved: true });
+await fire("tool_approval_resolved", { type: "tool_approval_resolved", toolName: "bash", toolCallId: "c2", approved: false, reason: "denied by user" });
 await fire("agent_end", { type: "agent_end", messages: [user, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }] });
 await fire("agent_end", { type: "agent_end", willContinue: true, messages: [user, { role: "assistant", stopReason: "stop" }] });
 await fire("agent_start", { type: "agent_start" });
 await fire("agent_end", { type: "agent_end", messages: [user, { role: "assistant", stopReason: "aborted", errorMessage: "Interrupted by user" }] });
 if (process.argv[3] === "odd") {
   await fire("tool_approval_requested", undefined);
+  await fire("tool_approval_resolved", undefined);
   await fire("agent_end", { willContinue: "yes", messages: null });
   await fire("agent_end", undefined);
 }
 console.log("ok");
 `
 
-const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approval_requested\",\"agent_end\"]\nok\n"
+const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approval_requested\",\"tool_approval_resolved\",\"agent_end\"]\nok\n"
 
 // TestOmpExtensionWritesExactOSC drives oh-my-pi's extension in node against
-// a real pty: working, attention, done, (nothing for willContinue), working,
-// interrupted, exactly.
+// a real pty: working, attention, working (approved; nothing for denied),
+// done, (nothing for willContinue), working, interrupted, exactly.
 func TestOmpExtensionWritesExactOSC(t *testing.T) {
 	driveExtension(t, func(ns string) ([]byte, error) { return RenderOmp(Install{NS: ns, Agent: "omp"}) },
-		ompDriver, ompWantOut, []terminal.State{terminal.Working, terminal.Attention, terminal.Done, terminal.Working, terminal.Interrupted})
+		ompDriver, ompWantOut, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted})
 }
 
 // TestOmpExtensionIsPisWithData: oh-my-pi's extension is Pi's template with

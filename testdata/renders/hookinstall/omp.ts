@@ -179,6 +179,12 @@ export default function (pi) {
         emit("attention");
       } catch {}
     });
+    // the user's answer: approved, the tool runs now; denied, agent_end follows
+    pi.on("tool_approval_resolved", async (event) => {
+      try {
+        if (event && event.approved) emit("working");
+      } catch {}
+    });
     pi.on("agent_end", async (event) => {
       try {
         const state = ended(event);
