@@ -95,6 +95,6 @@ func droidDrive(r *run) {
 func TestDroid(t *testing.T) {
 	runCase(t, agentCase{name: "droid", agent: "droid", who: "droid",
 		form: "verbatim", hooks: true, marker: "droid-marker.txt",
-		expect:  []string{"working", "attention", "done", "working", "interrupted"},
+		expect:  []string{"working", "attention", "working", "done", "working", "interrupted"},
 		fixture: droidFixture, drive: droidDrive})
 }

@@ -68,6 +68,6 @@ func geminiDrive(r *run) {
 func TestGemini(t *testing.T) {
 	runCase(t, agentCase{name: "gemini", agent: "gemini", who: "gemini",
 		form: "verbatim", hooks: true, marker: "gemini-marker.txt",
-		expect:  []string{"working", "attention", "done"},
+		expect:  []string{"working", "attention", "working", "done"},
 		fixture: geminiFixture, drive: geminiDrive})
 }

@@ -98,6 +98,6 @@ func kimiDrive(r *run) {
 func TestKimi(t *testing.T) {
 	runCase(t, agentCase{name: "kimi", agent: "kimi", who: "kimi",
 		form: "verbatim", hooks: true, marker: "kimi-marker.txt",
-		expect:  []string{"working", "attention", "done", "working", "attention", "interrupted"},
+		expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
 		fixture: kimiFixture, drive: kimiDrive})
 }

@@ -163,6 +163,6 @@ func lettaRewrite(r *run, p string, s1, s2, s3 Snapshot) (string, error) {
 func TestLetta(t *testing.T) {
 	runCase(t, agentCase{name: "letta", agent: "letta", who: "letta",
 		form: "verbatim", hooks: true, marker: "letta-marker.txt",
-		expect:  []string{"working", "attention", "done", "working", "attention"},
+		expect:  []string{"working", "attention", "working", "done", "working", "attention"},
 		fixture: lettaFixture, drive: lettaDrive, removeMayEdit: lettaRewrite})
 }

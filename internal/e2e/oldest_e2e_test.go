@@ -42,7 +42,7 @@ var oldestCases = []agentCase{
 		expect: []string{"working", "attention", "working", "done"}, fixture: qwenFixture, drive: qwenDrive},
 	{name: "gemini-0.34.0", agent: "gemini", version: "0.34.0", who: "gemini 0.34.0 (oldest)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "gemini-marker.txt",
-		expect: []string{"working", "attention", "done"}, fixture: geminiFixture, drive: geminiDrive},
+		expect: []string{"working", "attention", "working", "done"}, fixture: geminiFixture, drive: geminiDrive},
 	{name: "opencode-1.3.2", agent: "opencode", version: "1.3.2", who: "opencode 1.3.2 (oldest)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "opencode-marker.txt",
 		// 1.3.2 sends session.idle before session.error MessageAbortedError

@@ -118,6 +118,6 @@ func ompDrive(r *run) {
 func TestOmp(t *testing.T) {
 	runCase(t, agentCase{name: "omp", agent: "omp", who: "omp",
 		form: "verbatim", hooks: true, marker: "omp-marker.txt",
-		expect:  []string{"working", "attention", "done", "working", "attention", "interrupted"},
+		expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
 		fixture: ompFixture, drive: ompDrive})
 }

@@ -201,6 +201,11 @@ func CheckTurn(who string, all []OSC, ns, form string) []string {
 			probs = append(probs, fmt.Sprintf("%s: missing state done after attention (the turn's end was not reported after the permission prompt)", who))
 		}
 	}
+	if n := idx("working", a+1); a >= 0 && d > a && (n < 0 || n > d) {
+		// every agent's hooks now say working at the first event after an
+		// approval (docs/agents.md "After an approval")
+		probs = append(probs, fmt.Sprintf("%s: stale attention: no working between attention (#%d) and done (#%d): after the approval the tab said it needs you until the turn ended", who, a+1, d+1))
+	}
 	if w >= 0 && a >= 0 && a < w {
 		probs = append(probs, fmt.Sprintf("%s: out of order: attention (#%d) before working (#%d)", who, a+1, w+1))
 	}
@@ -239,7 +244,9 @@ func CheckStates(who string, all []OSC, ns, form string, want []string) []string
 	}
 	var got []string // the known states; an unknown body is reported above
 	for _, o := range seq {
-		if o.State != "" {
+		// working again while working (a post-tool hook after a tool
+		// that needed no approval) says nothing new
+		if o.State != "" && (o.State != "working" || len(got) == 0 || got[len(got)-1] != "working") {
 			got = append(got, o.State)
 		}
 	}

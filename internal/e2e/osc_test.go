@@ -76,20 +76,21 @@ func TestCheckTurn(t *testing.T) {
 		form string
 		want []string // substrings, one per expected problem; none means pass
 	}{
-		{"claude ok", seq("verbatim", "working", "attention", "done"), "verbatim", nil},
+		{"claude ok", seq("verbatim", "working", "attention", "working", "done"), "verbatim", nil},
+		{"stale attention", seq("verbatim", "working", "attention", "done"), "verbatim", []string{"stale attention: no working between attention (#2) and done (#3)"}},
 		{"opencode ok", seq("verbatim", "working", "attention", "working", "done"), "verbatim", nil},
-		{"tmux ok", seq("tmux", "working", "attention", "done"), "tmux", nil},
-		{"tmux wanted", seq("verbatim", "working", "attention", "done"), "tmux", []string{
-			"state working arrived verbatim, want tmux", "state attention arrived verbatim", "state done arrived verbatim"}},
+		{"tmux ok", seq("tmux", "working", "attention", "working", "done"), "tmux", nil},
+		{"tmux wanted", seq("verbatim", "working", "attention", "working", "done"), "tmux", []string{
+			"state working arrived verbatim, want tmux", "state attention arrived verbatim", "state working arrived verbatim", "state done arrived verbatim"}},
 		{"missing attention", seq("verbatim", "working", "done"), "verbatim", []string{
 			"missing state attention", "done (#2) arrived with no attention"}},
-		{"missing working", seq("verbatim", "attention", "done"), "verbatim", []string{"missing state working"}},
+		{"missing working", seq("verbatim", "attention", "done"), "verbatim", []string{"missing state working", "stale attention"}},
 		{"missing done", seq("verbatim", "working", "attention"), "verbatim", []string{"missing state done ("}},
-		{"false done", seq("verbatim", "working", "done", "attention", "done"), "verbatim", []string{
+		{"false done", seq("verbatim", "working", "done", "attention", "working", "done"), "verbatim", []string{
 			"false done: done (#2) arrived before attention (#3)"}},
 		{"order", seq("verbatim", "attention", "working", "done"), "verbatim", []string{
 			"out of order: attention (#1) before working (#2)"}},
-		{"ends working", seq("verbatim", "working", "attention", "done", "working"), "verbatim", []string{
+		{"ends working", seq("verbatim", "working", "attention", "working", "done", "working"), "verbatim", []string{
 			"the turn ended on state working"}},
 		{"nothing", nil, "verbatim", []string{"missing state working", "missing state attention", "missing state done"}},
 	}
@@ -117,6 +118,8 @@ func TestCheckStates(t *testing.T) {
 		want []string // substrings, one per expected problem; none means pass
 	}{
 		{"ok", seq("verbatim", "working", "attention", "interrupted"), "verbatim", nil},
+		// working again while working says nothing new
+		{"working twice", seq("verbatim", "working", "working", "attention", "interrupted"), "verbatim", nil},
 		{"missing interrupted", seq("verbatim", "working", "attention"), "verbatim", []string{"missing state interrupted (#3 of working, attention, interrupted"}},
 		{"done instead", seq("verbatim", "working", "attention", "done"), "verbatim", []string{"missing state interrupted (#3 of", "OSC #3 is done, want interrupted"}},
 		// a state out of order that does come later is not missing

@@ -98,7 +98,7 @@ func TestQwen(t *testing.T) {
 	t.Run("interrupt", func(t *testing.T) {
 		runCase(t, agentCase{name: "qwen-interrupt", agent: "qwen", who: "qwen (Esc while the approved command runs)",
 			form: "verbatim", hooks: true, marker: "qwen-marker.txt",
-			expect:  []string{"working", "attention", "interrupted"},
+			expect:  []string{"working", "attention", "working", "interrupted"},
 			fixture: qwenFixture, drive: qwenInterruptDrive})
 	})
 }

@@ -377,9 +377,9 @@ func isNotification(o TermOSC) bool {
 		return !strings.HasPrefix(o.Payload, "4;")
 	case 777:
 		return strings.HasPrefix(o.Payload, "notify;")
-	case 99:
+	case 99: // (p=close takes one away)
 		meta, _, _ := strings.Cut(o.Payload, ";")
-		return !slices.Contains(strings.Split(meta, ":"), "d=0")
+		return !slices.Contains(strings.Split(meta, ":"), "d=0") && !slices.Contains(strings.Split(meta, ":"), "p=close")
 	}
 	return false
 }
@@ -542,11 +542,12 @@ func runTermCase(t *testing.T, c termCase) {
 			seq = append(seq, s)
 		}
 	}
-	// working; attention (paused, notification); done (progress cleared,
-	// notification): one writer of the progress, whose states these are
-	want := []string{"working", "paused", "attention", "clear", "done"}
+	// working; attention (paused, notification); working again after the
+	// approval (docs/agents.md "After an approval"); done (progress
+	// cleared, notification): one writer of the progress
+	want := []string{"working", "paused", "attention", "working", "clear", "done"}
 	if c.own {
-		want = []string{"working", "paused", "clear", "done"}
+		want = []string{"working", "paused", "working", "clear", "done"}
 	}
 	if strings.Join(seq, " ") != strings.Join(want, " ") {
 		r.problem("states on the outer terminal: %v, want %v", seq, want)
