@@ -722,6 +722,10 @@ func (r *run) checkRestored(s0, s1, s2, s3 Snapshot, touched []string, mayEdit r
 			r.note("directory created by add left after remove: %s %v", p, left)
 		case !was && is && isLockFile(p):
 			r.note("lock file left after remove (by design): %s", p)
+		case !was && is && (p == ".cache/hookinstall" || p == ".cache" || strings.HasPrefix(p, ".cache/hookinstall/")):
+			// what agents' programs said to --version, kept for the next run
+			// (docs/reliability.md): a cache, not a config
+			r.note("hookinstall's cache of the agents' versions left after remove (by design): %s", p)
 		case is && s2[p].Mode.IsRegular() && !s2[p].Same(s1[p]) && mayEdit != nil:
 			// the agent wrote this file too during the run (codex rewrites config.toml):
 			// remove must then take out exactly ours and keep the agent's changes

@@ -30,7 +30,7 @@ import (
 // inner tmux or an ssh session) hold the terminal-mode sequences of each
 // state. They are decoded twice: by DecodeTerminal, and by xterm.js's own
 // parser (@xterm/headless, VS Code's terminal engine) with OSC handlers for
-// 9, 99 and 777.
+// 9, 99, 777, 7501 and 21337.
 
 func init() {
 	pins["xterm"] = struct{ pkg, version, bin string }{"@xterm/headless", "6.0.0", ""}
@@ -38,13 +38,14 @@ func init() {
 }
 
 // xtermScript feeds a byte file to xterm.js's headless terminal and prints,
-// as JSON, every OSC 9, 99 and 777 its parser dispatched, in order.
+// as JSON, every OSC 9, 99, 777, 7501 and 21337 its parser dispatched, in
+// order.
 const xtermScript = `
 const { Terminal } = require(process.argv[2]);
 const fs = require("fs");
 const term = new Terminal({ cols: 160, rows: 45, allowProposedApi: true });
 const seen = [];
-for (const code of [9, 99, 777]) {
+for (const code of [9, 99, 777, 7501, 21337]) {
   term.parser.registerOscHandler(code, (data) => { seen.push({ code, payload: data }); return true; });
 }
 term.write(fs.readFileSync(process.argv[3]), () => { console.log(JSON.stringify(seen)); process.exit(0); });
@@ -102,6 +103,19 @@ func TestTerminal(t *testing.T) {
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's
 		// allow-passthrough on, not all).
+		// kitty (issue 29): Gemini CLI notifies nothing itself, so ours show
+		// only while the window is unfocused, and the attention one is
+		// closed when Gemini works again after the approval
+		{name: "gemini-term-kitty", agent: "gemini", product: "Gemini CLI", via: "tmux",
+			server:    map[string]string{"KITTY_WINDOW_ID": "1", "KITTY_PID": "4242"},
+			xtversion: "kitty(0.44.0)",
+			want:      terminal.Terminal{Dialect: terminal.OSC99, Name: "kitty", Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+		// Warp with its agent protocol on (issue 29): Claude's states go to
+		// Warp's sidebar as warp://cli-agent events, in place of a
+		// notification; inside tmux, a BEL for the window list
+		{name: "claude-term-warp", agent: "claude", product: "Claude Code", via: "tmux",
+			server: map[string]string{"WARP_CLI_AGENT_PROTOCOL_VERSION": "1"},
+			want:   terminal.Terminal{Dialect: terminal.OSC777, Name: "warp", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeDrive},
 		{name: "claude-term-bg", agent: "claude", product: "Claude Code", via: "tmux-bg",
 			want: terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeBellDrive},
 		{name: "claude-term-ssh", agent: "claude", product: "Claude Code", via: "ssh",
@@ -375,8 +389,8 @@ func isNotification(o TermOSC) bool {
 	switch o.Code {
 	case 9:
 		return !strings.HasPrefix(o.Payload, "4;")
-	case 777:
-		return strings.HasPrefix(o.Payload, "notify;")
+	case 777: // (Warp shows no toast for a prompt submitted)
+		return strings.HasPrefix(o.Payload, "notify;") && !strings.Contains(o.Payload, `"event":"prompt_submit"`)
 	case 99: // (p=close takes one away)
 		meta, _, _ := strings.Cut(o.Payload, ";")
 		return !slices.Contains(strings.Split(meta, ":"), "d=0") && !slices.Contains(strings.Split(meta, ":"), "p=close")
@@ -563,7 +577,8 @@ func runTermCase(t *testing.T, c termCase) {
 			clear = o.Offset
 		}
 	}
-	// (kitty's parts of one notification share its i=ID: one notification)
+	// (kitty's parts of one notification share its i=ID: one notification;
+	// our attention and done notifications share the session's, one each)
 	var atAttention, atDone []string
 	ids := map[string]bool{}
 	for _, o := range ours {
@@ -574,6 +589,9 @@ func runTermCase(t *testing.T, c termCase) {
 				id = kv
 			}
 		}
+		if clear >= 0 && o.Offset >= clear {
+			id += "@done"
+		}
 		switch {
 		case !isNotification(o) || paused < 0 || o.Offset < paused || ids[id]:
 			continue
@@ -582,7 +600,7 @@ func runTermCase(t *testing.T, c termCase) {
 		default:
 			atDone = append(atDone, o.String())
 		}
-		ids[id] = id != ""
+		ids[id] = !strings.HasPrefix(id, "@") && id != ""
 	}
 	if len(atAttention) != 1 || len(atDone) != 1 {
 		r.problem("desktop notifications: %d at attention %q, %d at done %q; want one each", len(atAttention), atAttention, len(atDone), atDone)
@@ -591,15 +609,14 @@ func runTermCase(t *testing.T, c termCase) {
 	}
 	// byte for byte: each sequence of each state, unwrapped, as the terminal
 	// gets it (tmux forwards each passthrough on its own, between its own
-	// drawing, so a state's sequences need not be adjacent)
-	bare := c.want
-	bare.Tmux = false
+	// drawing, so a state's sequences need not be adjacent); what is sent
+	// depends on tmux (no 21337 through it; a BEL for its window list)
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
 		var own *terminal.Own // the agent notifies attention itself
 		if c.own {
 			own = &terminal.Own{Notifies: []terminal.State{hookinstall.Attention}, In: []string{"*"}}
 		}
-		for _, w := range terminal.Sequences(bare, terminal.Agent{ID: c.agent, Product: c.product, Own: own}, false, terminal.SafeFolder(r.work), key, s) {
+		for _, w := range terminal.Sequences(c.want, terminal.Agent{ID: c.agent, Product: c.product, Own: own}, false, terminal.SafeFolder(r.work), key, s) {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
 				// Claude re-emits an OSC 99 ended by ST, as kitty's protocol
 				// writes it (2.1.332's zA), whatever the hook's terminator
@@ -611,7 +628,53 @@ func runTermCase(t *testing.T, c termCase) {
 		}
 	}
 
-	// xterm.js's parser must see the same OSC 9, 99 and 777 as ours
+	// the tab's program status (OSC 7501), where this terminal holds it:
+	// blocked at the prompt, working again after the approval, then done
+	if slices.Contains((terminal.Agent{ID: c.agent, Product: c.product}).Holds(c.want), terminal.ProgramStatus) {
+		var st []string
+		for _, o := range ours {
+			if v, ok := strings.CutPrefix(o.Payload, "state="); ok && o.Code == 7501 {
+				v, _, _ = strings.Cut(v, ":")
+				if len(st) == 0 || st[len(st)-1] != v {
+					st = append(st, v)
+				}
+			}
+		}
+		if got := strings.Join(st, " "); got != "working blocked working done" {
+			r.problem("OSC 7501 records on the outer terminal: %q, want working, blocked, working, done", got)
+		} else {
+			r.note("OSC 7501 records: %s", got)
+		}
+	}
+	// kitty: our attention notification shows only while the window is
+	// unfocused, and is closed (p=close, its id) when the agent works again
+	if c.want.Dialect == terminal.OSC99 && !c.own {
+		id, closed := "", false
+		for _, o := range ours {
+			meta, _, _ := strings.Cut(o.Payload, ";")
+			kv := strings.Split(meta, ":")
+			switch st, _ := TermState(o, c.product, filepath.Base(r.work)); {
+			case o.Code != 99:
+			case st == "attention":
+				if !slices.Contains(kv, "o=unfocused") {
+					r.problem("the attention notification %v does not say o=unfocused", o)
+				}
+				id = kv[0]
+			case id != "" && slices.Contains(kv, "p=close") && kv[0] == id:
+				closed = true
+			case id != "" && st == "done":
+				if !closed {
+					r.problem("the attention notification (%s) was not closed before done", id)
+				}
+				id = ""
+			}
+		}
+		if closed {
+			r.note("the attention notification was closed when the agent worked again")
+		}
+	}
+
+	// xterm.js's parser must see the same OSC 9, 99, 777, 7501 and 21337 as ours
 	script := r.writeFile(filepath.Join(r.dir, "xterm.cjs"), xtermScript, 0o644)
 	pkg := filepath.Join(cacheDir(), "xterm-"+pins["xterm"].version, "node_modules", "@xterm", "headless")
 	out, err := cmdOut(60*time.Second, r.dir, nil, "node", script, pkg, r.raw)
@@ -624,7 +687,7 @@ func runTermCase(t *testing.T, c termCase) {
 	}
 	var mine []string
 	for _, o := range ours {
-		if o.Code == 9 || o.Code == 99 || o.Code == 777 {
+		if slices.Contains([]int{9, 99, 777, 7501, 21337}, o.Code) {
 			mine = append(mine, strconv.Itoa(o.Code)+";"+o.Payload)
 		}
 	}
@@ -635,7 +698,7 @@ func runTermCase(t *testing.T, c termCase) {
 	if strings.Join(mine, "\n") != strings.Join(theirs, "\n") {
 		r.problem("xterm.js's parser saw %q, our decoder %q", theirs, mine)
 	} else {
-		r.note("xterm.js's parser saw the same %d OSC 9/99/777 sequences: %q", len(theirs), theirs)
+		r.note("xterm.js's parser saw the same %d OSC 9/99/777/7501/21337 sequences: %q", len(theirs), theirs)
 	}
 
 	termReport(t, r, c, start, ours)

@@ -117,6 +117,17 @@ func TermState(o TermOSC, product, folder string) (state, dialect string) {
 			return s, "osc9"
 		}
 	case 777:
+		// Warp's agent events: its sidebar's states (a prompt submitted is
+		// the progress's working)
+		if ev, ok := strings.CutPrefix(o.Payload, "notify;warp://cli-agent;"); ok {
+			switch {
+			case strings.Contains(ev, `"event":"permission_request"`):
+				return "attention", "osc777"
+			case strings.Contains(ev, `"event":"stop"`):
+				return "done", "osc777"
+			}
+			return "", ""
+		}
 		if s := saysState(strings.TrimPrefix(o.Payload, "notify;"+product+";"), tail); s != "" && strings.HasPrefix(o.Payload, "notify;"+product+";") {
 			return s, "osc777"
 		}

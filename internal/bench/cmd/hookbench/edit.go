@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/bench"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // The usual way, with the durability hookinstall promises for the file:
@@ -449,6 +450,46 @@ func benchStatusVersions(r *report, bin, work string) error {
 	r.tables = append(r.tables, "### status, versions kept\n\n`hookinstall status --home H` on a HOME where every agent was added, each agent's program on PATH a stand-in whose `--version` sleeps 2 s: the first run asks each program once, the runs after it take the answers kept in the cache folder (keyed by each binary's path, size and modification time).\n\n"+
 		table([]string{"", "wall"}, [][]string{{"first run (asks every program)", ms(first.wall)}, {"the runs after it", cell(later)}}))
 	r.target("status, every agent installed, a 2 s --version, the run after the first", "≤ 50 ms", ms(later.median())+" ms", later.median() <= 50*time.Millisecond)
+	return nil
+}
+
+// benchLs times `hookinstall ls` over 50 sessions' records, as terminal-mode
+// hooks write them (their agent's process alive: this one).
+func benchLs(r *report, bin, work string) error {
+	xdg := filepath.Join(work, "ls-run")
+	dir := terminal.RecordDir(ns, func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": xdg}[k] })
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	states := terminal.States()
+	for i := 0; i < 50; i++ {
+		var b strings.Builder
+		for _, kv := range [][2]string{{"state", string(states[i%len(states)])}, {"agent", "claude"}, {"folder", fmt.Sprintf("repo-%d", i)},
+			{"tty", fmt.Sprintf("/dev/pts/%d", i)}, {"pane", fmt.Sprintf("%%%d", i)}, {"ssh", ""}, {"pid", fmt.Sprint(os.Getpid())}} {
+			b.WriteString(kv[0] + "=" + kv[1] + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("claude-%d", i)), []byte(b.String()), 0o600); err != nil {
+			return err
+		}
+	}
+	var s samples
+	for i := 0; i < *flagStatus; i++ {
+		c := exec.Command(bin, "ls")
+		c.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + work, "XDG_RUNTIME_DIR=" + xdg}
+		var out strings.Builder
+		c.Stdout, c.Stderr = &out, devNull
+		res, err := timed(c)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(out.String(), "\n"); n != 50 {
+			return fmt.Errorf("ls listed %d lines, want 50:\n%s", n, out.String())
+		}
+		s = append(s, res.wall)
+	}
+	r.tables = append(r.tables, "### ls\n\n`hookinstall ls` over 50 sessions' records (their agent's process alive), as terminal-mode hooks keep them in `$XDG_RUNTIME_DIR/hookinstall`.\n\n"+
+		table([]string{"", "wall"}, [][]string{{"ls, 50 records", cell(s)}}))
+	r.target("ls over 50 records", "≤ 20 ms", ms(s.median())+" ms", s.median() <= 20*time.Millisecond)
 	return nil
 }
 

@@ -92,6 +92,7 @@ func run() error {
 		{"large files", benchBig},
 		{"doctor", benchDoctor},
 		{"status, versions kept", benchStatusVersions},
+		{"ls", benchLs},
 	}
 	for _, s := range steps {
 		fmt.Fprintf(os.Stderr, "hookbench: %s\n", s.name)
