@@ -614,7 +614,7 @@ func runTermCase(t *testing.T, c termCase) {
 	for _, s := range []hookinstall.State{hookinstall.Working, hookinstall.Attention, hookinstall.Done} {
 		var own *terminal.Own // the agent notifies attention itself
 		if c.own {
-			own = &terminal.Own{Notifies: []terminal.State{hookinstall.Attention}, In: []string{"*"}}
+			own = &terminal.Own{Notifies: []terminal.State{hookinstall.Attention}, In: []string{"*"}, InTmux: []string{"*"}}
 		}
 		for _, w := range terminal.Sequences(c.want, terminal.Agent{ID: c.agent, Product: c.product, Own: own}, false, terminal.SafeFolder(r.work), key, s) {
 			if c.agent == "claude" && strings.HasPrefix(w, "\x1b]99;") {
