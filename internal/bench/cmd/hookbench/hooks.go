@@ -146,7 +146,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 }
 
 func newCase(dir, agent, event, name string, content []byte, state terminal.State, node string) (hookCase, error) {
-	c := hookCase{agent: agent, name: name, pty: bytes.Contains(content, []byte(terminal.PTYVar(ns))), state: state, product: agent}
+	c := hookCase{agent: agent, name: name, pty: !bytes.Contains(content, []byte("terminalSequence")), state: state, product: agent}
 	base := filepath.Join(dir, agent+"-"+strings.TrimSuffix(name, ".sh"))
 	c.path = base + ".sh"
 	if err := writeExec(c.path, content); err != nil {
