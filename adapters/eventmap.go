@@ -3,7 +3,6 @@ package adapters
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -47,13 +46,29 @@ func (a *Agent) Read(in Input) ([]Check, *EventMap) {
 // that home (AsHome), whose PlanRemove takes its entries out; an install
 // for a home the manifest records (a Docker target's) is not stale.
 func Stale(t Target, files map[string][]byte, recorded string) []Target {
-	rel := strings.TrimPrefix(t.AsPath(t.HooksDir()), t.AsHome)
-	re := regexp.MustCompile(`["'](/[^"'\s]*?)` + regexp.QuoteMeta(rel) + `/`)
+	needle := []byte(strings.TrimPrefix(t.AsPath(t.HooksDir()), t.AsHome) + "/")
 	var out []Target
 	seen := map[string]bool{t.AsHome: true, recorded: true}
 	for _, b := range files {
-		for _, m := range re.FindAllSubmatch(b, -1) {
-			h := string(m[1])
+		// each quoted path "/HOME<rel>/...": HOME runs back from <rel> to
+		// the quote, no space or quote in it (a scan, not a regexp: a
+		// settings file can be megabytes)
+		for i := 0; ; {
+			j := bytes.Index(b[i:], needle)
+			if j < 0 {
+				break
+			}
+			j += i
+			k := j
+			for k > i && !strings.ContainsRune("\"' \t\r\n", rune(b[k-1])) {
+				k--
+			}
+			for i = j + len(needle); i < len(b) && !strings.ContainsRune("\"' \t\r\n", rune(b[i])); i++ {
+			}
+			if k == j || k == 0 || b[k-1] != '"' && b[k-1] != '\'' || b[k] != '/' {
+				continue
+			}
+			h := string(b[k:j])
 			if seen[h] {
 				continue
 			}

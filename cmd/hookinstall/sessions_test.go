@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,3 +95,80 @@ func TestJumpSelectsWaitingPane(t *testing.T) {
 		t.Errorf("after jump the active window and pane are %s, want 2 %s", got, pane)
 	}
 }
+
+// TestWatchRunsOncePerEpisode: watch --after 1s --exec CMD over two
+// sessions that start waiting: one resumes at once (CMD never runs for
+// it), the other waits on (CMD runs for it, its agent and state in the
+// environment). The one that resumed started waiting first, so it would
+// have been due first.
+func TestWatchRunsOncePerEpisode(t *testing.T) {
+	rundir := t.TempDir()
+	dir := filepath.Join(rundir, "hookinstall")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rec := func(name, agent, state string) {
+		b := "state=" + state + "\nagent=" + agent + "\nfolder=repo\ntty=/dev/pts/" + name + "\npane=\nssh=\npid=" + strconv.Itoa(os.Getpid()) + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "."+name), []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(dir, "."+name), filepath.Join(dir, agent+"-"+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec("1", "gemini", "attention")
+	rec("2", "claude", "attention")
+	ran := filepath.Join(t.TempDir(), "ran")
+	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
+	listed := &listing{seen: make(chan struct{})}
+	var errb bytes.Buffer
+	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: listed, Err: &errb}, Getenv: func(k string) string { return env[k] }},
+		After: time.Second, Exec: `echo "$HOOKINSTALL_AGENT $HOOKINSTALL_STATE" >> '` + ran + `'`}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runWatch(ctx, o) }()
+	select { // watch has listed the gemini waiting
+	case <-listed.seen:
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("watch listed no waiting gemini")
+	}
+	rec("1", "gemini", "working") // resumed well within the second
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(ran); len(b) > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			cancel()
+			t.Fatal("CMD never ran for the session that kept waiting")
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(ran); string(b) != "claude attention\n" {
+		t.Errorf("CMD ran for %q, want once for the waiting claude", b)
+	}
+}
+
+// listing is watch's output: seen is closed once a listing shows a gemini
+// waiting.
+type listing struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	seen chan struct{}
+}
+
+func (l *listing) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	if geminiWaiting.MatchString(l.b.String()) && l.seen != nil {
+		close(l.seen)
+		l.seen = nil
+	}
+	return len(p), nil
+}
+
+var geminiWaiting = regexp.MustCompile(`(?m)^gemini +waiting`)
