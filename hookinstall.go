@@ -294,15 +294,8 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	} else if !a.Detected { // the one rule of the --all selection
 		a.Skip = "not detected: " + a.Missing
 	}
-	// each event's script, as the writer gets them: the adapter's scripts
-	ss, err := t.Adapter.Scripts(t)
-	if err != nil {
-		return Agent{}, err
-	}
-	script := map[string]string{}
-	for _, s := range ss {
-		script[s.Event] = s.Name
-	}
+	// each event's script, as the writer gets them (named, not rendered)
+	script := t.Adapter.ScriptNames(t)
 	for _, e := range t.Adapter.Events() {
 		a.Events = append(a.Events, Event{Name: e.Event, State: e.State, Note: e.Note, Script: script[e.Event]})
 	}

@@ -237,6 +237,18 @@ func (a *Agent) Scripts(t Target) ([]Script, error) {
 	return ss, nil
 }
 
+// ScriptNames are the file names of the scripts Scripts renders, by event
+// (none for a module of ours), without rendering them.
+func (a *Agent) ScriptNames(t Target) map[string]string {
+	m := map[string]string{}
+	if _, ok := a.Format.(Module); !ok {
+		for _, h := range gated(t, a.Hooks) {
+			m[h.Event] = scripts.FileName(h.Event)
+		}
+	}
+	return m
+}
+
 // TrustWritable reports whether add --trust can record the user's trust
 // for this agent's hooks.
 func (a *Agent) TrustWritable() bool { return a.Trust != nil && a.Trust.Write != nil }
