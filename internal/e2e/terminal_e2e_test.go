@@ -99,6 +99,12 @@ func TestTerminal(t *testing.T) {
 			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
+		// a pty agent in iTerm2's environment (issue 29): its OSC 7501
+		// records go blocked, working again after the approval, done
+		{name: "gemini-term-iterm2", agent: "gemini", product: "Gemini CLI", via: "tmux",
+			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			xtversion: "iTerm2 3.6.6",
+			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
 		// tmux's window list (issue 23): Claude in a background window of the
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's
