@@ -434,7 +434,7 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	if len(holds) > 0 {
 		sh.Sends += "; they hold its state in the tab as " + strings.Join(holds, " and ")
 	}
-	if own != nil && len(own.Holds) > 0 {
+	if own != nil && len(own.Holds) > 0 && !t.Tmux {
 		var its []string
 		for _, h := range own.Holds {
 			its = append(its, h.Says())

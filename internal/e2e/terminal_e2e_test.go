@@ -105,6 +105,12 @@ func TestTerminal(t *testing.T) {
 			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
+		// Codex in iTerm2's environment, inside tmux: it writes its own 7501
+		// unwrapped there, which tmux drops, so its hooks send theirs
+		{name: "codex-term-iterm2", agent: "codex", product: "Codex", via: "tmux",
+			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			xtversion: "iTerm2 3.6.6",
+			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDrive("trust", true, "")},
 		// tmux's window list (issue 23): Claude in a background window of the
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's

@@ -439,7 +439,8 @@ type Own struct {
 	// holds.
 	Progress []Rule
 	// Holds are the ways of holding its state in the tab that the agent
-	// sends by itself, wherever it runs (Codex: OSC 7501 and 21337).
+	// sends by itself outside tmux (Codex: OSC 7501 and 21337; inside tmux
+	// it writes them unwrapped, and tmux drops them: measured).
 	Holds []Status
 }
 
@@ -478,7 +479,7 @@ func (o *Own) progress() []Rule {
 // of its own that way.
 func (a Agent) holds(t Terminal, h Status) bool {
 	row, _ := name(t.Name)
-	return slices.Contains(row.Holds, h) && (a.Own == nil || !slices.Contains(a.Own.Holds, h))
+	return slices.Contains(row.Holds, h) && (a.Own == nil || t.Tmux || !slices.Contains(a.Own.Holds, h))
 }
 
 // Holds lists the ways terminal t holds the agent's state for its hooks
