@@ -32,7 +32,9 @@ var ompExtension = scripts.Extension{Product: "oh-my-pi", Approval: true, Contin
 var ompOwn = &terminal.Own{Notifies: []terminal.State{terminal.Done},
 	In:     []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"},
 	InTmux: []string{"kitty", "ghostty", "wezterm", "iterm2", "warp", "osc9", "bell"},
-	Holds:  []terminal.Status{terminal.WarpEvents}} // Warp's sidebar takes its own events (Warp's listener)
+	// Warp's sidebar takes its own events (Warp's listener), which pass
+	// tmux as its notifications do
+	Holds: []terminal.Status{terminal.WarpEvents}, HoldsInTmux: []terminal.Status{terminal.WarpEvents}}
 
 func init() {
 	register(&Agent{

@@ -434,9 +434,9 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	if len(holds) > 0 {
 		sh.Sends += "; they hold its state in the tab as " + strings.Join(holds, " and ")
 	}
-	if own != nil && len(own.Holds) > 0 && !t.Tmux {
+	if hs := own.HoldsIn(t); len(hs) > 0 {
 		var its []string
-		for _, h := range own.Holds {
+		for _, h := range hs {
 			its = append(its, h.Says())
 		}
 		sh.Sends += "; " + product + " sends " + strings.Join(its, " and ") + " itself, so its hooks leave that out"

@@ -439,9 +439,22 @@ type Own struct {
 	// holds.
 	Progress []Rule
 	// Holds are the ways of holding its state in the tab that the agent
-	// sends by itself outside tmux (Codex: OSC 7501 and 21337; inside tmux
-	// it writes them unwrapped, and tmux drops them: measured).
-	Holds []Status
+	// sends by itself (Codex: OSC 7501 and 21337), and HoldsInTmux those
+	// that reach the terminal from inside tmux (Codex's none: it writes
+	// them unwrapped there, and tmux drops them, measured).
+	Holds, HoldsInTmux []Status
+}
+
+// HoldsIn are the ways of holding its state that the agent sends itself
+// and that reach terminal t.
+func (o *Own) HoldsIn(t Terminal) []Status {
+	switch {
+	case o == nil:
+		return nil
+	case t.Tmux:
+		return o.HoldsInTmux
+	}
+	return o.Holds
 }
 
 // NotifiesIn reports whether the agent sends state s's notification by
@@ -479,7 +492,7 @@ func (o *Own) progress() []Rule {
 // of its own that way.
 func (a Agent) holds(t Terminal, h Status) bool {
 	row, _ := name(t.Name)
-	return slices.Contains(row.Holds, h) && (a.Own == nil || t.Tmux || !slices.Contains(a.Own.Holds, h))
+	return slices.Contains(row.Holds, h) && !slices.Contains(a.Own.HoldsIn(t), h)
 }
 
 // Holds lists the ways terminal t holds the agent's state for its hooks
