@@ -250,8 +250,8 @@ func runWatch(ctx context.Context, o *sessionsOptions) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case err := <-wt.Errors:
-			return err
+		case err := <-wt.Errors: // (an overflow): said, and the list read again
+			fmt.Fprintln(o.IO.Err, "hookinstall watch:", err)
 		case <-wt.Events:
 		case <-next:
 		}

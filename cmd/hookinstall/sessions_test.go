@@ -121,14 +121,16 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 	ran := filepath.Join(t.TempDir(), "ran")
 	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
 	listed := &listing{seen: make(chan struct{})}
-	var errb bytes.Buffer
-	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: listed, Err: &errb}, Getenv: func(k string) string { return env[k] }},
+	errb := &listing{}
+	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: listed, Err: errb}, Getenv: func(k string) string { return env[k] }},
 		After: time.Second, Exec: `echo "$HOOKINSTALL_AGENT $HOOKINSTALL_STATE" >> '` + ran + `'`}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runWatch(ctx, o) }()
 	select { // watch has listed the gemini waiting
 	case <-listed.seen:
+	case err := <-done:
+		t.Fatalf("watch ended before it listed the sessions: %v; stderr %q", err, errb.last())
 	case <-time.After(30 * time.Second):
 		cancel()
 		t.Fatal("watch listed no waiting gemini")
@@ -138,9 +140,14 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 		if b, _ := os.ReadFile(ran); len(b) > 0 {
 			break
 		}
+		select {
+		case err := <-done:
+			t.Fatalf("watch ended: %v; stderr %q", err, errb.last())
+		default:
+		}
 		if time.Now().After(end) {
 			cancel()
-			t.Fatal("CMD never ran for the session that kept waiting")
+			t.Fatalf("CMD never ran for the session that kept waiting; watch's stderr %q, its last listing:\n%s", errb.last(), listed.last())
 		}
 	}
 	cancel()
@@ -155,18 +162,27 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 // listing is watch's output: seen is closed once a listing shows a gemini
 // waiting.
 type listing struct {
-	mu   sync.Mutex
-	b    bytes.Buffer
-	seen chan struct{}
+	mu     sync.Mutex
+	b      bytes.Buffer
+	seen   chan struct{} // nil: none wanted
+	closed bool
+}
+
+// last is the end of what watch printed.
+func (l *listing) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.b.String()
+	return s[max(0, len(s)-600):]
 }
 
 func (l *listing) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.b.Write(p)
-	if geminiWaiting.MatchString(l.b.String()) && l.seen != nil {
+	if l.seen != nil && !l.closed && geminiWaiting.MatchString(l.b.String()) {
 		close(l.seen)
-		l.seen = nil
+		l.closed = true
 	}
 	return len(p), nil
 }
