@@ -49,7 +49,7 @@ test:
 # detector, then again under umask 002 (group-writable defaults must not
 # leak into what we create).
 check: lint
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	sh -c 'umask 002 && $(GO) test -count=1 ./...'
 
 # Rewrite the goldens after an intended change (review the diff): those
