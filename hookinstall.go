@@ -282,7 +282,7 @@ func (in *Installer) Clone(id, base string) (Agent, error) {
 
 func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	a := Agent{
-		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.OwnFile(),
+		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.File(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.Own,
 		Detected: writer.Detected(t, in.getenv),
 		States:   []State{}, Events: []Event{}, TrustWritable: t.Adapter.TrustWritable(),
 	}
@@ -323,7 +323,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 // the programs on PATH.
 func missing(t adapters.Target) string {
 	what := "no " + strings.Join(adapters.DetectPaths(t), " or ")
-	if bs := t.Adapter.Binaries(); len(bs) > 0 {
+	if bs := t.Adapter.Programs; len(bs) > 0 {
 		what += " and no " + strings.Join(bs, " or ") + " on PATH"
 	}
 	return what

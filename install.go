@@ -152,7 +152,7 @@ func joinErrs(rs []*Result) error {
 func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOptions) *Result {
 	fail := func(err error) *Result {
 		r := in.failed(t.ID, err)
-		r.Base, r.Config = baseOf(t), t.Adapter.Config(t)
+		r.Base, r.Config = baseOf(t), t.Adapter.File(t)
 		return r
 	}
 	if err := ctxErr(ctx); err != nil {
@@ -173,7 +173,7 @@ func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOp
 func (in *Installer) remove(ctx context.Context, t adapters.Target, o RemoveOptions) *Result {
 	if err := ctxErr(ctx); err != nil {
 		r := in.failed(t.ID, err)
-		r.Base, r.Config = baseOf(t), t.Adapter.Config(t)
+		r.Base, r.Config = baseOf(t), t.Adapter.File(t)
 		return r
 	}
 	// the writer takes the home the install recorded (writer.Recorded)

@@ -22,7 +22,7 @@ func agentName(name string) (agent string, ok bool) {
 		return n, true
 	}
 	for _, a := range adapters.All() {
-		for _, b := range a.Binaries() {
+		for _, b := range a.Programs {
 			if b == n {
 				return a.Name(), true
 			}

@@ -124,7 +124,7 @@ func agentsTable(t *testing.T) string {
 		if a.Product != "" && a.Product != a.ID {
 			name += " (" + a.Product + ")"
 		}
-		file := "`~" + strings.TrimPrefix(a.Config(tg), "/h") + "`"
+		file := "`~" + strings.TrimPrefix(a.File(tg), "/h") + "`"
 		if len(vars) > 0 {
 			file += " (" + strings.Join(vars, ", ") + " can move `~" + strings.TrimPrefix(tg.Dir, "/h") + "`)"
 		}

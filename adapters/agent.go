@@ -32,17 +32,17 @@ type Agent struct {
 	// its scripts leave out there in terminal mode; nil for nothing.
 	ShowsItself *terminal.Own
 	// Programs are the program names whose presence on PATH means the
-	// agent is installed (Binaries).
+	// agent is installed.
 	Programs []string
 
 	// Dir is the agent's config dir under home, with getenv giving the
 	// agent's own overrides (nil when none apply); from names the variable
 	// that chose it, if any.
 	Dir func(home string, getenv func(string) string) (dir, from string)
-	// File is the config we write, on disk (Config).
+	// File is the config we write, on disk.
 	File func(t Target) string
 	// Own: File is ours alone (removal deletes it), not shared with the
-	// user (removal unmerges) (OwnFile).
+	// user (removal unmerges).
 	Own bool
 	// SharesDir: another agent came first in the same config dir (Gemini
 	// CLI's ~/.gemini is also Antigravity's), so our hooks dir there is
@@ -200,16 +200,6 @@ const HookTimeout = 5
 // Name is the agent's id on the command line: "claude".
 func (a *Agent) Name() string { return a.ID }
 
-// Binaries are the program names whose presence on PATH means the agent is
-// installed.
-func (a *Agent) Binaries() []string { return a.Programs }
-
-// OwnFile reports whether the config file is ours alone.
-func (a *Agent) OwnFile() bool { return a.Own }
-
-// Config is the file we write, on disk.
-func (a *Agent) Config(t Target) string { return a.File(t) }
-
 // Events lists what the agent's hooks report, for docs and status.
 func (a *Agent) Events() []EventInfo {
 	var es []EventInfo
@@ -293,7 +283,7 @@ func (a *Agent) switchedOff(t Target, cur []byte, files map[string][]byte) *OffE
 	if a.Switches == nil {
 		return nil
 	}
-	in := Input{T: t, Config: File{Path: a.Config(t), Data: cur, Exists: cur != nil}, Files: map[string]File{}}
+	in := Input{T: t, Config: File{Path: a.File(t), Data: cur, Exists: cur != nil}, Files: map[string]File{}}
 	for p, b := range files {
 		in.Files[p] = File{Path: p, Data: b, Exists: true}
 	}

@@ -130,7 +130,7 @@ func antigravityCheck(a *Agent, t Target, cur []byte, files map[string][]byte) (
 	if b, ok := files[antigravityDeadPath(t)]; ok {
 		if root, err := jsonedit.ParseObject(b); err == nil {
 			if _, has, _ := jsonedit.Lookup(b, root, t.NS); has {
-				notes = append(notes, fmt.Sprintf("%s holds a hook set %q: Antigravity loads that file and never runs it; remove the set from there (hookinstall writes only %s)", antigravityDeadPath(t), t.NS, a.Config(t)))
+				notes = append(notes, fmt.Sprintf("%s holds a hook set %q: Antigravity loads that file and never runs it; remove the set from there (hookinstall writes only %s)", antigravityDeadPath(t), t.NS, a.File(t)))
 			}
 		}
 	}

@@ -32,7 +32,7 @@ func benchDocs() []struct {
 // shape as it is, or (for agents whose shared file takes no other top-level
 // key) with only its hooks. ok is false when the agent takes neither.
 func benchInput(tg adapters.Target, doc []byte) ([]byte, bool) {
-	if tg.Adapter.OwnFile() {
+	if tg.Adapter.Own {
 		return nil, true
 	}
 	for _, d := range [][]byte{doc, hooksOnly(doc)} {
@@ -84,12 +84,12 @@ func BenchmarkAdd(b *testing.B) {
 				if !ok {
 					b.Skip("the agent takes no file of this shape")
 				}
-				if tg.Adapter.OwnFile() && d.name != "small" {
+				if tg.Adapter.Own && d.name != "small" {
 					b.Skip("the agent's file is ours alone: its size does not grow")
 				}
 				b.SetBytes(int64(len(in)))
 				b.ReportAllocs()
-				files := map[string][]byte{tg.Adapter.Config(tg): in}
+				files := map[string][]byte{tg.Adapter.File(tg): in}
 				for b.Loop() {
 					if _, err := tg.Adapter.PlanAdd(tg, adapters.PlanInput{Files: files}); err != nil {
 						b.Fatal(err)
@@ -111,7 +111,7 @@ func BenchmarkRemove(b *testing.B) {
 				if !ok {
 					b.Skip("the agent takes no file of this shape")
 				}
-				if tg.Adapter.OwnFile() && d.name != "small" {
+				if tg.Adapter.Own && d.name != "small" {
 					b.Skip("the agent's file is ours alone: its size does not grow")
 				}
 				ed, err := tg.Adapter.Add(tg, in, nil, false)
@@ -122,12 +122,12 @@ func BenchmarkRemove(b *testing.B) {
 				added := ed.Doc
 				if out, err := tg.Adapter.Remove(tg, added, rec, false); err != nil {
 					b.Fatal(err)
-				} else if !tg.Adapter.OwnFile() && !bytes.Equal(out.Doc, in) {
+				} else if !tg.Adapter.Own && !bytes.Equal(out.Doc, in) {
 					b.Fatal("remove did not give back the original")
 				}
 				b.SetBytes(int64(len(added)))
 				b.ReportAllocs()
-				cfg := tg.Adapter.Config(tg)
+				cfg := tg.Adapter.File(tg)
 				pin := adapters.PlanInput{Files: map[string][]byte{cfg: added}, Records: map[string]*adapters.Record{cfg: rec}}
 				for b.Loop() {
 					if _, err := tg.Adapter.PlanRemove(tg, pin); err != nil {

@@ -87,7 +87,7 @@ func claudeCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]str
 		return nil, err
 	}
 	if get("permissions").Get("defaultMode").Str == "auto" {
-		notes = append(notes, claudeAuto(a.Config(t)))
+		notes = append(notes, claudeAuto(a.File(t)))
 	}
 	return notes, nil
 }

@@ -148,7 +148,7 @@ func TestResolveGlobalOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []string{tg.Dir, tg.HooksDir(), tg.Adapter.Config(tg)} {
+		for _, p := range []string{tg.Dir, tg.HooksDir(), tg.Adapter.File(tg)} {
 			if !strings.HasPrefix(p, "/home/u/") {
 				t.Errorf("%s: %s is not under the home", name, p)
 			}

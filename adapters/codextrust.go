@@ -437,7 +437,7 @@ func TrustKeyPath(t Target, realDir string) string {
 	if (t.DirFrom != "" || t.ID != t.Adapter.Name()) && realDir != "" {
 		dir = realDir
 	}
-	return t.AsPath(filepath.Join(dir, filepath.Base(t.Adapter.Config(t))))
+	return t.AsPath(filepath.Join(dir, filepath.Base(t.Adapter.File(t))))
 }
 
 // CodexTrustTOML renders one trust entry the way Codex 0.171.0 writes it into

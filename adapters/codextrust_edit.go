@@ -50,7 +50,7 @@ func codexTrustQuery(a *Agent, t Target, in PlanInput) *Query {
 	if err != nil || len(p.Edits) == 0 {
 		return nil // PlanAdd reports it
 	}
-	files := map[string][]byte{filepath.Base(a.Config(t)): p.Edits[0].Doc}
+	files := map[string][]byte{filepath.Base(a.File(t)): p.Edits[0].Doc}
 	return codexHooksListQuery([]string{"CODEX_HOME=$SCRATCH"}, files, "")
 }
 

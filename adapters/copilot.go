@@ -95,10 +95,10 @@ func copilotCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]st
 	}
 	var notes []string
 	if b, ok := files[copilotSettings(t)]; ok && jsonRoot(File{Data: b, Exists: true}).Get("disableAllHooks").Type == gjson.True {
-		notes = append(notes, copilotDisableAll(copilotSettings(t), a.Config(t)))
+		notes = append(notes, copilotDisableAll(copilotSettings(t), a.File(t)))
 	}
 	if b, ok := files[copilotDeadPath(t)]; ok && bytes.Contains(b, []byte(t.Prefix())) {
-		notes = append(notes, copilotDead(copilotDeadPath(t), a.Config(t)))
+		notes = append(notes, copilotDead(copilotDeadPath(t), a.File(t)))
 	}
 	return notes, nil
 }

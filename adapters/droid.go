@@ -70,7 +70,6 @@ func init() {
 		Transport:     scripts.PTY,
 		Format:        HookMap{Key: "hooks"},
 		ReadsComments: true,
-		check:         d.check,
 		planAdd:       d.planAdd,
 		planRemove:    d.planRemove,
 		Switches:      d.switches,
@@ -537,25 +536,6 @@ func (d droid) planRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 		p.Notes = append(p.Notes, ed.Notes...)
 	}
 	return p, nil
-}
-
-// check returns the *OffError when hooksDisabled is on, or why an add
-// would be refused.
-func (d droid) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	all := map[string][]byte{}
-	for k, v := range files {
-		all[k] = v
-	}
-	if cur != nil {
-		all[droidSettings(t)] = cur
-	}
-	v := d.view(t, all)
-	var events []string
-	for _, h := range a.Hooks {
-		events = append(events, h.Event)
-	}
-	_, err := v.place(events)
-	return nil, err
 }
 
 // switches checks hooksDisabled in both files.

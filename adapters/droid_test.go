@@ -29,7 +29,7 @@ func FuzzDroidHooksFile(f *testing.F) {
 	}
 	tg := testTarget(f, "droid", "/home/u")
 	a, d := tg.Adapter, droid{}
-	sp, hp := a.Config(tg), d.hooksJSON(tg)
+	sp, hp := a.File(tg), d.hooksJSON(tg)
 	settings := []byte("{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}\n    ]\n  }\n}\n")
 	f.Fuzz(func(t *testing.T, x []byte) {
 		files := map[string][]byte{sp: settings, hp: x}

@@ -276,7 +276,7 @@ func checkNamespacesRoundTrip(t *testing.T, tA Target, x []byte, edA Edit) {
 	}
 	edB = Adopt(edB, []*Record{recA})
 	recB := &Record{Entries: edB.Entries, Created: edB.Created, Emptied: edB.Emptied}
-	path := a.Config(tA)
+	path := a.File(tA)
 	remove := func(tg Target, doc []byte, rec *Record) ([]byte, bool) {
 		p, err := a.PlanRemove(tg, PlanInput{Files: map[string][]byte{path: doc}, Records: map[string]*Record{path: rec}})
 		if err != nil || len(p.Edits) != 1 {

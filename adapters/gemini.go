@@ -116,7 +116,7 @@ func geminiNames(a *Agent, t Target) map[string]bool {
 func geminiCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
 	var notes []string
 	if _, _, trusted := geminiTrusted(t.Cwd, files[geminiTrustedFolders(t)]); !trusted {
-		notes = append(notes, geminiTrustNote(a.Config(t)))
+		notes = append(notes, geminiTrustNote(a.File(t)))
 	}
 	if jsonedit.IsBlank(cur) {
 		return notes, nil

@@ -56,7 +56,7 @@ func grokCheck(a *Agent, t Target, cur []byte, files map[string][]byte) ([]strin
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: %v; could not read Grok's settings", grokConfigTOML(t), err))
 		} else if v, ok := TOMLBool(doc, "compat", "claude", "hooks"); ok && !v {
-			notes = append(notes, fmt.Sprintf("%s: [compat.claude] hooks = false only stops Grok from running Claude's hooks; the hooks in %s still run", grokConfigTOML(t), a.Config(t)))
+			notes = append(notes, fmt.Sprintf("%s: [compat.claude] hooks = false only stops Grok from running Claude's hooks; the hooks in %s still run", grokConfigTOML(t), a.File(t)))
 		}
 	}
 	return notes, nil

@@ -281,8 +281,8 @@ func kimiCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, e
 	}
 	for i, e := range d.hooks {
 		if p := kimiProblem(e); p != "" {
-			verdict, hint := kimiBadEntry(a.Config(t), i, p)
-			return nil, &OffError{File: a.Config(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1), Verdict: verdict, Hint: hint}
+			verdict, hint := kimiBadEntry(a.File(t), i, p)
+			return nil, &OffError{File: a.File(t), Key: fmt.Sprintf("[[hooks]] entry %d", i+1), Verdict: verdict, Hint: hint}
 		}
 	}
 	return nil, nil

@@ -187,7 +187,7 @@ func TestKimiBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := tg.Adapter.PlanAdd(tg, PlanInput{Files: map[string][]byte{tg.Adapter.Config(tg): []byte(c.doc)}})
+			_, err := tg.Adapter.PlanAdd(tg, PlanInput{Files: map[string][]byte{tg.Adapter.File(tg): []byte(c.doc)}})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err %v, want %q", err, c.want)
 			}
@@ -224,7 +224,7 @@ func TestKimiHeaders(t *testing.T) {
 // deletes it.
 func TestKimiPlan(t *testing.T) {
 	tg := testTarget(t, "kimi", "/home/u")
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	p, err := tg.Adapter.PlanAdd(tg, PlanInput{Files: map[string][]byte{}})
 	if err != nil || len(p.Edits) != 1 || p.Edits[0].Path != cfg || len(p.Scripts) != 5 {
 		t.Fatalf("plan %+v %v", p, err)

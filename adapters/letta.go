@@ -69,7 +69,7 @@ func lettaCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	if n := lettaPermissionHooks(a.Config(t), root); n != "" {
+	if n := lettaPermissionHooks(a.File(t), root); n != "" {
 		return []string{n}, nil
 	}
 	return nil, nil

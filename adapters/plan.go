@@ -90,7 +90,7 @@ func (p Plan) Kept() bool {
 // Reads lists every file t's plans read: the config first, then the others
 // the agent reads (Agent.Files: switch files, dead paths, the trust file).
 func Reads(t Target) []string {
-	return append([]string{t.Adapter.Config(t)}, t.Adapter.Files(t)...)
+	return append([]string{t.Adapter.File(t)}, t.Adapter.Files(t)...)
 }
 
 // Adopt is jsonedit.Adopt, for the writer: the first install of a file in a
@@ -137,7 +137,7 @@ func (a *Agent) PlanAdd(t Target, in PlanInput) (Plan, error) {
 	if a.Trust != nil && a.Trust.Hint != nil {
 		p.Next = a.Trust.Hint(t)
 	}
-	if a.Next != nil && !bytes.Equal(p.Edits[0].Doc, in.Files[a.Config(t)]) {
+	if a.Next != nil && !bytes.Equal(p.Edits[0].Doc, in.Files[a.File(t)]) {
 		p.Next = a.Next(t)
 	}
 	return p, nil
@@ -201,7 +201,7 @@ func (a *Agent) planRemoveFiles(t Target, in PlanInput) (Plan, error) {
 // scripts.
 func configAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 	t.parsed = &jsonedit.Parsed{} // Check and Add parse the config once
-	path := a.Config(t)
+	path := a.File(t)
 	cur, exists := in.Files[path]
 	if exists && jsonedit.IsBlank(cur) && a.RewritesInPlace {
 		// Agents (Claude Code) rewrite their config in place, truncating
@@ -233,7 +233,7 @@ func configAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 // the install created that holds nothing else is deleted.
 func configRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 	t.parsed = &jsonedit.Parsed{} // Check and Remove parse the config once
-	path := a.Config(t)
+	path := a.File(t)
 	cur, exists := in.Files[path]
 	rec := in.Records[path]
 	if rec != nil && exists && jsonedit.IsBlank(cur) && a.RewritesInPlace {

@@ -16,7 +16,7 @@ func TestPlanAddEditsTheConfigAndSaysWhatIsNext(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", a.Name(), err)
 		}
-		if len(p.Edits) != 1 || p.Edits[0].Path != a.Config(tg) || p.Edits[0].Role != RoleConfig || p.Edits[0].Doc == nil {
+		if len(p.Edits) != 1 || p.Edits[0].Path != a.File(tg) || p.Edits[0].Role != RoleConfig || p.Edits[0].Doc == nil {
 			t.Errorf("%s: edits %+v, want the config alone", a.Name(), p.Edits)
 		}
 		trusts := a.Name() == "zerocode" || a.Name() == "codex"
@@ -58,7 +58,7 @@ func TestCodexTrustPlan(t *testing.T) {
 	}
 	// Remove takes them out again (zerocode alike), and takes an exact
 	// restore the writer offers as that file's edit.
-	in = PlanInput{Files: map[string][]byte{tg.Adapter.Config(tg): p.Edits[0].Doc, toml: p.Edits[1].Doc}}
+	in = PlanInput{Files: map[string][]byte{tg.Adapter.File(tg): p.Edits[0].Doc, toml: p.Edits[1].Doc}}
 	rm, err := tg.Adapter.PlanRemove(tg, in)
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func (m Module) check(a *Agent, t Target, files map[string][]byte) []string {
 	var notes []string
 	for _, tw := range m.Twins(t) {
 		if _, ok := files[tw]; ok {
-			notes = append(notes, fmt.Sprintf("%s is also there: %s, so every state would be reported twice; delete it (hookinstall writes only %s)", tw, m.TwinWhy, a.Config(t)))
+			notes = append(notes, fmt.Sprintf("%s is also there: %s, so every state would be reported twice; delete it (hookinstall writes only %s)", tw, m.TwinWhy, a.File(t)))
 		}
 	}
 	return notes
@@ -143,7 +143,7 @@ func (m Module) deadPaths(a *Agent, in Input) []Check {
 	var fs []Check
 	for _, tw := range twins {
 		if f := in.File(tw); f.Exists || f.Err != nil {
-			fs = append(fs, fail(id, tw, fmt.Sprintf("%s is there as well as %s: %s, so every state would be reported twice", tw, a.Config(t), m.TwinWhy), "delete "+tw+" (hookinstall writes only "+m.Sub+"/"+t.NS+m.Ext+")"))
+			fs = append(fs, fail(id, tw, fmt.Sprintf("%s is there as well as %s: %s, so every state would be reported twice", tw, a.File(t), m.TwinWhy), "delete "+tw+" (hookinstall writes only "+m.Sub+"/"+t.NS+m.Ext+")"))
 		}
 	}
 	if len(fs) == 0 && len(twins) > 0 {

@@ -74,7 +74,7 @@ func qwenCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	if n := qwenApproval(a.Config(t), root); n != "" {
+	if n := qwenApproval(a.File(t), root); n != "" {
 		return []string{n}, nil
 	}
 	return nil, nil

@@ -12,8 +12,8 @@ import (
 // and every path written into a file names the agent's view of the home.
 func checkUnder(t *testing.T, tg Target) {
 	t.Helper()
-	if !under(tg.Dir, tg.Home) || !under(tg.HooksDir(), tg.Home) || !under(tg.Adapter.Config(tg), tg.Home) {
-		t.Errorf("%s: dir %s, hooks dir %s, config %s: not all under home %s", tg.ID, tg.Dir, tg.HooksDir(), tg.Adapter.Config(tg), tg.Home)
+	if !under(tg.Dir, tg.Home) || !under(tg.HooksDir(), tg.Home) || !under(tg.Adapter.File(tg), tg.Home) {
+		t.Errorf("%s: dir %s, hooks dir %s, config %s: not all under home %s", tg.ID, tg.Dir, tg.HooksDir(), tg.Adapter.File(tg), tg.Home)
 	}
 	ss, err := tg.Adapter.Scripts(tg)
 	if err != nil {
@@ -62,7 +62,7 @@ func TestResolveGlobalOnlyEveryTarget(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkUnder(t, clone)
-		if clone.Dir == tg.Dir || clone.HooksDir() == tg.HooksDir() || clone.Adapter.Config(clone) == tg.Adapter.Config(tg) {
+		if clone.Dir == tg.Dir || clone.HooksDir() == tg.HooksDir() || clone.Adapter.File(clone) == tg.Adapter.File(tg) {
 			t.Errorf("%s: clone shares %s", name, clone.Dir)
 		}
 		if clone.Adapter.Name() != name || clone.ID != name+"-2" {
@@ -92,8 +92,8 @@ func TestResolveOverrides(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, c.Var, err)
 			}
-			if tg.Dir != c.Dir || tg.Adapter.Config(tg) != c.Config {
-				t.Errorf("%s %s=%s: dir %s config %s, want %s and %s (%s)", name, c.Var, c.Value, tg.Dir, tg.Adapter.Config(tg), c.Dir, c.Config, agenttest.Path(name))
+			if tg.Dir != c.Dir || tg.Adapter.File(tg) != c.Config {
+				t.Errorf("%s %s=%s: dir %s config %s, want %s and %s (%s)", name, c.Var, c.Value, tg.Dir, tg.Adapter.File(tg), c.Dir, c.Config, agenttest.Path(name))
 			}
 			checkUnder(t, tg)
 			for _, bad := range []string{"/work/repo", "/home/other", "relative/dir", "/home/u/../x"} {
@@ -133,7 +133,7 @@ func TestResolvePaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := [2]string{tg.Adapter.Config(tg), clone.Adapter.Config(clone)}, [2]string{facts.Config, facts.Clone}
+		got, want := [2]string{tg.Adapter.File(tg), clone.Adapter.File(clone)}, [2]string{facts.Config, facts.Clone}
 		if got != want {
 			t.Errorf("%s: config and clone's config %v, want %v (%s)", name, got, want, agenttest.Path(name))
 		}

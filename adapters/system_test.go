@@ -75,8 +75,8 @@ func TestSystemPlacesPerOS(t *testing.T) {
 				t.Fatal(err)
 			}
 			lin, _ := Resolve(a.ID, Options{NS: "hookinstall", Home: home, GOOS: "linux"})
-			if tg.Adapter.Config(tg) != lin.Adapter.Config(lin) || !strings.HasPrefix(tg.Adapter.Config(tg), home+"/") {
-				t.Errorf("%s on %s: config %s, on linux %s", a.ID, goos, tg.Adapter.Config(tg), lin.Adapter.Config(lin))
+			if tg.Adapter.File(tg) != lin.Adapter.File(lin) || !strings.HasPrefix(tg.Adapter.File(tg), home+"/") {
+				t.Errorf("%s on %s: config %s, on linux %s", a.ID, goos, tg.Adapter.File(tg), lin.Adapter.File(lin))
 			}
 			// an agent not in the table reads no system file
 			if _, listed := agents[a.ID]; !listed {
@@ -236,7 +236,7 @@ func TestClaudeMDMFirstWins(t *testing.T) {
 	if err != nil || len(notes) != 1 || !strings.HasPrefix(notes[0], sys+device+": ") {
 		t.Errorf("a broken plist: add says %q, %v; want a note naming it", notes, err)
 	}
-	in := Input{T: tg, Config: File{Path: tg.Adapter.Config(tg)}, Files: map[string]File{sys + device: {Path: sys + device, Data: bad[sys+device], Exists: true}}}
+	in := Input{T: tg, Config: File{Path: tg.Adapter.File(tg)}, Files: map[string]File{sys + device: {Path: sys + device, Data: bad[sys+device], Exists: true}}}
 	named := false
 	for _, f := range tg.Adapter.Switches(in) {
 		named = named || f.Result == Fail && f.File == sys+device && strings.HasPrefix(f.Verdict, sys+device+": ")

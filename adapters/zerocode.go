@@ -161,7 +161,7 @@ func (z codexEngine) reads(t Target) []string {
 // config.toml or requirements.toml, or a hooks.json the engine rejects as a
 // whole because of an unknown top-level key.
 func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]byte) ([]string, error) {
-	cfg := a.Config(t)
+	cfg := a.File(t)
 	if !jsonedit.IsBlank(cur) {
 		root, err := jsonedit.ParseObject(cur)
 		if err != nil {

@@ -190,7 +190,7 @@ func (d *Doctor) Agent(t adapters.Target) Agent { return d.AgentContext(context.
 // AgentContext checks one agent; cancelling ctx stops the scripts and
 // programs it runs.
 func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
-	a := &Agent{Agent: t.ID, Config: t.Adapter.Config(t), HooksDir: t.HooksDir(), Checks: []Check{}}
+	a := &Agent{Agent: t.ID, Config: t.Adapter.File(t), HooksDir: t.HooksDir(), Checks: []Check{}}
 	r := &run{ctx: ctx, d: d, t: t, a: a}
 	r.cfg = readFile(a.Config)
 	manPath := filepath.Join(t.HooksDir(), manifest.FileName)

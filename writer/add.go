@@ -19,7 +19,7 @@ import (
 // them trusted: trustcheck.go), applied as one transaction under t's lock,
 // which waiting for honours ctx.
 func (w *Writer) Add(ctx context.Context, t adapters.Target) Report {
-	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	r := Report{Agent: t.ID, Config: t.Adapter.File(t)}
 	// The agent's program on PATH says its version: a version below the
 	// measured range gets only what it understands, or nothing.
 	t = w.Gated(ctx, t)
@@ -77,7 +77,7 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 	}
 	x.plan, err = t.Adapter.PlanAdd(t, w.input(x, pr, w.o.Trust, nil))
 	if err != nil {
-		return nil, w.fail(t, t.Adapter.Config(t), err)
+		return nil, w.fail(t, t.Adapter.File(t), err)
 	}
 	if w.o.Print {
 		if err := w.printed(x, pr); err != nil {
@@ -108,8 +108,8 @@ func (w *Writer) planAdd(t adapters.Target, pr adapters.Probe, ask func(*adapter
 // config), for the user to merge into their own. An agent whose hooks are
 // a file of ours alone has nothing to merge.
 func (w *Writer) printed(x *txn, pr adapters.Probe) error {
-	cfg := x.t.Adapter.Config(x.t)
-	if x.t.Adapter.OwnFile() {
+	cfg := x.t.Adapter.File(x.t)
+	if x.t.Adapter.Own {
 		return w.fail(x.t, cfg, errors.New("is a file of hookinstall's alone, not one to merge entries into: add it without --print"))
 	}
 	if x.man != nil && len(x.man.Files) > 0 { // its record (and backup) would be forgotten
@@ -160,7 +160,7 @@ func (w *Writer) userParts(x *txn) error {
 	in.Records = map[string]*adapters.Record{} // as without a manifest
 	p, err := x.t.Adapter.PlanRemove(x.t, in)
 	if err != nil {
-		return w.fail(x.t, x.t.Adapter.Config(x.t), err)
+		return w.fail(x.t, x.t.Adapter.File(x.t), err)
 	}
 	for _, e := range p.Edits {
 		if todo[e.Path] && changes(e, x.files[e.Path]) {

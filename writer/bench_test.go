@@ -49,7 +49,7 @@ func benchSetup(b *testing.B, doc []byte) (adapters.Target, *writer.Writer, stri
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
 		b.Fatal(err)
 	}

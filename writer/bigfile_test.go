@@ -18,7 +18,7 @@ func TestRemoveChecksLargeBackup(t *testing.T) {
 	orig := "{\n  \"model\": \"opus\",\n  \"notes\": \"" + strings.Repeat("x", 256<<10) + "\"\n}\n"
 	for _, corrupt := range []bool{false, true} {
 		_, tg := newHome(t)
-		cfg := tg.Adapter.Config(tg)
+		cfg := tg.Adapter.File(tg)
 		writeFile(t, cfg, orig)
 		w := newWriter(nil)
 		mustOK(t, w.Add(context.Background(), tg))
@@ -49,7 +49,7 @@ func TestRemoveChecksLargeBackup(t *testing.T) {
 // when it deleted it.
 func TestLeftOurs(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	user := "{\n  \"model\": \"opus\"\n}\n"
 	writeFile(t, cfg, user)
 	w := newWriter(nil)

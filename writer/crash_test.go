@@ -69,7 +69,7 @@ func crashDocs(t *testing.T, agent string) (existing, linked string, ok bool) {
 var crashCases = []crashCase{
 	{"existing", func(t *testing.T, home string, tg adapters.Target) {
 		doc, _, _ := crashDocs(t, tg.Adapter.Name())
-		writeFile(t, tg.Adapter.Config(tg), doc)
+		writeFile(t, tg.Adapter.File(tg), doc)
 	}},
 	{"no-file", func(t *testing.T, home string, tg adapters.Target) {
 		if err := os.MkdirAll(tg.Dir, 0o755); err != nil {
@@ -81,10 +81,10 @@ var crashCases = []crashCase{
 		real := filepath.Join(home, "dotfiles", "agent.json")
 		_, doc, _ := crashDocs(t, tg.Adapter.Name())
 		writeFile(t, real, doc)
-		if err := os.MkdirAll(filepath.Dir(tg.Adapter.Config(tg)), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(tg.Adapter.File(tg)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(real, tg.Adapter.Config(tg)); err != nil {
+		if err := os.Symlink(real, tg.Adapter.File(tg)); err != nil {
 			t.Fatal(err)
 		}
 	}},
@@ -104,7 +104,7 @@ func resetHome(t *testing.T, home string, tg adapters.Target, c crashCase) {
 }
 
 // configBytes reads the config through any symlink; absent is "<absent>".
-func configBytes(t *testing.T, tg adapters.Target) string { return fileBytes(t, tg.Adapter.Config(tg)) }
+func configBytes(t *testing.T, tg adapters.Target) string { return fileBytes(t, tg.Adapter.File(tg)) }
 
 // fileBytes reads a file through any symlink; absent is "<absent>".
 func fileBytes(t *testing.T, path string) string {
@@ -165,7 +165,7 @@ func checkManifest(t *testing.T, tg adapters.Target, origs map[string]string) {
 		if ok && manifest.Sum([]byte(b)) != s.SHA256 {
 			t.Fatalf("script %s does not match the manifest", s.Path)
 		}
-		if !ok && cur != origs[tg.Adapter.Config(tg)] {
+		if !ok && cur != origs[tg.Adapter.File(tg)] {
 			t.Fatalf("config holds our entries but script %s is gone", s.Path)
 		}
 	}
@@ -191,7 +191,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, shared := crashDocs(t, base)
-		if !tg.Adapter.OwnFile() && !shared {
+		if !tg.Adapter.Own && !shared {
 			t.Errorf("%s edits a file it shares with the user but its %s has no \"crash\" configs", base, agenttest.Path(base))
 			continue
 		}
@@ -237,7 +237,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := []string{tg.Adapter.Config(tg)}
+	files := []string{tg.Adapter.File(tg)}
 	setup := c
 	if trust {
 		toml := filepath.Join(tg.Dir, "config.toml")
@@ -345,7 +345,7 @@ func crashSafety(t *testing.T, agent string, c crashCase) {
 	named := []string{"add before lock", "add after lock", "add before write manifest", "add after write manifest",
 		"remove before lock", "remove before remove manifest", "remove after remove manifest", "remove before remove 'lock'",
 		"remove after remove '" + filepath.Base(tg.HooksDir()) + "'"}
-	if !tg.Adapter.OwnFile() || c.name != "no-dir" {
+	if !tg.Adapter.Own || c.name != "no-dir" {
 		named = append(named, "add before write config", "add after write config")
 	}
 	if ss, _ := tg.Adapter.Scripts(tg); len(ss) > 0 {

@@ -189,7 +189,7 @@ func contains(list []string, s string) bool {
 // hookinstall older than this rule takes them over then. A file this
 // install created is never adopted as another's (it is ours already).
 func (w *Writer) adopt(x *txn) {
-	if x.t.Adapter.OwnFile() {
+	if x.t.Adapter.Own {
 		return
 	}
 	for i, e := range x.plan.Edits {

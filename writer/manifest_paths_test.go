@@ -14,7 +14,7 @@ import (
 // hand, corrupted, or copied from elsewhere) never makes remove delete them.
 func TestRemoveDeletesOnlyInsideHooksDir(t *testing.T) {
 	home, tg := newHome(t)
-	writeFile(t, tg.Adapter.Config(tg), `{"model":"x"}`)
+	writeFile(t, tg.Adapter.File(tg), `{"model":"x"}`)
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	victim := filepath.Join(home, "victim")
 	outside := filepath.Join(filepath.Dir(home), "outside")
@@ -44,7 +44,7 @@ func TestRemoveDeletesOnlyInsideHooksDir(t *testing.T) {
 			t.Errorf("remove deleted %s, which the manifest named: %v", p, err)
 		}
 	}
-	if got, _ := readOrAbsent(t, tg.Adapter.Config(tg)); got != `{"model":"x"}` {
+	if got, _ := readOrAbsent(t, tg.Adapter.File(tg)); got != `{"model":"x"}` {
 		t.Errorf("config not restored: %q", got)
 	}
 	if _, err := os.Lstat(tg.HooksDir()); !os.IsNotExist(err) {

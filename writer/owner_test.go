@@ -15,7 +15,7 @@ func TestAddRemoveKeepOwnerAndMode(t *testing.T) {
 		t.Skip("needs root to give the file another owner")
 	}
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	writeFile(t, cfg, "{\n  \"model\": \"opus\"\n}\n")
 	if err := os.Chown(cfg, 4242, 4343); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 // back the backup from before that change: the change would be lost.
 func TestReAddAfterUserEditKeepsEditOnRemove(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	writeFile(t, cfg, "{\n  \"model\": \"opus\"\n}\n")
 	w := newWriter(nil)
 	mustOK(t, w.Add(context.Background(), tg))
@@ -30,7 +30,7 @@ func TestReAddAfterUserEditKeepsEditOnRemove(t *testing.T) {
 // survive remove, and the file with them.
 func TestReAddAfterUserEditKeepsCreatedFile(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	w := newWriter(nil)
 	mustOK(t, w.Add(context.Background(), tg))
 	b, _ := readOrAbsent(t, cfg)
@@ -50,7 +50,7 @@ func TestReAddAfterUserEditKeepsCreatedFile(t *testing.T) {
 // backup comes back byte for byte.
 func TestReAddUnchangedStaysExact(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	orig := "{\"model\":\"opus\" , \"hooks\" : {}}"
 	writeFile(t, cfg, orig)
 	w := newWriter(nil)

@@ -22,7 +22,7 @@ func TestRemoveKeepsScriptsTheConfigStillRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := dock.Adapter.Config(dock)
+	cfg := dock.Adapter.File(dock)
 	mustOK(t, newWriter(nil).Add(context.Background(), dock))
 	b, err := os.ReadFile(cfg)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 // deletes our scripts, backups and manifest, as one transaction under t's
 // lock, which waiting for honours ctx.
 func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
-	r := Report{Agent: t.ID, Config: t.Adapter.Config(t)}
+	r := Report{Agent: t.ID, Config: t.Adapter.File(t)}
 	t, err := Recorded(t)
 	if err != nil {
 		return r.failed(err)
@@ -76,7 +76,7 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 	exact := w.restores(x)
 	x.plan, err = t.Adapter.PlanRemove(t, w.input(x, adapters.Probe{}, false, exact))
 	if err != nil {
-		return nil, w.fail(t, t.Adapter.Config(t), err)
+		return nil, w.fail(t, t.Adapter.File(t), err)
 	}
 	if err := w.checkPlan(x, fmt.Sprintf("take our entries out at its source, then run '%s' again", t.Command("remove"))); err != nil {
 		return nil, err
@@ -96,10 +96,10 @@ func (w *Writer) planRemove(t adapters.Target) (*txn, error) {
 // command that finishes the job.
 func keepReferenced(x *txn) {
 	t := x.t
-	if t.Adapter.OwnFile() || x.plan.Kept() {
+	if t.Adapter.Own || x.plan.Kept() {
 		return
 	}
-	cfg := t.Adapter.Config(t)
+	cfg := t.Adapter.File(t)
 	idx := -1
 	for i, e := range x.plan.Edits {
 		if e.Path == cfg {

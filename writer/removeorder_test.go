@@ -15,7 +15,7 @@ import (
 func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 	_, tg := newHome(t)
 	orig := "{\n  \"model\": \"opus\"\n}\n"
-	writeFile(t, tg.Adapter.Config(tg), orig)
+	writeFile(t, tg.Adapter.File(tg), orig)
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	stop := func(step string) error {
 		if step == "after remove script" {
@@ -36,7 +36,7 @@ func TestRemoveStoppedMidwayLeavesNoStaleManifest(t *testing.T) {
 		t.Fatalf("the manifest's backup is missing or wrong (%v): %q", err, b)
 	}
 	mustOK(t, newWriter(nil).Remove(context.Background(), tg))
-	if got, _ := readOrAbsent(t, tg.Adapter.Config(tg)); got != orig {
+	if got, _ := readOrAbsent(t, tg.Adapter.File(tg)); got != orig {
 		t.Fatalf("got %q", got)
 	}
 }

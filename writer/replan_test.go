@@ -17,7 +17,7 @@ func TestReplanReusesOnlyUnchangedInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
 		t.Fatal(err)
 	}

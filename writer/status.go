@@ -47,7 +47,7 @@ func Detected(t adapters.Target, getenv func(string) string) bool {
 			return true
 		}
 	}
-	for _, b := range t.Adapter.Binaries() {
+	for _, b := range t.Adapter.Programs {
 		if _, err := agentexec.LookPath(getenv, b); err == nil {
 			return true
 		}

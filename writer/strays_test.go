@@ -14,7 +14,7 @@ import (
 // another tool's temp file beside the config is left alone.
 func TestStrayTempFilesOfOursAreSwept(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	writeFile(t, cfg, `{"model":"opus"}`)
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))
 	ours := []string{
@@ -75,7 +75,7 @@ func TestStrayTrustTempIsSwept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, tg.Adapter.Config(tg), `{"hooks":{}}`)
+	writeFile(t, tg.Adapter.File(tg), `{"hooks":{}}`)
 	stray := filepath.Join(tg.Dir, ".config.toml.hookinstall.tmp")
 	writeFile(t, stray, "partial")
 	mustOK(t, newWriter(nil).Add(context.Background(), tg))

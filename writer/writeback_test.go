@@ -27,7 +27,7 @@ func TestAddAfterStaleWriteBackRemovesExactly(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, tg := newHome(t)
-			cfg := tg.Adapter.Config(tg)
+			cfg := tg.Adapter.File(tg)
 			writeFile(t, cfg, c.orig)
 			w := newWriter(nil)
 			mustOK(t, w.Add(context.Background(), tg))
@@ -89,7 +89,7 @@ func TestAddAfterStaleWriteBackOwnFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	w := newWriter(nil)
 	mustOK(t, w.Add(context.Background(), tg))
 	added, _ := readOrAbsent(t, cfg)
@@ -113,7 +113,7 @@ func TestAddAfterStaleWriteBackOwnFile(t *testing.T) {
 // (the namespace nowhere as it is) are found too.
 func TestAddAfterStaleWriteBackEscaped(t *testing.T) {
 	_, tg := newHome(t)
-	cfg := tg.Adapter.Config(tg)
+	cfg := tg.Adapter.File(tg)
 	orig := "{\n  \"model\": \"opus\"\n}\n"
 	writeFile(t, cfg, orig)
 	w := newWriter(nil)

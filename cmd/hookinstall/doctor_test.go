@@ -27,7 +27,7 @@ func cmdTrusthooks(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			tg, err := adapters.Resolve(a.ID, adapters.Options{NS: "hookinstall", Home: ts.MkAbs(args[1])})
 			ts.Check(err)
-			trustHooks(ts, a.Config(tg), a.Trust.File(tg))
+			trustHooks(ts, a.File(tg), a.Trust.File(tg))
 			n++
 		}
 		if n == 0 {

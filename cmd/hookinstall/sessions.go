@@ -120,22 +120,22 @@ func runLs(o *sessionsOptions) error {
 	return nil
 }
 
-// short is the status line: the count in each state, waiting first, in
-// plain ASCII ("2 waiting, 1 working"), in four-letter words where that is
-// over 40 columns ("120 wait 120 work"); "" when no agent runs.
+// short is the status line: the count in each state, in ls's order
+// (waiting first), in plain ASCII ("2 waiting, 1 working"), in four-letter
+// words where that is over 40 columns ("120 wait 120 work"); "" when no
+// agent runs.
 func short(ss []hookinstall.Session) string {
+	var states []hookinstall.State
+	n := map[hookinstall.State]int{}
+	for _, s := range ss { // (sorted by state)
+		if n[s.State]++; n[s.State] == 1 {
+			states = append(states, s.State)
+		}
+	}
 	var long, brief []string
-	for _, st := range []hookinstall.State{hookinstall.Attention, hookinstall.Working, hookinstall.Interrupted, hookinstall.Done} {
-		n := 0
-		for _, s := range ss {
-			if s.State == st {
-				n++
-			}
-		}
-		if n > 0 {
-			long = append(long, fmt.Sprintf("%d %s", n, stateWords[st]))
-			brief = append(brief, fmt.Sprintf("%d %s", n, map[hookinstall.State]string{hookinstall.Attention: "wait", hookinstall.Working: "work", hookinstall.Interrupted: "stop", hookinstall.Done: "done"}[st]))
-		}
+	for _, st := range states {
+		long = append(long, fmt.Sprintf("%d %s", n[st], stateWords[st]))
+		brief = append(brief, fmt.Sprintf("%d %.4s", n[st], stateWords[st]))
 	}
 	if s := strings.Join(long, ", "); len(s) <= 40 {
 		return s

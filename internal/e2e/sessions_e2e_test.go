@@ -81,19 +81,21 @@ func TestSessions(t *testing.T) {
 	}
 	codex, gemini, claude := runs[0], runs[1], runs[2]
 
-	// Codex: the hook review (trust all), then an approved turn
-	if codex.need(`Hooks need review|fake-model default`, 60*time.Second, "start", "the TUI did not come up") {
-		time.Sleep(2 * time.Second)
-		if strings.Contains(codex.screen(), "Trust all and continue") {
-			codex.keys("Down", "Enter")
+	// Codex: the hook review (ours are new: it always asks), trust all,
+	// then an approved turn
+	if codex.need(`Trust all and continue`, 60*time.Second, "start", "codex did not ask to review the new hooks") {
+		codex.keys("Down", "Enter")
+		if codex.need(`fake-model default`, 30*time.Second, "ready", "the TUI did not become ready after the hook review") {
+			codex.approvedTurn(`Would you like to run the following command`, 60*time.Second)
 		}
-		codex.waitScreen(`fake-model default`, 30*time.Second)
-		codex.approvedTurnKey(`Would you like to run the following command`, "y", 60*time.Second)
 	}
-	// Gemini CLI: an approved turn ("1. Allow once" is preselected)
+	// Gemini CLI: ready once its SessionStart hooks ran (the user's
+	// recorder logs it), then an approved turn ("1. Allow once" is
+	// preselected)
 	if gemini.need(`Type your message`, 120*time.Second, "start", "the TUI did not come up") {
-		time.Sleep(2 * time.Second)
-		gemini.approvedTurnKey(`Allow execution of`, "Enter", 90*time.Second)
+		for end := time.Now().Add(30 * time.Second); !gemini.started() && time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		}
+		gemini.approvedTurn(`Allow execution of`, 90*time.Second)
 	}
 	// Claude Code: left at its permission prompt
 	if claude.need(`manual mode|for shortcuts|Make auto mode`, 60*time.Second, "start", "the TUI did not come up") {
@@ -189,15 +191,13 @@ func TestSessions(t *testing.T) {
 	}
 }
 
-// approvedTurnKey prompts, approves the dialog matching dialogRe with key,
-// and waits for the turn's done (after its attention) on the pty.
-func (r *run) approvedTurnKey(dialogRe, key string, wait time.Duration) {
-	r.prompt(thePrompt)
-	if !r.need(dialogRe, wait, "permission", "no permission prompt ('"+dialogRe+"')") {
-		return
+// started reports whether the agent's SessionStart hooks have run: the
+// user's recorder logged the event.
+func (r *run) started() bool {
+	for _, e := range r.recorded() {
+		if e.event == "SessionStart" {
+			return true
+		}
 	}
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(dialogRe, key)
-	r.waitTurnEnd(true, wait, wait/6)
-	r.snap("done")
+	return false
 }
