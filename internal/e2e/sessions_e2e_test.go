@@ -93,8 +93,7 @@ func TestSessions(t *testing.T) {
 	// recorder logs it), then an approved turn ("1. Allow once" is
 	// preselected)
 	if gemini.need(`Type your message`, 120*time.Second, "start", "the TUI did not come up") {
-		for end := time.Now().Add(30 * time.Second); !gemini.started() && time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		}
+		gemini.waitStarted(30 * time.Second)
 		gemini.approvedTurn(`Allow execution of`, 90*time.Second)
 	}
 	// Claude Code: left at its permission prompt
@@ -191,13 +190,16 @@ func TestSessions(t *testing.T) {
 	}
 }
 
-// started reports whether the agent's SessionStart hooks have run: the
-// user's recorder logged the event.
-func (r *run) started() bool {
-	for _, e := range r.recorded() {
-		if e.event == "SessionStart" {
-			return true
+// waitStarted waits (up to timeout) until the agent's SessionStart hooks
+// have run, the user's recorder having logged the event: the TUI is past
+// its start (Gemini CLI draws its prompt box before).
+func (r *run) waitStarted(timeout time.Duration) {
+	for end := time.Now().Add(timeout); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		for _, e := range r.recorded() {
+			if e.event == "SessionStart" {
+				return
+			}
 		}
 	}
-	return false
+	r.note("the user's SessionStart hook had not run %v after start", timeout)
 }
