@@ -118,73 +118,72 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 	}
 	rec("1", "gemini", "attention")
 	rec("2", "claude", "attention")
-	ran := filepath.Join(t.TempDir(), "ran")
 	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
-	listed := &listing{seen: make(chan struct{})}
-	errb := &listing{}
-	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: listed, Err: errb}, Getenv: func(k string) string { return env[k] }},
-		After: time.Second, Exec: `echo "$HOOKINSTALL_AGENT $HOOKINSTALL_STATE" >> '` + ran + `'`}
+	out, errb := &listing{}, &listing{}
+	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: out, Err: errb}, Getenv: func(k string) string { return env[k] }},
+		After: time.Second, Exec: `echo "ran for $HOOKINSTALL_AGENT $HOOKINSTALL_STATE"`} // on watch's stdout
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- runWatch(ctx, o) }()
-	select { // watch has listed the gemini waiting
-	case <-listed.seen:
-	case err := <-done:
-		t.Fatalf("watch ended before it listed the sessions: %v; stderr %q", err, errb.last())
-	case <-time.After(30 * time.Second):
-		cancel()
-		t.Fatal("watch listed no waiting gemini")
-	}
-	rec("1", "gemini", "working") // resumed well within the second
-	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if b, _ := os.ReadFile(ran); len(b) > 0 {
-			break
-		}
+	await := func(re, what string) {
 		select {
+		case <-out.when(regexp.MustCompile(re)):
 		case err := <-done:
-			t.Fatalf("watch ended: %v; stderr %q", err, errb.last())
-		default:
-		}
-		if time.Now().After(end) {
-			cancel()
-			t.Fatalf("CMD never ran for the session that kept waiting; watch's stderr %q, its last listing:\n%s", errb.last(), listed.last())
+			t.Fatalf("watch ended before %s: %v; stderr %q", what, err, errb.last())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: not within 30 s; stderr %q, output:\n%s", what, errb.last(), out.last())
 		}
 	}
+	await(`(?m)^gemini +waiting`, "it listed the gemini waiting")
+	rec("1", "gemini", "working") // resumed well within the second
+	await(`(?m)^ran for claude`, "CMD ran for the claude that kept waiting")
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(ran); string(b) != "claude attention\n" {
-		t.Errorf("CMD ran for %q, want once for the waiting claude", b)
+	if ran := regexp.MustCompile(`(?m)^ran for .*$`).FindAllString(out.String(), -1); len(ran) != 1 || ran[0] != "ran for claude attention" {
+		t.Errorf("CMD ran %q, want once for the waiting claude", ran)
 	}
 }
 
-// listing is watch's output: seen is closed once a listing shows a gemini
-// waiting.
+// listing is what watch prints, safe to read while it runs; when returns
+// a channel closed once the output matches re.
 type listing struct {
-	mu     sync.Mutex
-	b      bytes.Buffer
-	seen   chan struct{} // nil: none wanted
-	closed bool
+	mu    sync.Mutex
+	b     bytes.Buffer
+	re    *regexp.Regexp
+	match chan struct{}
+}
+
+func (l *listing) when(re *regexp.Regexp) <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.re, l.match = re, make(chan struct{})
+	l.check()
+	return l.match
+}
+
+func (l *listing) check() {
+	if l.re != nil && l.re.Match(l.b.Bytes()) {
+		close(l.match)
+		l.re = nil
+	}
+}
+
+func (l *listing) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // last is the end of what watch printed.
-func (l *listing) last() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.b.String()
-	return s[max(0, len(s)-600):]
-}
+func (l *listing) last() string { s := l.String(); return s[max(0, len(s)-2000):] }
 
 func (l *listing) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.b.Write(p)
-	if l.seen != nil && !l.closed && geminiWaiting.MatchString(l.b.String()) {
-		close(l.seen)
-		l.closed = true
-	}
+	l.check()
 	return len(p), nil
 }
-
-var geminiWaiting = regexp.MustCompile(`(?m)^gemini +waiting`)
