@@ -289,8 +289,8 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 	if !a.Detected {
 		a.Missing = missing(t)
 	}
-	if t.ID != t.Adapter.Name() {
-		a.Base = t.Adapter.Name()
+	if t.ID != t.Adapter.ID {
+		a.Base = t.Adapter.ID
 	} else if !a.Detected { // the one rule of the --all selection
 		a.Skip = "not detected: " + a.Missing
 	}

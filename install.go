@@ -208,8 +208,8 @@ func (in *Installer) result(t adapters.Target, rep writer.Report) *Result {
 
 // baseOf is the agent a clone t was made from, "" for an agent's own.
 func baseOf(t adapters.Target) string {
-	if t.ID != t.Adapter.Name() {
-		return t.Adapter.Name()
+	if t.ID != t.Adapter.ID {
+		return t.Adapter.ID
 	}
 	return ""
 }

@@ -24,7 +24,7 @@ func agentName(name string) (agent string, ok bool) {
 	for _, a := range adapters.All() {
 		for _, b := range a.Programs {
 			if b == n {
-				return a.Name(), true
+				return a.ID, true
 			}
 		}
 	}

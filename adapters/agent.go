@@ -197,9 +197,6 @@ type Script struct {
 // HookTimeout is the timeout, in seconds, of every handler we write.
 const HookTimeout = 5
 
-// Name is the agent's id on the command line: "claude".
-func (a *Agent) Name() string { return a.ID }
-
 // Events lists what the agent's hooks report, for docs and status.
 func (a *Agent) Events() []EventInfo {
 	var es []EventInfo

@@ -65,7 +65,7 @@ func hooksOnly(doc []byte) []byte {
 func benchTargets(b *testing.B) []adapters.Target {
 	var ts []adapters.Target
 	for _, a := range adapters.All() {
-		tg, err := adapters.Resolve(a.Name(), adapters.Options{NS: "hookinstall", Home: "/home/u"})
+		tg, err := adapters.Resolve(a.ID, adapters.Options{NS: "hookinstall", Home: "/home/u"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -434,7 +434,7 @@ func hasLoneSurrogateEscape(text []byte) bool {
 // remove and doctor all use it.
 func TrustKeyPath(t Target, realDir string) string {
 	dir := t.Dir
-	if (t.DirFrom != "" || t.ID != t.Adapter.Name()) && realDir != "" {
+	if (t.DirFrom != "" || t.ID != t.Adapter.ID) && realDir != "" {
 		dir = realDir
 	}
 	return t.AsPath(filepath.Join(dir, filepath.Base(t.Adapter.File(t))))

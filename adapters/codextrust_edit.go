@@ -148,7 +148,7 @@ func codexVerify(t Target, binary string, es []TrustEntry) *Verify {
 	// The user's HOME, not a scratch one: the question is which hooks.json
 	// and trust records Codex finds there.
 	env := []string{"HOME=" + t.Home}
-	if t.DirFrom != "" || t.ID != t.Adapter.Name() { // as TrustKeyPath: Codex is pointed at t.Dir
+	if t.DirFrom != "" || t.ID != t.Adapter.ID { // as TrustKeyPath: Codex is pointed at t.Dir
 		env = append(env, "CODEX_HOME="+t.Dir)
 	}
 	return &Verify{

@@ -232,11 +232,11 @@ func checkAdded(t *testing.T, tg Target, before, after []byte) {
 				n++
 				// json.Marshal of a map sorts keys: the entry is exactly ours.
 				want := `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","timeout":5,"type":"command"}]}`
-				if tg.Adapter.Name() == "gemini" { // named handlers, timeout in milliseconds
+				if tg.Adapter.ID == "gemini" { // named handlers, timeout in milliseconds
 					want = `{"hooks":[{"command":"` + tg.ScriptPath(scripts.FileName(e.Event)) + `","name":"hookinstall-` +
 						strings.TrimSuffix(scripts.FileName(e.Event), ".sh") + `","timeout":5000,"type":"command"}]}`
 				}
-				if tg.Adapter.Name() == "letta" { // timeout in milliseconds
+				if tg.Adapter.ID == "letta" { // timeout in milliseconds
 					want = strings.Replace(want, `"timeout":5,`, `"timeout":5000,`, 1)
 				}
 				if string(s) != want {

@@ -39,7 +39,7 @@ func TestPayloadFiles(t *testing.T) {
 func TestBOMOneMessage(t *testing.T) {
 	bom := []byte("\xef\xbb\xbf{}\n")
 	for _, a := range All() {
-		tg, err := Resolve(a.Name(), Options{NS: "hookinstall", Home: t.TempDir(), SystemRoot: t.TempDir()})
+		tg, err := Resolve(a.ID, Options{NS: "hookinstall", Home: t.TempDir(), SystemRoot: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,13 +48,13 @@ func TestBOMOneMessage(t *testing.T) {
 		}
 		_, err = a.Add(tg, bom, nil, false)
 		if err == nil {
-			t.Errorf("%s: add accepted a BOM", a.Name())
+			t.Errorf("%s: add accepted a BOM", a.ID)
 			continue
 		}
 		got := Explain(tg, "FILE", err)
 		var se *jsonedit.SyntaxError
 		if !errors.As(got, &se) || se.Msg != a.BOMVerdict() {
-			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.Name(), got, a.BOMVerdict())
+			t.Errorf("%s: %v, want the agent's BOM verdict %q", a.ID, got, a.BOMVerdict())
 		}
 		// The verdict above is built from the agent's ReadsBOM; the
 		// words pinned in its test facts are what catch a flipped fact.
@@ -63,7 +63,7 @@ func TestBOMOneMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		if se.Error() != f.BOM || !strings.HasSuffix(got.Error(), "; to fix it, "+BOMHint("FILE")) {
-			t.Errorf("%s: %q, want %q (%s \"bom\") and how to fix it", a.Name(), got, f.BOM, agenttest.Path(a.ID))
+			t.Errorf("%s: %q, want %q (%s \"bom\") and how to fix it", a.ID, got, f.BOM, agenttest.Path(a.ID))
 		}
 	}
 	// Other errors pass through unchanged.

@@ -96,7 +96,7 @@ func fuzzSeeds(t testing.TB, tg Target) [][]byte {
 	} else {
 		out = jsonSeeds(t)
 	}
-	if c := agentFacts(t, tg.Adapter.Name()).Crash; c != nil {
+	if c := agentFacts(t, tg.Adapter.ID).Crash; c != nil {
 		out = append(out, []byte(c.Existing), []byte(c.Linked))
 	}
 	return out

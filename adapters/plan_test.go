@@ -11,20 +11,20 @@ import (
 // trust the hooks (Next), the others need nothing.
 func TestPlanAddEditsTheConfigAndSaysWhatIsNext(t *testing.T) {
 	for _, a := range All() {
-		tg := testTarget(t, a.Name(), "/home/u")
+		tg := testTarget(t, a.ID, "/home/u")
 		p, err := a.PlanAdd(tg, PlanInput{})
 		if err != nil {
-			t.Fatalf("%s: %v", a.Name(), err)
+			t.Fatalf("%s: %v", a.ID, err)
 		}
 		if len(p.Edits) != 1 || p.Edits[0].Path != a.File(tg) || p.Edits[0].Role != RoleConfig || p.Edits[0].Doc == nil {
-			t.Errorf("%s: edits %+v, want the config alone", a.Name(), p.Edits)
+			t.Errorf("%s: edits %+v, want the config alone", a.ID, p.Edits)
 		}
-		trusts := a.Name() == "zerocode" || a.Name() == "codex"
+		trusts := a.ID == "zerocode" || a.ID == "codex"
 		if trusts != strings.Contains(p.Next, "/hooks") {
-			t.Errorf("%s: Next = %q", a.Name(), p.Next)
+			t.Errorf("%s: Next = %q", a.ID, p.Next)
 		}
-		if _, err := a.PlanAdd(tg, PlanInput{Trust: true}); a.Name() != "codex" && !errors.Is(err, ErrTrustUnsupported) {
-			t.Errorf("%s: trust asked: %v, want ErrTrustUnsupported", a.Name(), err)
+		if _, err := a.PlanAdd(tg, PlanInput{Trust: true}); a.ID != "codex" && !errors.Is(err, ErrTrustUnsupported) {
+			t.Errorf("%s: trust asked: %v, want ErrTrustUnsupported", a.ID, err)
 		}
 	}
 }
@@ -77,14 +77,14 @@ func TestCodexTrustPlan(t *testing.T) {
 // for any version (none for an agent that loads a module of ours).
 func TestPlanRemoveNamesTheScripts(t *testing.T) {
 	for _, a := range All() {
-		tg := testTarget(t, a.Name(), "/home/u")
+		tg := testTarget(t, a.ID, "/home/u")
 		add, err := a.PlanAdd(tg, PlanInput{})
 		if err != nil {
-			t.Fatalf("%s: %v", a.Name(), err)
+			t.Fatalf("%s: %v", a.ID, err)
 		}
 		rm, err := a.PlanRemove(tg, PlanInput{})
 		if err != nil {
-			t.Fatalf("%s: %v", a.Name(), err)
+			t.Fatalf("%s: %v", a.ID, err)
 		}
 		var want, got []string
 		for _, s := range add.Scripts {
@@ -94,7 +94,7 @@ func TestPlanRemoveNamesTheScripts(t *testing.T) {
 			got = append(got, s.Name)
 		}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Errorf("%s: remove deletes %q, add writes %q", a.Name(), got, want)
+			t.Errorf("%s: remove deletes %q, add writes %q", a.ID, got, want)
 		}
 	}
 }

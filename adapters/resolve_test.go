@@ -65,8 +65,8 @@ func TestResolveGlobalOnlyEveryTarget(t *testing.T) {
 		if clone.Dir == tg.Dir || clone.HooksDir() == tg.HooksDir() || clone.Adapter.File(clone) == tg.Adapter.File(tg) {
 			t.Errorf("%s: clone shares %s", name, clone.Dir)
 		}
-		if clone.Adapter.Name() != name || clone.ID != name+"-2" {
-			t.Errorf("%s: clone resolved to %s / %s", name, clone.Adapter.Name(), clone.ID)
+		if clone.Adapter.ID != name || clone.ID != name+"-2" {
+			t.Errorf("%s: clone resolved to %s / %s", name, clone.Adapter.ID, clone.ID)
 		}
 		cloneDocker, err := Resolve(name+"-2", Options{NS: "hookinstall", Home: "/srv/agents/x", AsHome: "/root", Base: name})
 		if err != nil {

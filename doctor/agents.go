@@ -21,7 +21,7 @@ func (r *run) trustChecks(f *adapters.Agent, m *adapters.EventMap) {
 	if m == nil {
 		return
 	}
-	id := "trust." + r.t.Adapter.Name()
+	id := "trust." + r.t.Adapter.ID
 	cfg := f.Trust.File(r.t)
 	records, err := f.Trust.Recorded(readFile(cfg))
 	if err != nil {

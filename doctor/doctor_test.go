@@ -23,7 +23,7 @@ import (
 // payload (adapters checks that each is one line of JSON).
 func TestPayloads(t *testing.T) {
 	for _, a := range adapters.All() {
-		tg := target(t, a.Name(), t.TempDir())
+		tg := target(t, a.ID, t.TempDir())
 		if f := a; f.Plugin != nil {
 			for _, c := range f.Plugin.Cases {
 				if payload(f.Payloads+"."+c.Event) == nil {
@@ -40,11 +40,11 @@ func TestPayloads(t *testing.T) {
 		for _, s := range ss {
 			cs, name := r.fireCases(scriptInfo{Event: s.Event, Want: s.Content}, terminal.Working)
 			if cs == nil {
-				t.Errorf("%s: no payload for %s", a.Name(), name)
+				t.Errorf("%s: no payload for %s", a.ID, name)
 			}
 			for _, c := range cs {
 				if payload(c.Payload) == nil {
-					t.Errorf("%s: no payload %s for %s (its Variants name it)", a.Name(), c.Payload, c.ID)
+					t.Errorf("%s: no payload %s for %s (its Variants name it)", a.ID, c.Payload, c.ID)
 				}
 			}
 		}
@@ -197,12 +197,12 @@ func installAll(tb testing.TB, home string) []adapters.Target {
 	sys := tb.TempDir()
 	var ts []adapters.Target
 	for _, a := range adapters.All() {
-		tg, err := adapters.Resolve(a.Name(), adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sys})
+		tg, err := adapters.Resolve(a.ID, adapters.Options{NS: "hookinstall", Home: home, SystemRoot: sys})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		if r := w.Add(context.Background(), tg); r.Err != nil {
-			tb.Fatalf("add %s: %v", a.Name(), r.Err)
+			tb.Fatalf("add %s: %v", a.ID, r.Err)
 		}
 		ts = append(ts, tg)
 	}

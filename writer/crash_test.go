@@ -68,7 +68,7 @@ func crashDocs(t *testing.T, agent string) (existing, linked string, ok bool) {
 
 var crashCases = []crashCase{
 	{"existing", func(t *testing.T, home string, tg adapters.Target) {
-		doc, _, _ := crashDocs(t, tg.Adapter.Name())
+		doc, _, _ := crashDocs(t, tg.Adapter.ID)
 		writeFile(t, tg.Adapter.File(tg), doc)
 	}},
 	{"no-file", func(t *testing.T, home string, tg adapters.Target) {
@@ -79,7 +79,7 @@ var crashCases = []crashCase{
 	{"no-dir", func(t *testing.T, home string, tg adapters.Target) {}},
 	{"symlinked", func(t *testing.T, home string, tg adapters.Target) {
 		real := filepath.Join(home, "dotfiles", "agent.json")
-		_, doc, _ := crashDocs(t, tg.Adapter.Name())
+		_, doc, _ := crashDocs(t, tg.Adapter.ID)
 		writeFile(t, real, doc)
 		if err := os.MkdirAll(filepath.Dir(tg.Adapter.File(tg)), 0o755); err != nil {
 			t.Fatal(err)

@@ -68,7 +68,7 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 		ToolVersion: w.o.Version,
 		Namespace:   t.NS,
 		Agent:       t.ID,
-		Base:        t.Adapter.Name(),
+		Base:        t.Adapter.ID,
 		AsHome:      t.AsHome,
 		InstalledAt: w.o.Now().UTC().Truncate(time.Second),
 	}

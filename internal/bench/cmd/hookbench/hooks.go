@@ -94,7 +94,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 	var cs []hookCase
 	anyPTY := false
 	for _, a := range adapters.All() {
-		t, err := adapters.Resolve(a.Name(), adapters.Options{NS: ns, Home: home})
+		t, err := adapters.Resolve(a.ID, adapters.Options{NS: ns, Home: home})
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func hookCases(dir, node string) ([]hookCase, error) {
 			if !bytes.HasPrefix(s.Content, []byte("#!/bin/sh")) {
 				continue // opencode's plugin runs inside opencode, not as a process
 			}
-			c, err := newCase(dir, a.Name(), s.Event, s.Name, s.Content, states[s.Event], node)
+			c, err := newCase(dir, a.ID, s.Event, s.Name, s.Content, states[s.Event], node)
 			if rec := adapters.Payload(a.Payloads + "." + s.Event); rec != nil && err == nil {
 				// the payload recorded from the agent's binary, where there is one
 				c.payload = append(bytes.TrimRight(rec, "\n"), '\n')
