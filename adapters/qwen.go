@@ -120,14 +120,15 @@ func qwenSwitches(in Input) []Check {
 	return fs
 }
 
-// qwenRange: Qwen Code 0.15 reads a handler's timeout in milliseconds (0.21.2
-// on reads seconds); 0.12.0 runs hooks only when the user switched them on
+// qwenRange: Qwen Code up to 0.23.3 reads a command hook's timeout in
+// milliseconds (0.23.4 on reads seconds, and 1000 or more as milliseconds
+// still); 0.12.0 runs hooks only when the user switched them on
 // (hooksConfig.enabled, off by default), 0.10.1 has none (docs/agents.md
 // "Versions").
 var qwenRange = &Range{Program: "qwen", Oldest: "0.21.2", Newest: "0.24.4", Floor: "0.10.1",
 	Older: []Older{
-		{Below: "0.21.2", TimeoutMS: true,
-			Why: "Qwen Code 0.15.10 killed a hook with \"timeout\": 5 after 5 ms; 0.15.6 and 0.15.10 ran ours with 5000"},
+		{Below: "0.23.4", TimeoutMS: true,
+			Why: "Qwen Code 0.15.10 killed a hook with \"timeout\": 5 after 5 ms, and 0.21.2 ran our Notification hook with 5 only sometimes; 0.15.6 to 0.21.2 ran ours with 5000"},
 		{Below: "0.15.6",
 			Refuse: "runs no hooks unless hooksConfig.enabled is true in its settings (off by default; 0.10.1 has no hooks at all), and no release between it and 0.15.6 was run with ours; upgrade Qwen Code, then run add again",
 			Why:    "0.12.0 ran no hook without hooksConfig.enabled (with it, ours showed working and done); 0.10.1 has no hooks"}}}

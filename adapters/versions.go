@@ -22,8 +22,10 @@ type Range struct {
 	// it; below it hookinstall knows nothing (it installs what Floor gets,
 	// and says so). Oldest when the agent's file leaves it out.
 	Floor string `json:"floor"`
-	// Older are what versions below Oldest get, each for every version
-	// below its Below; they add up (a version below two gets both).
+	// Older are what older versions get, each for every version below its
+	// Below; they add up (a version below two gets both). A Below above
+	// Oldest writes an event Oldest knows in another form (Qwen Code 0.21.2
+	// has every event, and reads timeouts in milliseconds).
 	Older []Older `json:"older"`
 }
 
@@ -134,12 +136,6 @@ func (r *Range) Judge(v string) Gate {
 		g.Why = append(g.Why, o.Why)
 	}
 	return g
-}
-
-// Reduced reports whether the gate writes less, or otherwise, than the
-// events and timeouts of the range.
-func (g *Gate) Reduced() bool {
-	return g != nil && (len(g.Drop) > 0 || g.TimeoutMS)
 }
 
 // drops reports whether the target's gate leaves event out.

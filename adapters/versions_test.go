@@ -44,7 +44,9 @@ func TestJudge(t *testing.T) {
 		{qwenRange, "0.15.10", Gate{Version: "0.15.10", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
 		{qwenRange, "0.15.6", Gate{Version: "0.15.6", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
 		{qwenRange, "0.12.0", Gate{Version: "0.12.0", TimeoutMS: true, Refuse: qwenRange.Older[1].Refuse, Why: []string{qwenRange.Older[0].Why, qwenRange.Older[1].Why}}},
-		{qwenRange, "0.21.2", Gate{Version: "0.21.2"}},
+		{qwenRange, "0.21.2", Gate{Version: "0.21.2", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
+		{qwenRange, "0.23.3", Gate{Version: "0.23.3", TimeoutMS: true, Why: []string{qwenRange.Older[0].Why}}},
+		{qwenRange, "0.23.4", Gate{Version: "0.23.4"}},
 		{codexRange, "0.149.0", Gate{Version: "0.149.0", Drop: []string{"Interrupt"}, Why: []string{codexRange.Older[0].Why}}},
 		{geminiRange, "0.30.0", Gate{Version: "0.30.0", Unmeasured: true}},
 	} {

@@ -10,9 +10,10 @@ import (
 // versionCheck says what the agent version on PATH does with our hooks,
 // in add's words (adapters.Target.GateNotes, Refused; the Installer asked
 // `--version` and set Target.Gate): a version nothing can be written for
-// fails as a switch (our hooks cannot report there); one that gets less,
-// is beyond what was measured, or could not be told is worth knowing;
-// within the range it passes.
+// fails as a switch (our hooks cannot report there); one that loses a
+// state or was never measured is told to upgrade; one whose hooks are
+// written otherwise, is beyond what was measured, or could not be told is
+// worth knowing; within the range it passes.
 func (r *run) versionCheck() {
 	g, f, file := r.t.Gate, r.t.Adapter, r.cfg.Path
 	if g == nil || f.Range == nil {
@@ -22,7 +23,7 @@ func (r *run) versionCheck() {
 	switch notes := r.t.GateNotes(); {
 	case r.t.Refused() != nil:
 		r.fail("switch.version", file, fmt.Sprintf("%s %s (%s) %s", f.Product, g.Version, g.Binary, g.Refuse), upgrade+", then run '"+r.t.Command("add")+"'")
-	case len(notes) > 0 && (g.Reduced() || g.Unmeasured):
+	case len(g.Drop) > 0 || g.Unmeasured:
 		r.add(Check{ID: "version", Result: adapters.Info, File: file, Verdict: strings.Join(notes, "; "), Hint: upgrade + " for every state"})
 	case len(notes) > 0:
 		r.add(Check{ID: "version", Result: adapters.Info, File: file, Verdict: strings.Join(notes, "; ")})

@@ -33,7 +33,7 @@ var oldestCases = []agentCase{
 	{name: "kimi-0.10.0", agent: "kimi", version: "0.10.0", who: "kimi 0.10.0 (no Interrupt, kimi -p)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "kimi-marker.txt", expect: []string{"working", "done"},
 		fixture: kimiPrint(without(kimiUserEvents, "TurnStarted", "Interrupt")), drive: printDrive},
-	{name: "qwen-0.21.2", agent: "qwen", version: "0.21.2", who: "qwen 0.21.2 (oldest)",
+	{name: "qwen-0.21.2", agent: "qwen", version: "0.21.2", who: "qwen 0.21.2 (oldest, timeouts in ms)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "qwen-marker.txt",
 		expect: []string{"working", "attention", "working", "done"}, fixture: qwenFixture, drive: qwenDrive},
 	// below the range: timeouts in milliseconds

@@ -4,10 +4,10 @@ package e2e
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/e2e/fakemodel"
 )
 
@@ -104,9 +104,10 @@ func TestQwen(t *testing.T) {
 }
 
 // qwenUserTimeout is the user's own hooks' timeout, 10 s in the unit of the
-// Qwen Code that runs: 0.15 reads milliseconds (measured on 0.15.10).
+// Qwen Code that runs: up to 0.23.3 it reads milliseconds (0.15.10 and 0.21.2
+// killed a hook with 10 after 10 ms).
 func qwenUserTimeout(r *run) string {
-	if strings.HasPrefix(r.bin.pin, "0.15.") {
+	if adapters.CompareVersions(r.bin.pin, "0.23.4") < 0 {
 		return "10000"
 	}
 	return "10"
