@@ -27,8 +27,10 @@
 // the same rules in JavaScript (the agents' products come from adapters/):
 // an ES module whose only export is the plugin (or extension) function; silent without
 // <NS>_TASK_ID; writes only to <NS>_PTY when it is a character device, opened
-// without O_CREAT; every handler catches everything, so nothing throws; the
-// bytes depend only on the Install (namespace, agent id and home).
+// without O_CREAT and never blocking: a pty whose buffer is full (EAGAIN)
+// gets the rest, in order, on a 10 ms timer for up to 2 s; every handler
+// catches everything, so nothing throws; the bytes depend only on the
+// Install (namespace, agent id and home).
 //
 // Terminal mode (terminal.go): a task id starting "terminal:" was set by
 // `hookinstall init` or `run`, not by a host. Then every script and plugin

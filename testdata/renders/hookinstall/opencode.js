@@ -134,24 +134,59 @@ function terminal(task, state, pty) {
 }
 
 function emit(state) {
-  let fd = -1;
   try {
     if (!process.env.HOOKINSTALL_TASK_ID) return;
     const task = process.env.HOOKINSTALL_TASK_ID || "";
     const path = process.env.HOOKINSTALL_PTY;
     if (!path || !fs.statSync(path).isCharacterDevice()) return;
-    const c = fs.constants;
-    fd = fs.openSync(path, c.O_WRONLY | c.O_NOCTTY | c.O_NONBLOCK);
     const data = task.startsWith("terminal:") ? terminal(task, state, path) : SEQ[state];
-    if (fs.fstatSync(fd).isCharacterDevice()) fs.writeSync(fd, data);
+    pending.push([path, Buffer.from(data)]);
+    if (pending.length === 1) flush();
   } catch {
     // Never disturb the agent: a missing or busy terminal is not our business.
-  } finally {
-    if (fd >= 0) {
+  }
+}
+
+// What is still to be written, in order. A pty whose buffer is full (the
+// agent's own screen being drawn, faster than the terminal reads it) refuses
+// a write that must not block (EAGAIN): the rest is written again 10 ms
+// later, for up to 2 s, on a timer that keeps no process alive.
+const pending = [];
+let tries = 0;
+
+function flush() {
+  try {
+    while (pending.length > 0) {
+      const [path, data] = pending[0];
+      let fd = -1;
+      let rest = null;
       try {
-        fs.closeSync(fd);
-      } catch {}
+        const c = fs.constants;
+        fd = fs.openSync(path, c.O_WRONLY | c.O_NOCTTY | c.O_NONBLOCK);
+        if (fs.fstatSync(fd).isCharacterDevice()) {
+          const n = fs.writeSync(fd, data);
+          if (n < data.length) rest = data.subarray(n);
+        }
+      } catch (e) {
+        if (e && e.code === "EAGAIN") rest = data;
+      } finally {
+        if (fd >= 0) {
+          try {
+            fs.closeSync(fd);
+          } catch {}
+        }
+      }
+      if (rest && tries++ < 200) {
+        pending[0][1] = rest;
+        const t = setTimeout(flush, 10);
+        if (t && t.unref) t.unref();
+        return;
+      }
+      pending.shift();
+      tries = 0;
     }
+  } catch {
+    pending.length = 0;
   }
 }
 
