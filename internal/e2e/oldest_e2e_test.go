@@ -33,12 +33,13 @@ var oldestCases = []agentCase{
 	{name: "kimi-0.10.0", agent: "kimi", version: "0.10.0", who: "kimi 0.10.0 (no Interrupt, kimi -p)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "kimi-marker.txt", expect: []string{"working", "done"},
 		fixture: kimiPrint(without(kimiUserEvents, "TurnStarted", "Interrupt")), drive: printDrive},
+	// qwen: the user's recorder must log every event ours share with it
 	{name: "qwen-0.21.2", agent: "qwen", version: "0.21.2", who: "qwen 0.21.2 (oldest, timeouts in ms)",
-		form: "verbatim", hooks: true, userHooksFire: true, marker: "qwen-marker.txt",
+		form: "verbatim", hooks: true, userHooksFire: true, userEvents: qwenOurEvents, marker: "qwen-marker.txt",
 		expect: []string{"working", "attention", "working", "done"}, fixture: qwenFixture, drive: qwenDrive},
 	// below the range: timeouts in milliseconds
 	{name: "qwen-0.15.10", agent: "qwen", version: "0.15.10", who: "qwen 0.15.10 (timeouts in ms)",
-		form: "verbatim", hooks: true, userHooksFire: true, marker: "qwen-marker.txt",
+		form: "verbatim", hooks: true, userHooksFire: true, userEvents: qwenOurEvents, marker: "qwen-marker.txt",
 		expect: []string{"working", "attention", "working", "done"}, fixture: qwenFixture, drive: qwenDrive},
 	{name: "gemini-0.34.0", agent: "gemini", version: "0.34.0", who: "gemini 0.34.0 (oldest)",
 		form: "verbatim", hooks: true, userHooksFire: true, marker: "gemini-marker.txt",
@@ -106,3 +107,8 @@ func TestOldest(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
 	}
 }
+
+// qwenOurEvents: the events of ours in a Qwen turn with one approval, the
+// user's recorder on each as well (0.21.2 killed both after their timeout
+// in milliseconds: the recorder logged 1 or 2 of 10 calls)
+var qwenOurEvents = []string{"UserPromptSubmit", "Notification", "PreToolUse", "Stop"}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -559,6 +560,10 @@ type agentCase struct {
 	// userHooksFire: the user's own recorder hooks must run (a version add
 	// reduced: ours must not cost the user theirs)
 	userHooksFire bool
+	// userEvents, with userHooksFire: the events the recorder must have
+	// logged each (those ours share with it in this drive: a version that
+	// kills a slow hook loses the user's on the same events)
+	userEvents []string
 	// refused, when set, is what `hookinstall add` must say when it refuses this
 	// agent version (exit 3, nothing written); the agent must then start and run
 	// the user's own hooks, with none of ours on the pty
@@ -663,6 +668,12 @@ func runCase(t *testing.T, c agentCase) {
 		}
 		if ev := r.recorded(); c.userHooksFire && len(ev) == 0 {
 			r.problem("the user's own hooks did not run beside ours (the recorder logged nothing)")
+		} else if c.userHooksFire {
+			for _, want := range c.userEvents {
+				if !slices.ContainsFunc(ev, func(e recEvent) bool { return e.event == want }) {
+					r.problem("the user's own %s hook did not run beside ours (the recorder logged %d calls, none of it)", want, len(ev))
+				}
+			}
 		}
 		if ev := r.recorded(); c.userHooksSilent && len(ev) > 0 {
 			r.problem("the user's untrusted hooks ran: the recorder hook logged %d call(s)", len(ev))
