@@ -173,6 +173,28 @@ enabled = false
 	r.args = []string{"--no-daemon"}
 }
 
+// codexTrustAll answers Codex's startup hook review with "2. Trust all and
+// continue" and waits for the composer. The dialog is drawn before it takes
+// keys: when it missed the Down, the Enter opens the review list ("t trust
+// all"), where t trusts every hook and Escape closes it (0.171.0, by hand;
+// TestSessions lost the Down once in CI).
+func codexTrustAll(r *run) bool {
+	r.keys("Down", "Enter")
+	if !r.waitScreen(`fake-model default|t trust all`, 30*time.Second) {
+		return false
+	}
+	if !strings.Contains(r.screen(), "t trust all") {
+		return true
+	}
+	r.note("codex opened its review list (the dialog missed the Down): t, then Escape")
+	r.keys("t")
+	if !r.waitScreen(`enter details`, 15*time.Second) {
+		return false
+	}
+	r.keys("Escape")
+	return r.waitScreen(`fake-model default`, 30*time.Second)
+}
+
 // codexDrive answers the startup hook review with "trust" (2. Trust all and
 // continue) or "skip" (3. Continue without trusting); hooks says whether our hooks
 // are expected to run. answer is the key for the approval prompt: "y" approves,
@@ -194,7 +216,7 @@ func codexDrive(choice string, hooks bool, answer string) func(r *run) {
 		case !strings.Contains(scr, "Hooks need review"):
 			r.problem("codex did not ask to review the new hooks at startup")
 		case choice == "trust" && strings.Contains(scr, "Trust all and continue"):
-			r.keys("Down", "Enter") // 2. Trust all and continue
+			codexTrustAll(r)
 		case choice == "skip" && strings.Contains(scr, "Continue without trusting"):
 			r.keys("Down", "Down", "Enter") // 3. Continue without trusting (hooks won't run)
 		default:

@@ -84,8 +84,10 @@ func TestSessions(t *testing.T) {
 	// Codex: the hook review (ours are new: it always asks), trust all,
 	// then an approved turn
 	if codex.need(`Trust all and continue`, 60*time.Second, "start", "codex did not ask to review the new hooks") {
-		codex.keys("Down", "Enter")
-		if codex.need(`fake-model default`, 30*time.Second, "ready", "the TUI did not become ready after the hook review") {
+		if !codexTrustAll(codex) {
+			codex.problem("the TUI did not become ready after the hook review")
+		} else {
+			codex.snap("ready")
 			codex.approvedTurn(`Would you like to run the following command`, 60*time.Second)
 		}
 	}
