@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -173,26 +174,25 @@ enabled = false
 	r.args = []string{"--no-daemon"}
 }
 
-// codexTrustAll answers Codex's startup hook review with "2. Trust all and
-// continue" and waits for the composer. The dialog is drawn before it takes
-// keys: when it missed the Down, the Enter opens the review list ("t trust
-// all"), where t trusts every hook and Escape closes it (0.171.0, by hand;
-// TestSessions lost the Down once in CI).
-func codexTrustAll(r *run) bool {
-	r.keys("Down", "Enter")
-	if !r.waitScreen(`fake-model default|t trust all`, 30*time.Second) {
-		return false
+// codexChoose picks option n of Codex's startup hook review and waits for
+// the composer. The dialog is drawn before it takes keys, so each Down is
+// sent again until the dialog shows its cursor moved (CI's TestSessions once
+// lost one, and the Enter opened the review list instead).
+func codexChoose(r *run, n int) bool {
+	cursor := regexp.MustCompile(`› (\d)\. `)
+	for tries := 0; tries < 10; tries++ {
+		m := cursor.FindStringSubmatch(r.screen())
+		if m == nil {
+			return false
+		}
+		if m[1] == strconv.Itoa(n) {
+			r.keys("Enter")
+			return r.waitScreen(`fake-model default`, 30*time.Second)
+		}
+		r.keys("Down")
+		r.waitScreen(`› [^`+m[1]+`]\. `, 2*time.Second)
 	}
-	if !strings.Contains(r.screen(), "t trust all") {
-		return true
-	}
-	r.note("codex opened its review list (the dialog missed the Down): t, then Escape")
-	r.keys("t")
-	if !r.waitScreen(`enter details`, 15*time.Second) {
-		return false
-	}
-	r.keys("Escape")
-	return r.waitScreen(`fake-model default`, 30*time.Second)
+	return false
 }
 
 // codexDrive answers the startup hook review with "trust" (2. Trust all and
@@ -201,29 +201,17 @@ func codexTrustAll(r *run) bool {
 // "Escape" declines it, which interrupts the turn (Codex fires Interrupt, no Stop).
 func codexDrive(choice string, hooks bool, answer string) func(r *run) {
 	return func(r *run) {
-		// The composer is drawn before the hook review dialog: wait for the dialog or
-		// for the fully loaded footer, then give a late dialog a moment.
-		if !r.need(`Hooks need review|fake-model default`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
+		// the whole dialog, its last option drawn (ours are new: Codex always asks)
+		if !r.need(`Continue without trusting`, 60*time.Second, "start", "codex did not ask to review the new hooks at startup", "C-c", "C-c") {
 			return
 		}
-		time.Sleep(2 * time.Second)
 		r.snap("start")
-		scr := r.screen()
-		if m := regexp.MustCompile(`\d+ hooks? (are|is) new or changed`).FindString(scr); m != "" {
+		if m := regexp.MustCompile(`\d+ hooks? (are|is) new or changed`).FindString(r.screen()); m != "" {
 			r.note("codex's review dialog said: %s", m)
 		}
-		switch {
-		case !strings.Contains(scr, "Hooks need review"):
-			r.problem("codex did not ask to review the new hooks at startup")
-		case choice == "trust" && strings.Contains(scr, "Trust all and continue"):
-			codexTrustAll(r)
-		case choice == "skip" && strings.Contains(scr, "Continue without trusting"):
-			r.keys("Down", "Down", "Enter") // 3. Continue without trusting (hooks won't run)
-		default:
-			r.problem("the hook review dialog does not offer the expected choice:\n%s", scr)
-		}
-		if !r.waitScreen(`fake-model default`, 30*time.Second) {
-			r.problem("the TUI did not become ready after the hook review")
+		// 2. Trust all and continue; 3. Continue without trusting (hooks won't run)
+		if !codexChoose(r, map[string]int{"trust": 2, "skip": 3}[choice]) {
+			r.problem("the TUI did not become ready after answering the hook review (%s):\n%s", choice, r.screen())
 		}
 		r.snap("ready")
 		r.prompt(thePrompt)

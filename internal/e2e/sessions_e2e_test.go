@@ -83,8 +83,8 @@ func TestSessions(t *testing.T) {
 
 	// Codex: the hook review (ours are new: it always asks), trust all,
 	// then an approved turn
-	if codex.need(`Trust all and continue`, 60*time.Second, "start", "codex did not ask to review the new hooks") {
-		if !codexTrustAll(codex) {
+	if codex.need(`Continue without trusting`, 60*time.Second, "start", "codex did not ask to review the new hooks") {
+		if !codexChoose(codex, 2) {
 			codex.problem("the TUI did not become ready after the hook review")
 		} else {
 			codex.snap("ready")
