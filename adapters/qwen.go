@@ -128,7 +128,7 @@ func qwenSwitches(in Input) []Check {
 var qwenRange = &Range{Program: "qwen", Oldest: "0.21.2", Newest: "0.24.4", Floor: "0.10.1",
 	Older: []Older{
 		{Below: "0.23.4", TimeoutMS: true,
-			Why: "Qwen Code 0.15.10 killed a hook with \"timeout\": 5 after 5 ms, and 0.21.2 ran our Notification hook with 5 only sometimes; 0.15.6 to 0.21.2 ran ours with 5000"},
+			Why: "Qwen Code 0.15.10 killed a hook with \"timeout\": 5 after 5 ms, and 0.21.2 ran our Notification hook with 5 only sometimes; 0.15.6, 0.15.10 and 0.21.2 ran ours with 5000 (0.23.4 on: read in its package, not run)"},
 		{Below: "0.15.6",
 			Refuse: "runs no hooks unless hooksConfig.enabled is true in its settings (off by default; 0.10.1 has no hooks at all), and no release between it and 0.15.6 was run with ours; upgrade Qwen Code, then run add again",
 			Why:    "0.12.0 ran no hook without hooksConfig.enabled (with it, ours showed working and done); 0.10.1 has no hooks"}}}

@@ -396,10 +396,10 @@ func FileName(event string) string {
 	return b.String() + ".sh"
 }
 
-//go:embed templates/opencode.js.tmpl
-var opencodeFS embed.FS
+//go:embed templates/opencode.js.tmpl templates/pi.ts.tmpl templates/writer.js.tmpl
+var jsFS embed.FS
 
-var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(opencodeFS, "templates/opencode.js.tmpl"))
+var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(jsFS, "templates/opencode.js.tmpl", "templates/writer.js.tmpl"))
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
@@ -424,10 +424,7 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 	return execute(opencodeTmpl, d)
 }
 
-//go:embed templates/pi.ts.tmpl
-var piFS embed.FS
-
-var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(piFS, "templates/pi.ts.tmpl"))
+var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(jsFS, "templates/pi.ts.tmpl", "templates/writer.js.tmpl"))
 
 // An Extension is an agent of Pi's extension API (Pi, and oh-my-pi, which
 // forked it): what the extension of the shared template does differs only
