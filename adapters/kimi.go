@@ -53,8 +53,9 @@ func init() {
 		Hooks: []Hook{
 			{Event: "UserPromptSubmit", State: terminal.Working},
 			{Event: "PermissionRequest", State: terminal.Attention},
-			{Event: "PermissionResult", State: terminal.Working, Rule: scripts.FieldEquals, Field: "decision", Value: "approved",
-				Note: "only when decision is approved: the user's answer to the prompt"},
+			// whatever the decision: a rejected call's turn goes on (the
+			// model is told and answers; measured), so the user has answered
+			{Event: "PermissionResult", State: terminal.Working, Note: "the user's answer to the prompt, approved or not"},
 			{Event: "Stop", State: terminal.Done},
 			{Event: "Interrupt", State: terminal.Interrupted, Note: "a turn cancelled by Esc or Ctrl-C"},
 		},
@@ -78,10 +79,6 @@ func init() {
 		},
 		Payloads: "kimi",
 		Range:    kimiRange,
-		Variants: map[string][]Variant{
-			"PermissionResult": {{ID: "fire.rejected", Payload: "PermissionResult.rejected",
-				Why: "a PermissionResult whose decision is rejected (Esc or Reject: Stop follows)"}},
-		},
 	})
 }
 

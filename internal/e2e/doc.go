@@ -60,8 +60,8 @@
 //	HOOKINSTALL_E2E_AGENTS   comma list of cases to run (claude, claude-tmux, codex,
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
-//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, omp, letta, droid,
-//	                         claude-term-tmux, gemini-term-tmux, claude-term-ssh,
+//	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, kimi-reject,
+//	                         omp, letta, droid, claude-term-tmux, gemini-term-tmux, claude-term-ssh,
 //	                         gemini-term-ssh, gemini-term-ssh-tmux); default all. The pinned agents that
 //	                         the selected cases need are installed first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)

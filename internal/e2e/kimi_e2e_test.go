@@ -51,11 +51,11 @@ max_context_size = 128000
 	r.env = []string{"KIMI_CODE_NO_AUTO_UPDATE=1", "KIMI_CLI_NO_AUTO_UPDATE=1"}
 }
 
-// kimiDrive: one approved turn, then a second prompt whose command runs on
-// (the fake model's slow command), approved and then interrupted with Escape.
-func kimiDrive(r *run) {
+// kimiStart waits for Kimi Code's prompt, trusting the folder on the way;
+// false (after quitting) when the TUI never came up.
+func kimiStart(r *run) bool {
 	if !r.need(`Trust this folder\?|No session yet`, 90*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
-		return
+		return false
 	}
 	if strings.Contains(r.screen(), "Trust this folder?") {
 		r.snap("folder-trust")
@@ -66,6 +66,35 @@ func kimiDrive(r *run) {
 	}
 	time.Sleep(time.Second)
 	r.snap("ready")
+	return true
+}
+
+// kimiRejectDrive: one turn whose approval dialog is answered with Escape (a
+// Reject): the model is told and answers, and the turn ends with Stop.
+func kimiRejectDrive(r *run) {
+	if !kimiStart(r) {
+		return
+	}
+	r.prompt(thePrompt)
+	if !r.need(`Run this command\?`, 60*time.Second, "permission", "no permission prompt", "C-c", "C-c") {
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Run this command\?`, "Escape")
+	r.waitTurnEnd(true, 60*time.Second, 10*time.Second) // the final text answers the rejected call
+	r.snap("done")
+	_, _ = r.tm("send-keys", "-t", r.sess, "-l", "/exit")
+	time.Sleep(300 * time.Millisecond)
+	r.quit("Enter", "C-c", "C-c")
+}
+
+// kimiDrive: one approved turn, then a second prompt whose command runs on
+// (the fake model's slow command), approved and then interrupted with Escape.
+func kimiDrive(r *run) {
+	if !kimiStart(r) {
+		return
+	}
 	// ▶ 1. Approve once
 	if !r.approvedTurn(`Run this command\?`, 60*time.Second, "C-c", "C-c") {
 		return
@@ -96,8 +125,19 @@ func kimiDrive(r *run) {
 }
 
 func TestKimi(t *testing.T) {
-	runCase(t, agentCase{name: "kimi", agent: "kimi", who: "kimi",
-		form: "verbatim", hooks: true, marker: "kimi-marker.txt",
-		expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
-		fixture: kimiFixture, drive: kimiDrive})
+	t.Run("turn", func(t *testing.T) {
+		runCase(t, agentCase{name: "kimi", agent: "kimi", who: "kimi",
+			form: "verbatim", hooks: true, marker: "kimi-marker.txt",
+			expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
+			fixture: kimiFixture, drive: kimiDrive})
+	})
+	// Escape on the approval dialog rejects the call; the turn goes on (the
+	// model answers the rejection), so the tab says working until Stop.
+	t.Run("reject", func(t *testing.T) {
+		extendWatchdog(60 * time.Second)
+		runCase(t, agentCase{name: "kimi-reject", agent: "kimi", who: "kimi (Escape at the approval dialog)",
+			form: "verbatim", hooks: true, marker: "kimi-marker.txt", declined: true,
+			expect:  []string{"working", "attention", "working", "done"},
+			fixture: kimiFixture, drive: kimiRejectDrive})
+	})
 }
