@@ -54,7 +54,7 @@ func init() {
 		Hooks: []Hook{
 			{Event: "agent_start", State: terminal.Working},
 			{Event: "tool_approval_requested", State: terminal.Attention, Note: "only when tools.approvalMode asks (the default, yolo, never does)"},
-			{Event: "tool_approval_resolved", State: terminal.Working, Note: "only when approved: the user's answer to the prompt"},
+			{Event: "tool_approval_resolved", State: terminal.Working, Note: "the user's answer to the prompt, approved or not"},
 			{Event: "agent_end", State: terminal.Done, Note: "when the prompt's last assistant message did not stop with stopReason aborted, and willContinue is not true"},
 			{Event: "agent_end", State: terminal.Interrupted, Note: "when the prompt's last assistant message has stopReason aborted (Esc)"},
 		},
@@ -78,7 +78,7 @@ func init() {
 				{"fire.working", "agent_start", terminal.Working},
 				{"fire.attention", "tool_approval_requested", terminal.Attention},
 				{"fire.approved", "tool_approval_resolved", terminal.Working},
-				{"fire.denied", "tool_approval_resolved.denied", ""},
+				{"fire.denied", "tool_approval_resolved.denied", terminal.Working},
 				{"fire.done", "agent_end", terminal.Done},
 				{"fire.interrupted", "agent_end.aborted", terminal.Interrupted},
 			},

@@ -45,11 +45,12 @@ console.log("ok");
 const ompWantOut = "exports [\"default\"]\nevents [\"agent_start\",\"tool_approval_requested\",\"tool_approval_resolved\",\"agent_end\"]\nok\n"
 
 // TestOmpExtensionWritesExactOSC drives oh-my-pi's extension in node against
-// a real pty: working, attention, working (approved; nothing for denied),
-// done, (nothing for willContinue), working, interrupted, exactly.
+// a real pty: working, attention, working (approved), working (denied: the
+// model answers), done, (nothing for willContinue), working, interrupted,
+// exactly.
 func TestOmpExtensionWritesExactOSC(t *testing.T) {
 	driveExtension(t, func(ns string) ([]byte, error) { return RenderOmp(Install{NS: ns, Agent: "omp"}) },
-		ompDriver, ompWantOut, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted})
+		ompDriver, ompWantOut, []terminal.State{terminal.Working, terminal.Attention, terminal.Working, terminal.Working, terminal.Done, terminal.Working, terminal.Interrupted})
 }
 
 // TestOmpExtensionIsPisWithData: oh-my-pi's extension is Pi's template with

@@ -61,9 +61,10 @@
 //	                         codex-untrusted, codex-add-trust, codex-interrupt,
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
 //	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, kimi-reject,
-//	                         omp, letta, droid, claude-term-tmux, gemini-term-tmux, claude-term-ssh,
-//	                         gemini-term-ssh, gemini-term-ssh-tmux); default all. The pinned agents that
-//	                         the selected cases need are installed first, in parallel.
+//	                         omp, omp-deny, letta, droid, claude-term-tmux, gemini-term-tmux,
+//	                         claude-term-ssh, gemini-term-ssh, gemini-term-ssh-tmux); default
+//	                         all. The pinned agents that the selected cases need are installed
+//	                         first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)
 //	                         corrupts the OSC body of STATE in the installed hook files
 //	                         right after `add` (and restores them before `remove`); the

@@ -75,11 +75,9 @@ startup:
 // ompDrive: one approved turn, then a second prompt whose command runs on
 // (the fake model's slow command), approved and then stopped with Esc.
 func ompDrive(r *run) {
-	if !r.need(`Fake Model`, 90*time.Second, "start", "the TUI did not come up", "C-d") {
+	if !ompStart(r) {
 		return
 	}
-	time.Sleep(3 * time.Second) // oh-my-pi drops an Enter sent while it still starts
-	r.snap("ready")
 	r.prompt(thePrompt)
 	if !r.need(`Allow tool: bash`, 60*time.Second, "permission", "no approval dialog ('Allow tool: bash')", "C-d") {
 		return
@@ -112,12 +110,51 @@ func ompDrive(r *run) {
 	r.quit("C-d")
 }
 
+// ompStart waits for oh-my-pi's prompt; false (after quitting) when the TUI
+// never came up.
+func ompStart(r *run) bool {
+	if !r.need(`Fake Model`, 90*time.Second, "start", "the TUI did not come up", "C-d") {
+		return false
+	}
+	time.Sleep(3 * time.Second) // oh-my-pi drops an Enter sent while it still starts
+	r.snap("ready")
+	return true
+}
+
+// ompDenyDrive: one turn whose approval dialog is answered with Escape (a
+// denial, as Deny is: approved false): the model is told and answers.
+func ompDenyDrive(r *run) {
+	if !ompStart(r) {
+		return
+	}
+	r.prompt(thePrompt)
+	if !r.need(`Allow tool: bash`, 60*time.Second, "permission", "no approval dialog ('Allow tool: bash')", "C-d") {
+		return
+	}
+	r.snap("permission")
+	r.waitOSC(hasState("attention"), 8*time.Second)
+	r.approve(`Allow tool: bash`, "Escape")
+	r.waitTurnEnd(true, 60*time.Second, 10*time.Second) // the final text answers the denied call
+	r.snap("done")
+	r.quit("C-d")
+}
+
 // TestOmp: oh-my-pi reports working, attention and done for an approved
 // turn, then working, attention and interrupted when the user stops the
-// approved command with Esc.
+// approved command with Esc; a denied call's turn goes on (the model
+// answers it), so working follows the attention there too.
 func TestOmp(t *testing.T) {
-	runCase(t, agentCase{name: "omp", agent: "omp", who: "omp",
-		form: "verbatim", hooks: true, marker: "omp-marker.txt",
-		expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
-		fixture: ompFixture, drive: ompDrive})
+	t.Run("turn", func(t *testing.T) {
+		runCase(t, agentCase{name: "omp", agent: "omp", who: "omp",
+			form: "verbatim", hooks: true, marker: "omp-marker.txt",
+			expect:  []string{"working", "attention", "working", "done", "working", "attention", "working", "interrupted"},
+			fixture: ompFixture, drive: ompDrive})
+	})
+	t.Run("deny", func(t *testing.T) {
+		extendWatchdog(60 * time.Second)
+		runCase(t, agentCase{name: "omp-deny", agent: "omp", who: "omp (Escape at the approval dialog)",
+			form: "verbatim", hooks: true, marker: "omp-marker.txt", declined: true,
+			expect:  []string{"working", "attention", "working", "done"},
+			fixture: ompFixture, drive: ompDenyDrive})
+	})
 }

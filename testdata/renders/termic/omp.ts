@@ -214,10 +214,11 @@ export default function (pi) {
         emit("attention");
       } catch {}
     });
-    // the user's answer: approved, the tool runs now; denied, agent_end follows
-    pi.on("tool_approval_resolved", async (event) => {
+    // the user's answer: approved, the tool runs now; denied (or Esc), the
+    // model is told and answers before agent_end
+    pi.on("tool_approval_resolved", async () => {
       try {
-        if (event && event.approved) emit("working");
+        emit("working");
       } catch {}
     });
     pi.on("agent_end", async (event) => {
