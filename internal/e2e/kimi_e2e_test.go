@@ -109,9 +109,11 @@ func kimiDrive(r *run) {
 		return
 	}
 	r.waitOSC(func(s []OSC) bool { return len(s) >= n+2 }, 8*time.Second) // working, attention
+	since := time.Now()
 	r.approve(`Run this command\?`, "Enter")
-	r.waitScreen(`sleep`, 10*time.Second)
-	time.Sleep(2 * time.Second)
+	if !r.waitRunning(since, 20*time.Second) {
+		r.note("the approved command had not run within 20s")
+	}
 	r.snap("running")
 	r.keys("Escape")
 	if !r.waitOSC(hasState("interrupted"), 10*time.Second) {

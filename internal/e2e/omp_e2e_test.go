@@ -97,9 +97,11 @@ func ompDrive(r *run) {
 		return
 	}
 	r.waitOSC(func(s []OSC) bool { return len(s) >= n+2 }, 8*time.Second) // working, attention
+	since := time.Now()
 	r.approve(`Allow tool: bash`, "Enter")
-	r.waitScreen(`sleep `+fmt.Sprint(fakemodel.SlowSeconds), 10*time.Second)
-	time.Sleep(2 * time.Second)
+	if !r.waitRunning(since, 20*time.Second) {
+		r.note("the approved command had not run within 20s")
+	}
 	r.snap("running")
 	r.keys("Escape")
 	if !r.waitOSC(hasState("interrupted"), 15*time.Second) {

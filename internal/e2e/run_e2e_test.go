@@ -32,6 +32,7 @@ type run struct {
 	dir      string // artifacts of this case
 	home     string
 	work     string
+	marker   string // the file the model's shell command touches in work
 	rec      string // the fixture's recorder hook log
 	srv      *fakemodel.Server
 	sock     string // private tmux socket name (-L)
@@ -291,6 +292,22 @@ func (r *run) approve(dialogRe, key string) {
 		}
 	}
 	r.problem("the permission dialog did not go away after 3 presses of %s", key)
+}
+
+// waitRunning waits until the model's shell command has touched the marker
+// at since or later: the command runs (a slow one sleeps after the touch),
+// so an Escape now stops a running tool. False when timeout passes first.
+func (r *run) waitRunning(since time.Time, timeout time.Duration) bool {
+	end := time.Now().Add(timeout)
+	for {
+		if fi, err := os.Stat(filepath.Join(r.work, r.marker)); err == nil && !fi.ModTime().Before(since) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // waitScreen polls the visible pane until it matches re or timeout passes.
@@ -593,6 +610,7 @@ func runCase(t *testing.T, c agentCase) {
 	}()
 	r.bin = agent(t, c.agent, c.version)
 	hk := hooksFor(t, c.agent)
+	r.marker = c.marker
 	r.startServer(c.marker)
 	c.fixture(r)
 
