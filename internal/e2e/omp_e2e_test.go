@@ -75,18 +75,10 @@ startup:
 // ompDrive: one approved turn, then a second prompt whose command runs on
 // (the fake model's slow command), approved and then stopped with Esc.
 func ompDrive(r *run) {
-	if !ompStart(r) {
+	// ❯ Approve
+	if !ompStart(r) || !r.approvedTurn(`Allow tool: bash`, 60*time.Second, "C-d") {
 		return
 	}
-	r.prompt(thePrompt)
-	if !r.need(`Allow tool: bash`, 60*time.Second, "permission", "no approval dialog ('Allow tool: bash')", "C-d") {
-		return
-	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Allow tool: bash`, "Enter") // ❯ Approve
-	r.waitTurnEnd(true, 60*time.Second, 10*time.Second)
-	r.snap("done")
 
 	// the second turn: approved, then Escape while the command runs
 	n := len(OfNS(r.osc(), ns))
@@ -126,19 +118,9 @@ func ompStart(r *run) bool {
 // ompDenyDrive: one turn whose approval dialog is answered with Escape (a
 // denial, as Deny is: approved false): the model is told and answers.
 func ompDenyDrive(r *run) {
-	if !ompStart(r) {
-		return
+	if ompStart(r) && r.answeredTurn(`Allow tool: bash`, "Escape", 60*time.Second, "C-d") {
+		r.quit("C-d")
 	}
-	r.prompt(thePrompt)
-	if !r.need(`Allow tool: bash`, 60*time.Second, "permission", "no approval dialog ('Allow tool: bash')", "C-d") {
-		return
-	}
-	r.snap("permission")
-	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(`Allow tool: bash`, "Escape")
-	r.waitTurnEnd(true, 60*time.Second, 10*time.Second) // the final text answers the denied call
-	r.snap("done")
-	r.quit("C-d")
 }
 
 // TestOmp: oh-my-pi reports working, attention and done for an approved

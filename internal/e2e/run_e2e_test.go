@@ -388,13 +388,19 @@ func doneAfterAttention(s []OSC) bool {
 // the dialog's preselected choice taken with Enter, and the turn's end
 // within wait. False (after sending quit) when the dialog never came.
 func (r *run) approvedTurn(dialogRe string, wait time.Duration, quit ...string) bool {
+	return r.answeredTurn(dialogRe, "Enter", wait, quit...)
+}
+
+// answeredTurn is approvedTurn with the dialog answered by key (Escape: the
+// call is rejected; the turns that go on after that end as approved ones do).
+func (r *run) answeredTurn(dialogRe, key string, wait time.Duration, quit ...string) bool {
 	r.prompt(thePrompt)
 	if !r.need(dialogRe, wait, "permission", "no permission prompt ('"+dialogRe+"')", quit...) {
 		return false
 	}
 	r.snap("permission")
 	r.waitOSC(hasState("attention"), 8*time.Second)
-	r.approve(dialogRe, "Enter")
+	r.approve(dialogRe, key)
 	r.waitTurnEnd(true, wait, wait/6)
 	r.snap("done")
 	return true
