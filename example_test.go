@@ -59,6 +59,7 @@ func ExampleInstaller_Install() {
 	//   create .claude/myhost-hooks/permission-request.sh
 	//   create .claude/myhost-hooks/post-tool-use.sh
 	//   create .claude/myhost-hooks/stop.sh
+	//   create .claude/myhost-hooks/terminal.sh
 	//   create .claude/myhost-hooks/user-prompt-submit.sh
 	//   modify .claude/settings.json
 	// claude removed

@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/internal/treesnap"
+	"github.com/hookinstall/hookinstall/scripts"
 )
 
 // userSettings is a settings.json as a user wrote it: tabs, CRLF-free,
@@ -597,6 +598,9 @@ func TestEventScriptIsWhatInstallWrites(t *testing.T) {
 			var names []string
 			for n := range named {
 				names = append(names, n)
+			}
+			if len(names) > 0 {
+				names = append(names, scripts.RuntimeName) // the hooks' runtime, beside them
 			}
 			sort.Strings(created)
 			sort.Strings(names)

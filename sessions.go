@@ -2,6 +2,7 @@ package hookinstall
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"time"
@@ -12,37 +13,42 @@ import (
 
 // A Session is one agent session on this machine, as its hooks record it
 // where `hookinstall init` or `run` set them up (terminal mode; a host's
-// hooks record nothing: the host holds the state): the agent, its state
-// and since when, the project folder (as notifications name it), where it
-// runs, and its process. No prompt text, nothing of a payload.
+// hooks record nothing: the host holds the state), one per terminal: the
+// agent, its state and since when, the project folder (as notifications
+// name it), where it runs, and its process. No prompt text, nothing of a
+// payload.
 type Session struct {
 	Agent  string    `json:"agent"`
 	State  State     `json:"state"`
 	Since  time.Time `json:"since"`
 	Folder string    `json:"folder"`
 	TTY    string    `json:"tty"`
-	Pane   string    `json:"tmux_pane,omitempty"` // its tmux pane ("%3"), inside tmux
-	SSH    bool      `json:"ssh"`                 // reached over ssh
+	Mux    string    `json:"mux,omitempty"`    // the multiplexer it runs in: "tmux"
+	Pane   string    `json:"pane,omitempty"`   // its pane there ("%3")
+	Server string    `json:"server,omitempty"` // the multiplexer's server (tmux's socket)
+	SSH    bool      `json:"ssh"`              // reached over ssh
 	PID    int       `json:"pid"`
 }
 
 // Sessions lists the agent sessions on this machine, from the records in
 // the user's runtime folder (<NS> in $XDG_RUNTIME_DIR, else <NS>-<user> in
-// $TMPDIR or /tmp): those waiting for the user first, the longest waiting
-// first, then working, interrupted and done, each oldest first. A session
-// whose agent's process is gone is dropped, and its record removed; a file
-// that is not a record is skipped, and a note says so. A folder another
-// user owns, or others may write to, is an error.
+// $TMPDIR or /tmp, which SessionsDir names): those waiting for the user
+// first, the longest waiting first, then working, interrupted and done,
+// each oldest first. A session whose agent's process is gone is dropped,
+// and its record removed; a record being written is skipped; a file that
+// is not a record is skipped, and a note says so. A folder another user
+// owns, or others may write to, is an error.
 func (in *Installer) Sessions() ([]Session, []string, error) {
-	dir := terminal.RecordDir(in.ns, in.getenv)
+	dir := in.SessionsDir()
 	if dir == "" {
 		return nil, nil, nil
 	}
-	recs, notes, err := writer.Records(dir)
+	recs, notes, err := writer.Records(dir, true)
 	var ss []Session
 	for _, r := range recs {
 		f := r.Fields
-		s := Session{Agent: f["agent"], State: State(f["state"]), Since: r.Since, Folder: f["folder"], TTY: f["tty"], Pane: f["pane"], SSH: f["ssh"] == "1"}
+		s := Session{Agent: f["agent"], State: State(f["state"]), Since: r.Since, Folder: f["folder"], TTY: f["tty"], Mux: f["mux"], Pane: f["pane"],
+			Server: f["server"], SSH: f["ssh"] == "1"}
 		s.PID, _ = strconv.Atoi(f["pid"])
 		ss = append(ss, s)
 	}
@@ -51,4 +57,21 @@ func (in *Installer) Sessions() ([]Session, []string, error) {
 		return cmp.Or(rank[a.State]-rank[b.State], a.Since.Compare(b.Since), cmp.Compare(a.TTY, b.TTY))
 	})
 	return ss, notes, err
+}
+
+// SessionsDir is the folder of the records Sessions reads, "" when no
+// folder can be named (no $XDG_RUNTIME_DIR, $USER nor $LOGNAME).
+func (in *Installer) SessionsDir() string { return terminal.RecordDir(in.ns, in.getenv) }
+
+// PrepareSessions makes SessionsDir the user's private folder, as init,
+// run, watch and doctor set terminal mode up (the hooks only check it, with
+// builtins): created 0700 where it is missing, group's and others' write
+// taken off where the user owns it, which fixed says. A symlink or another
+// user's folder is an error: the hooks then keep no record there.
+func (in *Installer) PrepareSessions() (dir, fixed string, err error) {
+	if dir = in.SessionsDir(); dir == "" {
+		return "", "", errors.New("no folder for the records: $XDG_RUNTIME_DIR, $USER and $LOGNAME are all unset")
+	}
+	fixed, err = writer.PrepareRecordDir(dir)
+	return dir, fixed, err
 }

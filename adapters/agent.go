@@ -207,21 +207,28 @@ func (a *Agent) Events() []EventInfo {
 	return es
 }
 
-// Scripts are the hook scripts to install: one per hook, none for an agent
-// that loads a module of ours.
+// Scripts are the hook scripts to install: one per hook, then their
+// terminal runtime (scripts.Runtime, its Event ""); none for an agent that
+// loads a module of ours.
 func (a *Agent) Scripts(t Target) ([]Script, error) {
 	if _, ok := a.Format.(Module); ok {
 		return nil, nil
 	}
 	var ss []Script
+	var specs []scripts.Spec
 	for _, h := range gated(t, a.Hooks) {
-		b, err := scripts.Render(t.spec(scripts.Spec{Event: h.Event, State: h.State, Transport: a.Transport, Rule: h.Rule, Quiet: a.quietVars(), Field: h.Field, Value: h.Value, Cases: h.Cases}))
+		spec := t.spec(scripts.Spec{Event: h.Event, State: h.State, Transport: a.Transport, Rule: h.Rule, Quiet: a.quietVars(), Field: h.Field, Value: h.Value, Cases: h.Cases})
+		b, err := scripts.Render(spec)
 		if err != nil {
 			return nil, err
 		}
-		ss = append(ss, Script{Event: h.Event, Name: scripts.FileName(h.Event), Content: b})
+		ss, specs = append(ss, Script{Event: h.Event, Name: scripts.FileName(h.Event), Content: b}), append(specs, spec)
 	}
-	return ss, nil
+	b, err := scripts.Runtime(specs...)
+	if err != nil {
+		return nil, err
+	}
+	return append(ss, Script{Name: scripts.RuntimeName, Content: b}), nil
 }
 
 // ScriptNames are the file names of the scripts Scripts renders, by event

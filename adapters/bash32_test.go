@@ -72,14 +72,17 @@ func TestScriptsSameUnderBash32AndDash(t *testing.T) {
 		}
 		sort.Strings(keys)
 		keys = append(keys, "(empty)")
+		dir := t.TempDir() // the scripts and their runtime, side by side
+		for _, s := range ss {
+			if err := os.WriteFile(filepath.Join(dir, s.Name), s.Content, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for _, s := range ss {
 			if !bytes.HasPrefix(s.Content, []byte("#!/bin/sh\n")) {
 				continue
 			}
-			script := filepath.Join(t.TempDir(), s.Name)
-			if err := os.WriteFile(script, s.Content, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			script := filepath.Join(dir, s.Name)
 			p := ptytest.Open(t)
 			// its own event's payloads, one of another event's, and none
 			var mine []string

@@ -226,7 +226,7 @@ func TestKimiPlan(t *testing.T) {
 	tg := testTarget(t, "kimi", "/home/u")
 	cfg := tg.Adapter.File(tg)
 	p, err := tg.Adapter.PlanAdd(tg, PlanInput{Files: map[string][]byte{}})
-	if err != nil || len(p.Edits) != 1 || p.Edits[0].Path != cfg || len(p.Scripts) != 5 {
+	if err != nil || len(p.Edits) != 1 || p.Edits[0].Path != cfg || len(p.Scripts) != 6 { // and the runtime
 		t.Fatalf("plan %+v %v", p, err)
 	}
 	if !strings.Contains(p.Next, "/reload") {

@@ -157,13 +157,14 @@ func (a *Agent) TrustQuery(t Target, in PlanInput) *Query {
 // where the writer offers an exact restore: the config, and the trust
 // records of our hooks where the agent keeps them (harmless where there are
 // none). Its Scripts are the scripts of ours it deletes, by name: one per
-// hook, whatever version wrote them.
+// hook, whatever version wrote them, and their runtime.
 func (a *Agent) PlanRemove(t Target, in PlanInput) (Plan, error) {
 	p, err := a.planRemoveFiles(t, in)
 	if _, mod := a.Format.(Module); err == nil && !mod {
 		for _, h := range a.Hooks {
 			p.Scripts = append(p.Scripts, Script{Event: h.Event, Name: scripts.FileName(h.Event)})
 		}
+		p.Scripts = append(p.Scripts, Script{Name: scripts.RuntimeName})
 	}
 	return p, err
 }

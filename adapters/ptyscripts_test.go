@@ -161,7 +161,8 @@ func TestPTYScriptsSilent(t *testing.T) {
 }
 
 // TestScriptsShellcheck runs shellcheck (POSIX sh) over every script of every
-// agent, when shellcheck is installed (CI installs it). SC1010 is excluded: it
+// agent, with the runtime beside them, which shellcheck follows (-x), when
+// shellcheck is installed (CI installs it). SC1010 is excluded: it
 // flags the assignment state=done, where done is a plain word, not a keyword.
 func TestScriptsShellcheck(t *testing.T) {
 	sc, err := exec.LookPath("shellcheck")
@@ -170,7 +171,7 @@ func TestScriptsShellcheck(t *testing.T) {
 	}
 	for _, name := range Names() {
 		for ev, p := range installScripts(t, name) {
-			if out, err := exec.Command(sc, "-s", "sh", "-e", "SC1010", p).CombinedOutput(); err != nil {
+			if out, err := exec.Command(sc, "-s", "sh", "-e", "SC1010", "-x", "-P", "SCRIPTDIR", p).CombinedOutput(); err != nil {
 				t.Errorf("%s %s: shellcheck: %v\n%s", name, ev, err, out)
 			}
 		}

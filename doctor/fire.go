@@ -81,6 +81,9 @@ func (r *run) fireChecks(infos []scriptInfo) {
 		}
 	}
 	for _, s := range infos {
+		if s.Event == "" {
+			continue // the runtime: the hooks' terminal mode, which the fires leave out
+		}
 		if !s.Runnable {
 			r.skip("fire."+string(states[s.Event]), s.Path, fmt.Sprintf("%s was not run: it is missing or not executable", s.Path))
 			continue

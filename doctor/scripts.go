@@ -132,7 +132,11 @@ func (r *run) scriptFiles() []scriptInfo {
 			infos = append(infos, info)
 			continue
 		case err != nil:
-			r.fail("script.exists", path, fmt.Sprintf("%s is missing, so the %s hook runs nothing", path, s.Event), r.addHint())
+			what := "the " + s.Event + " hook runs nothing"
+			if s.Event == "" {
+				what = "the hooks send nothing in terminal mode (hookinstall init or run)"
+			}
+			r.fail("script.exists", path, fmt.Sprintf("%s is missing, so %s", path, what), r.addHint())
 			infos = append(infos, info)
 			continue
 		case fi.Mode()&fs.ModeSymlink != 0:

@@ -79,6 +79,9 @@ var forbiddenText = []struct {
 	{regexp.MustCompile(`\b(decision|permissionDecision|continue|"async")\b`), "a control field"},
 }
 
+// quotedText is a single-quoted word.
+var quotedText = regexp.MustCompile(`'[^']*'`)
+
 // TestTemplatesHaveNoForbiddenConstructs reads every template file.
 func TestTemplatesHaveNoForbiddenConstructs(t *testing.T) {
 	n := 0
@@ -98,8 +101,12 @@ func TestTemplatesHaveNoForbiddenConstructs(t *testing.T) {
 				}
 				continue
 			}
+			if strings.TrimSpace(line) == `. "${0%/*}/{{.Runtime}}"` {
+				continue // the hooks' one source: the install's runtime, beside them
+			}
+			code := quotedText.ReplaceAllString(line, "''") // what a single-quoted word says is data
 			for _, f := range forbiddenText {
-				if f.re.MatchString(line) {
+				if f.re.MatchString(code) {
 					t.Errorf("%s:%d: %s: %s", p, i+1, f.why, line)
 				}
 			}
@@ -115,104 +122,47 @@ func TestTemplatesHaveNoForbiddenConstructs(t *testing.T) {
 }
 
 // allowedCommands are the only commands a generated script may run: shell
-// builtins, none of which runs, sources or evaluates anything.
+// builtins, none of which runs or evaluates anything; a hook's "." sources
+// its install's runtime alone, the runtime's tmux sets the pane's option
+// alone, and its kill -0 asks whether the record's agent lives (each
+// checked below).
 var allowedCommands = map[string]bool{"[": true, "printf": true, "exit": true, "set": true, "shift": true, "read": true, "break": true,
-	"mkdir": true, "mv": true, "tmux": true, "find": true} // terminal mode's record, each in one form (below)
+	".": true, "tmux": true, "kill": true}
 
-// TestGeneratedScriptsSyntax parses every rendered script as POSIX sh and
-// walks it: every command is a literal builtin from allowedCommands; no
-// command substitution, subshell, pipeline, background job, function or here
-// document; the payload is read only by "read -r line" and only split (with
-// globbing off) by "set --", never in command position; the only
-// redirections are 2>/dev/null and >"$tty" (guarded by [ -c "$tty" ]; in
-// Claude's, by [ ! -c "$tty" ] ||).
+// runtimeSpecs are runtimes of every transport and of an agent that shows
+// some of it by itself, each for every state.
+func runtimeSpecs() [][]Spec {
+	var sets [][]Spec
+	for _, tr := range []Transport{Stdout, PTY} {
+		for _, own := range []*terminal.Own{nil, ownLike} {
+			var specs []Spec
+			for _, st := range terminal.States() {
+				specs = append(specs, Spec{Install: Install{NS: "my-host", Agent: "agent"}, Event: "E", State: st, Transport: tr, Own: own, Product: "Agent"})
+			}
+			sets = append(sets, specs)
+		}
+	}
+	return sets
+}
+
+// TestGeneratedScriptsSyntax parses every rendered script and runtime as
+// POSIX sh and walks it: every command is a literal builtin from
+// allowedCommands; no command substitution, subshell, pipeline, background
+// job, function or here document; the payload is read only by "read -r
+// line" and only split (with globbing off) by "set --", never in command
+// position; a hook's only redirections are 2>/dev/null and >"$tty"
+// (guarded by [ -c "$tty" ]), and it sources nothing but the runtime
+// beside it; the runtime writes only to $tty (Claude's behind [ ! -c "$tty"
+// ] ||), to its record ($f), and reads the record and the agent's
+// /proc/PID/stat.
 func TestGeneratedScriptsSyntax(t *testing.T) {
 	for _, spec := range allSpecs() {
 		b := render(t, spec)
 		t.Run(specName(spec), func(t *testing.T) {
-			f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(bytes.NewReader(b), "hook.sh")
-			if err != nil {
-				t.Fatalf("not POSIX sh: %v\n%s", err, b)
-			}
 			if !bytes.HasPrefix(b, []byte("#!/bin/sh\n")) {
 				t.Error("does not start with #!/bin/sh")
 			}
-			var last syntax.Node
-			sawTTYGuard := false
-			syntax.Walk(f, func(n syntax.Node) bool {
-				if n == nil {
-					return true
-				}
-				last = n
-				switch n := n.(type) {
-				case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.Subshell, *syntax.FuncDecl, *syntax.DeclClause,
-					*syntax.TimeClause, *syntax.CoprocClause, *syntax.LetClause, *syntax.TestClause, *syntax.ArithmCmd:
-					t.Errorf("%s: forbidden construct %T", n.Pos(), n)
-				case *syntax.BinaryCmd:
-					if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-						t.Errorf("%s: pipeline", n.Pos())
-					}
-				case *syntax.Stmt:
-					if n.Background || n.Coprocess {
-						t.Errorf("%s: background job", n.Pos())
-					}
-					for _, r := range n.Redirs {
-						target := wordText(r.Word)
-						switch {
-						case r.Op == syntax.RdrOut && r.N != nil && r.N.Value == "2" && target == "/dev/null":
-						case r.Op == syntax.RdrOut && r.N == nil && target == `"$tty"`: // Claude's too, for what its terminalSequence does not carry
-						case r.Op == syntax.RdrOut && r.N == nil && (target == `"$f.$$"` || target == "/dev/null"): // the record, through a rename
-						case r.Op == syntax.DplOut && r.N != nil && r.N.Value == "2" && target == "1":
-						case r.Op == syntax.RdrIn && (target == `"$f"` || target == `"/proc/$a/stat"`):
-							if !sawTTYGuard {
-								t.Errorf("%s: writes to $tty before [ -c \"$tty\" ]", r.Pos())
-							}
-						default:
-							t.Errorf("%s: forbidden redirection %s %s", r.Pos(), r.Op, target)
-						}
-					}
-				case *syntax.CallExpr:
-					if len(n.Args) == 0 {
-						return true // assignments only
-					}
-					name, ok := literal(n.Args[0])
-					if !ok || !allowedCommands[name] {
-						t.Errorf("%s: command %q is not an allowed builtin", n.Pos(), wordText(n.Args[0]))
-						return true
-					}
-					args := make([]string, len(n.Args))
-					for i, a := range n.Args {
-						args[i] = wordText(a)
-					}
-					line := strings.Join(args, " ")
-					switch name {
-					case "[":
-						if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` || line == `[ ! -c "$tty" ]` && spec.Transport == Stdout {
-							sawTTYGuard = true
-						}
-					case "mkdir", "mv", "tmux", "find":
-						if !slices.Contains([]string{`mkdir -m 700 "$r"`, `mv -f "$f.$$" "$f"`, `find "$r" -prune \( -perm -020 -o -perm -002 \) -exec false {} +`}, line) && !strings.HasPrefix(line, `tmux set-option -pq -t "$TMUX_PANE" @`) {
-							t.Errorf("%s: %s in a form the record does not use: %s", n.Pos(), name, line)
-						}
-					case "read":
-						if line != "read -r line" && line != `read -r l` && line != `read -r s` {
-							t.Errorf("%s: read other than 'read -r line': %s", n.Pos(), line)
-						}
-					case "set":
-						if line != "set -f" && line != "set -- $payload" {
-							t.Errorf("%s: unexpected set: %s", n.Pos(), line)
-						}
-					case "printf":
-						if len(n.Args) < 2 {
-							t.Errorf("%s: printf without a format", n.Pos())
-						} else if _, ok := literal(n.Args[1]); !ok {
-							t.Errorf("%s: printf format is not a literal: %s", n.Pos(), line)
-						}
-					}
-				}
-				return true
-			})
-			_ = last
+			sawTTYGuard := walkScript(t, b, false)
 			if spec.Transport == PTY && !sawTTYGuard {
 				t.Error(`no [ -c "$tty" ] guard`)
 			}
@@ -221,6 +171,109 @@ func TestGeneratedScriptsSyntax(t *testing.T) {
 			}
 		})
 	}
+	for i, specs := range runtimeSpecs() {
+		b, err := Runtime(specs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint("runtime", i), func(t *testing.T) {
+			// the pty agents' hooks guard $tty before they source it
+			if sawTTYGuard := walkScript(t, b, true, specs[0].Transport == PTY); specs[0].Transport == Stdout && !sawTTYGuard {
+				t.Error(`Claude's runtime writes to the pty with no [ ! -c "$tty" ] guard`)
+			}
+		})
+	}
+}
+
+// walkScript checks one script (a runtime when runtime) as
+// TestGeneratedScriptsSyntax says, and reports whether it saw a guard on
+// $tty before writing to it (guarded: one before it, as a pty agent's hook
+// has before it sources the runtime).
+func walkScript(t *testing.T, b []byte, runtime bool, guarded ...bool) bool {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(bytes.NewReader(b), "hook.sh")
+	if err != nil {
+		t.Fatalf("not POSIX sh: %v\n%s", err, b)
+	}
+	sawTTYGuard := len(guarded) > 0 && guarded[0]
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.Subshell, *syntax.FuncDecl, *syntax.DeclClause,
+			*syntax.TimeClause, *syntax.CoprocClause, *syntax.LetClause, *syntax.TestClause, *syntax.ArithmCmd:
+			t.Errorf("%s: forbidden construct %T", n.Pos(), n)
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				t.Errorf("%s: pipeline", n.Pos())
+			}
+		case *syntax.Stmt:
+			if n.Background || n.Coprocess {
+				t.Errorf("%s: background job", n.Pos())
+			}
+			for _, r := range n.Redirs {
+				target := wordText(r.Word)
+				switch {
+				case r.Op == syntax.RdrOut && r.N != nil && r.N.Value == "2" && target == "/dev/null":
+				case r.Op == syntax.RdrOut && r.N == nil && target == `"$tty"`:
+					if !sawTTYGuard {
+						t.Errorf("%s: writes to $tty before [ -c \"$tty\" ]", r.Pos())
+					}
+				case runtime && r.Op == syntax.RdrOut && r.N == nil && (target == `"$f"` || target == "/dev/null"):
+				case runtime && r.Op == syntax.RdrIn && (target == `"$f"` || target == `"/proc/$pid/stat"`):
+				case runtime && r.Op == syntax.DplOut && r.N != nil && r.N.Value == "2" && target == "1":
+				default:
+					t.Errorf("%s: forbidden redirection %s %s", r.Pos(), r.Op, target)
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true // assignments only
+			}
+			name, ok := literal(n.Args[0])
+			if !ok || !allowedCommands[name] {
+				t.Errorf("%s: command %q is not an allowed builtin", n.Pos(), wordText(n.Args[0]))
+				return true
+			}
+			args := make([]string, len(n.Args))
+			for i, a := range n.Args {
+				args[i] = wordText(a)
+			}
+			line := strings.Join(args, " ")
+			switch name {
+			case "[":
+				if line == `[ -c "$tty" ] || exit 0` || line == `[ -c "$tty" ]` || line == `[ ! -c "$tty" ]` {
+					sawTTYGuard = true
+				}
+			case ".":
+				if runtime || line != `. "${0%/*}/`+RuntimeName+`"` {
+					t.Errorf("%s: sources other than the runtime beside it: %s", n.Pos(), line)
+				}
+			case "kill":
+				if !runtime || line != `kill -0 "${s#pid=}"` {
+					t.Errorf("%s: kill other than the record's check that its agent lives: %s", n.Pos(), line)
+				}
+			case "tmux":
+				if !runtime || !strings.HasPrefix(line, `tmux set-option -pq -t "$pane" @`) {
+					t.Errorf("%s: tmux in a form the record does not use: %s", n.Pos(), line)
+				}
+			case "read":
+				if line != "read -r line" && !(runtime && slices.Contains([]string{"read -r l", "read -r n", "read -r s"}, line)) {
+					t.Errorf("%s: read other than 'read -r line': %s", n.Pos(), line)
+				}
+			case "set":
+				if line != "set -f" && line != "set -- $payload" {
+					t.Errorf("%s: unexpected set: %s", n.Pos(), line)
+				}
+			case "printf":
+				if len(n.Args) < 2 {
+					t.Errorf("%s: printf without a format", n.Pos())
+				} else if _, ok := literal(n.Args[1]); !ok && !(runtime && slices.Contains([]string{`"$x"`, `"$p$x"`}, wordText(n.Args[1]))) {
+					t.Errorf("%s: printf format is not a literal: %s", n.Pos(), line)
+				}
+			}
+		}
+		return true
+	})
+	return sawTTYGuard
 }
 
 // literal returns the text of a word with no expansion in it.
@@ -267,19 +320,27 @@ func shellcheckPath(t *testing.T) string {
 	return ""
 }
 
-// TestShellcheck runs shellcheck -s sh on every kind of generated script.
+// TestShellcheck runs shellcheck -s sh on every kind of generated script,
+// with the runtime beside it, which it follows (-x); of the states, working
+// and done (the word sh knows as a keyword) are enough: the others differ
+// by their words alone.
 func TestShellcheck(t *testing.T) {
 	sc := shellcheckPath(t)
-	dir := t.TempDir()
 	var files []string
 	for _, spec := range allSpecs() {
-		p := filepath.Join(dir, specName(spec)+".sh")
-		if err := os.WriteFile(p, render(t, spec), 0o755); err != nil {
-			t.Fatal(err)
+		if spec.State != terminal.Working && spec.State != terminal.Done {
+			continue
 		}
+		dir := filepath.Join(t.TempDir(), "hooks")
+		must(t, os.Mkdir(dir, 0o755))
+		rt, err := Runtime(spec)
+		must(t, err)
+		p := filepath.Join(dir, specName(spec)+".sh")
+		must(t, os.WriteFile(filepath.Join(dir, RuntimeName), rt, 0o755))
+		must(t, os.WriteFile(p, render(t, spec), 0o755))
 		files = append(files, p)
 	}
-	out, err := exec.Command(sc, append([]string{"-s", "sh", "-S", "style"}, files...)...).CombinedOutput()
+	out, err := exec.Command(sc, append([]string{"-s", "sh", "-S", "style", "-x", "-P", "SCRIPTDIR"}, files...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("shellcheck -s sh: %v\n%s", err, out)
 	}

@@ -80,8 +80,8 @@ func TestOmpExtensionIsPisWithData(t *testing.T) {
 		if strings.TrimSpace(l) == "emit(ended(event));" {
 			continue // oh-my-pi's: const state = ended(event); if (state) emit(state);
 		}
-		if strings.HasPrefix(l, "    [[") || strings.HasPrefix(l, "const OWN_PROGRESS") {
-			continue // the terminal table: data, naming the agent, and its own facts
+		if strings.HasPrefix(l, "    [[") || strings.HasPrefix(l, "  \"") || strings.HasPrefix(l, "const OWN_PROGRESS") {
+			continue // the terminal table and its sequences: data, naming the agent, and its own facts
 		}
 		for i < len(ol) && ol[i] != l {
 			i++

@@ -213,7 +213,7 @@ func TestOpencodePluginStable(t *testing.T) {
 			t.Fatalf("raw control byte %#x at offset %d", c, i)
 		}
 	}
-	for _, s := range []string{`\u001b]777;notify;hookinstall;agent is working\u0007`, "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "O_NOCTTY", "export const HookinstallPlugin = async"} {
+	for _, s := range []string{`\x1b]777;notify;hookinstall;agent is working\x07`, "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "O_NOCTTY", "export const HookinstallPlugin = async"} {
 		if !bytes.Contains(a, []byte(s)) {
 			t.Errorf("plugin lacks %q", s)
 		}

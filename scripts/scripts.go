@@ -105,7 +105,7 @@ var (
 	valuePattern = regexp.MustCompile(`^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$`)
 )
 
-//go:embed templates/hook.sh.tmpl
+//go:embed templates/hook.sh.tmpl templates/terminal.sh.tmpl
 var templates embed.FS
 
 var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "templates/hook.sh.tmpl"))
@@ -138,8 +138,7 @@ type tmplData struct {
 	Then, Else                  string
 	Cases                       []Case
 	States                      []stateLine
-	TaskPrefix                  string
-	Terminal                    []string // the terminal branch's lines
+	TaskPrefix, Runtime         string
 	emit                        func(terminal.State) string
 }
 
@@ -183,6 +182,7 @@ func Render(spec Spec) ([]byte, error) {
 		TaskVar:    terminal.TaskVar(spec.NS),
 		PTYVar:     terminal.PTYVar(spec.NS),
 		TaskPrefix: terminal.TaskPrefix,
+		Runtime:    RuntimeName,
 	}
 	d.emit = func(s terminal.State) string {
 		if d.Stdout {
@@ -194,10 +194,6 @@ func Render(spec Spec) ([]byte, error) {
 	case NonEmptyBackgroundTasks:
 		d.Match, d.MatchKey = "nonempty-array", "background_tasks"
 		d.Then, d.Else = string(terminal.Working), string(spec.State)
-		d.States = stateLines(terminal.Working)
-		if spec.State != terminal.Working {
-			d.States = stateLines(terminal.Working, spec.State)
-		}
 	case PermissionPrompt, FieldEquals:
 		d.Match, d.MatchKey, d.MatchValue = "string", "notificationType", "permission_prompt"
 		if spec.Rule == FieldEquals {
@@ -208,40 +204,42 @@ func Render(spec Spec) ([]byte, error) {
 			d.MatchKey, d.MatchValue = spec.Field, ShellQuote(spec.Value)
 		}
 		d.Then, d.Else = string(spec.State), "none"
-		d.States = stateLines(spec.State)
 	case FieldTrue:
 		if !wordPattern.MatchString(spec.Field) {
 			return nil, fmt.Errorf("scripts: field %q must match %s", spec.Field, wordPattern)
 		}
 		d.Match, d.MatchKey = "true", spec.Field
 		d.Then, d.Else = string(spec.State), "none"
-		d.States = stateLines(spec.State)
 	case FieldCases:
 		if !wordPattern.MatchString(spec.Field) || len(spec.Cases) == 0 || spec.Cases[0].State != spec.State {
 			return nil, fmt.Errorf("scripts: field %q must match %s, with cases whose first state is %q", spec.Field, wordPattern, spec.State)
 		}
-		var states []terminal.State
 		for _, c := range spec.Cases {
 			if !wordPattern.MatchString(c.Value) || c.State.Body() == "" {
 				return nil, fmt.Errorf("scripts: case %q (%q): the value must match %s and the state be known", c.Value, c.State, wordPattern)
 			}
-			if !slices.Contains(states, c.State) {
-				states = append(states, c.State)
-			}
 		}
 		d.Match, d.MatchKey, d.Cases = "cases", spec.Field, spec.Cases
 		d.Else = "none"
-		d.States = stateLines(states...)
 	}
+	d.States = stateLines(spec.reports()...)
+	return execute(hookTmpl, d)
+}
+
+// reports are the states the script reports: its State, or those its rule
+// picks from the payload (NonEmptyBackgroundTasks: Working first).
+func (spec Spec) reports() []terminal.State {
 	states := []terminal.State{spec.State}
-	if d.Match != "" {
+	switch spec.Rule {
+	case NonEmptyBackgroundTasks:
+		states = []terminal.State{terminal.Working, spec.State}
+	case FieldCases:
 		states = nil
-		for _, l := range d.States {
-			states = append(states, terminal.State(l.Name))
+		for _, c := range spec.Cases {
+			states = append(states, c.State)
 		}
 	}
-	d.Terminal = terminalBlock(spec, states)
-	return execute(hookTmpl, d)
+	return slices.Compact(states)
 }
 
 // An Install names one install, for the commands that act on it: the
@@ -399,7 +397,10 @@ func FileName(event string) string {
 //go:embed templates/opencode.js.tmpl templates/pi.ts.tmpl templates/writer.js.tmpl
 var jsFS embed.FS
 
-var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").ParseFS(jsFS, "templates/opencode.js.tmpl", "templates/writer.js.tmpl"))
+// jsFuncs are the JavaScript templates' functions: q writes a string literal.
+var jsFuncs = template.FuncMap{"q": jsString}
+
+var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").Funcs(jsFuncs).ParseFS(jsFS, "templates/opencode.js.tmpl", "templates/writer.js.tmpl"))
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
@@ -415,16 +416,17 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 	}
 	d := struct {
 		NS, Product, TaskVar, PTYVar, Export string
-		TaskPrefix, TerminalJS               string
+		TaskPrefix                           string
+		T                                    jsTerminal
 		Install                              Install
 		States                               []stateLine
 	}{NS: ns, Install: in, Product: product, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), Export: ExportName(ns),
-		TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(in, terminal.Agent{Product: product})}
+		TaskPrefix: terminal.TaskPrefix, T: newJSTerminal(in, terminal.Agent{Product: product})}
 	d.States = stateLines(opencodeStates...)
 	return execute(opencodeTmpl, d)
 }
 
-var piTmpl = template.Must(template.New("pi.ts.tmpl").ParseFS(jsFS, "templates/pi.ts.tmpl", "templates/writer.js.tmpl"))
+var piTmpl = template.Must(template.New("pi.ts.tmpl").Funcs(jsFuncs).ParseFS(jsFS, "templates/pi.ts.tmpl", "templates/writer.js.tmpl"))
 
 // An Extension is an agent of Pi's extension API (Pi, and oh-my-pi, which
 // forked it): what the extension of the shared template does differs only
@@ -461,11 +463,12 @@ func (e Extension) Render(in Install) ([]byte, error) {
 	}
 	d := struct {
 		Extension
-		NS, TaskVar, PTYVar    string
-		TaskPrefix, TerminalJS string
-		Install                Install
-		States                 []stateLine
-	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, TerminalJS: jsTerminal(in, terminal.Agent{Product: e.Product, Own: e.Own})}
+		NS, TaskVar, PTYVar string
+		TaskPrefix          string
+		T                   jsTerminal
+		Install             Install
+		States              []stateLine
+	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, T: newJSTerminal(in, terminal.Agent{Product: e.Product, Own: e.Own})}
 	d.States = stateLines(e.states()...)
 	return execute(piTmpl, d)
 }

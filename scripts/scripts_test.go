@@ -78,29 +78,26 @@ func goldenSpecs() map[string]Spec {
 // (review the diff).
 func TestGolden(t *testing.T) {
 	specs := goldenSpecs()
+	// and two runtimes: Claude's (stdout), and the pty one of the last spec
+	runtimes := map[string][]Spec{"claude-terminal.sh": claudeSpecs, "pty-terminal.sh": {specs["pty-always-stop.sh"]}}
+	for name, ss := range runtimes {
+		got, err := Runtime(ss...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, got)
+		if !bytes.HasPrefix(got, []byte("# "+ss[0].NS+" terminal runtime for "+ss[0].Agent)) {
+			t.Errorf("%s: header missing", name)
+		}
+	}
 	for name, s := range specs {
 		got, err := Render(s)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		golden := filepath.Join("testdata", name)
-		if os.Getenv("UPDATE_GOLDEN") != "" {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from golden:\n%s", golden, got)
-		}
-		if bytes.ContainsAny(got, "\x1b\x07\r") {
-			t.Errorf("%s has raw escape, bell or CR bytes", golden)
-		}
+		golden(t, name, got)
 		if !bytes.HasPrefix(got, []byte("#!/bin/sh\n# "+s.NS+" hook for "+s.Agent)) || !bytes.Contains(got, []byte("config runs it: deleting it by hand leaves the config pointing at nothing")) {
-			t.Errorf("%s: header missing", golden)
+			t.Errorf("%s: header missing", name)
 		}
 	}
 	// no golden left over from a spec that is gone
@@ -109,9 +106,31 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if _, ok := specs[filepath.Base(f)]; !ok {
+		if _, ok := specs[filepath.Base(f)]; !ok && runtimes[filepath.Base(f)] == nil {
 			t.Errorf("%s is no spec's golden: delete it", f)
 		}
+	}
+}
+
+// golden compares got with testdata/name, which UPDATE_GOLDEN=1 rewrites;
+// no golden holds a raw escape, bell or CR byte.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden:\n%s", golden, got)
+	}
+	if bytes.ContainsAny(got, "\x1b\x07\r") {
+		t.Errorf("%s has raw escape, bell or CR bytes", golden)
 	}
 }
 

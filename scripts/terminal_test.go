@@ -330,7 +330,11 @@ func TestTerminalScriptsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(root, "hook"+strconv.Itoa(i)+".sh")
-		if err := os.WriteFile(path, script, 0o755); err != nil {
+		rt, err := Runtime(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, script, 0o755); err != nil || os.WriteFile(filepath.Join(root, RuntimeName), rt, 0o755) != nil {
 			t.Fatal(err)
 		}
 		for _, shell := range sh {

@@ -17,6 +17,15 @@ import (
 func TestTmuxWindowBell(t *testing.T) {
 	tm := ptytest.StartTmux(t)
 	dir := t.TempDir()
+	var specs []Spec
+	for _, c := range terminalSpecs[:2] {
+		specs = append(specs, c.spec)
+	}
+	specs[0].NS = "hookinstall"
+	rt, err := Runtime(specs...)
+	if err != nil || os.WriteFile(filepath.Join(dir, RuntimeName), rt, 0o755) != nil {
+		t.Fatal(err)
+	}
 	for i, c := range terminalSpecs[:2] { // working, then done
 		c.spec.NS = "hookinstall"
 		script, err := Render(c.spec)

@@ -309,11 +309,17 @@ func checkPrivateDir(dir string) error {
 		return &fixable{fmt.Sprintf("%s is writable by group or others (mode %04o); refusing: anyone who can write there can replace what hookinstall keeps in it", dir, fi.Mode().Perm()),
 			"run 'chmod go-w " + dir + "'"}
 	}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && !owned(fi) {
 		return &fixable{fmt.Sprintf("%s is owned by %s, not by you (%s); refusing", dir, userName(int(sys.Uid)), userName(os.Geteuid())),
 			fmt.Sprintf("if it was made by a run as another user (sudo), give it back: 'sudo chown -R %s %s'", userName(os.Geteuid()), dir)}
 	}
 	return nil
+}
+
+// owned reports whether fi is the effective user's (or cannot be told).
+func owned(fi fs.FileInfo) bool {
+	sys, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || int(sys.Uid) == os.Geteuid()
 }
 
 // A fixable error says what is wrong, and Hint what to run about it.

@@ -410,8 +410,10 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 		sh.Sends += fmt.Sprintf("; but %s is not a terminal here, so they would write nothing", path)
 		sh.Hint = "open a new shell: init sets " + pty + " to the shell's own tty"
 	}
-	if _, _, err := in.Sessions(); err != nil {
+	if _, fixed, err := in.PrepareSessions(); err != nil {
 		sh.Sends += "; but they keep no record for 'hookinstall ls' here: " + err.Error()
+	} else if fixed != "" {
+		sh.Sends += "; " + fixed
 	}
 	// what the agent shows by itself here, which its hooks leave out
 	var when []string

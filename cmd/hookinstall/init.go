@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -56,8 +57,14 @@ prefixed tmux+), or to off.`,
 			if err != nil {
 				return usageError{err}
 			}
+			var said []string
 			if says, fix := tmuxWords(g.Getenv); fix != "" {
-				w := says + ";\n  " + fix
+				said = append(said, says+";\n  "+fix)
+			}
+			if fixed, err := prepareSessions(g); fixed != "" || err != nil {
+				said = append(said, cmp.Or(fixed, fmt.Sprint("the hooks keep no record for 'hookinstall ls': ", err)))
+			}
+			for _, w := range said {
 				// said by the shell, and only by an interactive one: a
 				// script that sources the rc file stays quiet
 				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
@@ -205,12 +212,26 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			if says, fix := s.words(); fix != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+says+";\n  "+fix)
 			}
+			if fixed, err := prepareSessions(g); fixed != "" || err != nil {
+				fmt.Fprintln(g.IO.Err, "hookinstall run:", cmp.Or(fixed, fmt.Sprint("the hooks keep no record for 'hookinstall ls': ", err)))
+			}
 		} else {
 			fmt.Fprintf(g.IO.Err, "hookinstall run: standard input is not a terminal, so the hooks stay silent; running %s as it is\n", args[0])
 		}
 	}
 	err = syscall.Exec(path, args, env)
 	return fmt.Errorf("run %s: %w", args[0], err)
+}
+
+// prepareSessions sets up the folder of the records where terminal mode is
+// set up (init, run): what it fixed, or why the hooks can keep no record.
+func prepareSessions(g *globalOptions) (string, error) {
+	in, err := g.installer()
+	if err != nil {
+		return "", err
+	}
+	_, fixed, err := in.PrepareSessions()
+	return fixed, err
 }
 
 // withoutVars drops the named variables from env.

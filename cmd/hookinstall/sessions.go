@@ -170,7 +170,7 @@ func ago(d time.Duration) string {
 func where(s hookinstall.Session) string {
 	w := s.TTY
 	if s.Pane != "" {
-		w = "tmux " + s.Pane + ", " + w
+		w = s.Mux + " " + s.Pane + ", " + w
 	}
 	if s.SSH {
 		w += ", over ssh"
@@ -192,10 +192,10 @@ func runJump(ctx context.Context, o *sessionsOptions) error {
 		return exitError{exitFail}
 	}
 	s := ss[0] // the longest waiting
-	if tm := o.Getenv("TMUX"); tm != "" && s.Pane != "" {
-		sock, _, _ := strings.Cut(tm, ",")
+	// its pane, where this tmux server is the agent's: pane ids are per server
+	if sock, _, _ := strings.Cut(o.Getenv("TMUX"), ","); sock != "" && s.Mux == "tmux" && s.Server == sock {
 		tmux := func(args ...string) agentexec.Result {
-			return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: "tmux", Args: append([]string{"-S", sock}, args...), Env: []string{"TMUX=" + tm}, Timeout: 2 * time.Second})
+			return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: "tmux", Args: append([]string{"-S", sock}, args...), Env: []string{"TMUX=" + o.Getenv("TMUX")}, Timeout: 2 * time.Second})
 		}
 		if r := tmux("select-window", "-t", s.Pane, ";", "select-pane", "-t", s.Pane); r.Err != nil {
 			return fmt.Errorf("tmux could not select %s's pane %s: %v %s", s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
@@ -212,12 +212,11 @@ func runWatch(ctx context.Context, o *sessionsOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := terminal.RecordDir(in.Namespace(), o.Getenv)
-	if dir == "" {
-		return fmt.Errorf("no folder for the records: $XDG_RUNTIME_DIR, $USER and $LOGNAME are all unset")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, fixed, err := in.PrepareSessions()
+	if err != nil {
 		return err
+	} else if fixed != "" {
+		fmt.Fprintln(o.IO.Err, "hookinstall watch: "+fixed)
 	}
 	wt, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -229,14 +228,19 @@ func runWatch(ctx context.Context, o *sessionsOptions) error {
 	}
 	fired := map[string]time.Time{}
 	var next <-chan time.Time
+	last := "" // the list last printed: a change is printed once, with its time
 	for {
 		ss, notes, err := in.Sessions()
 		if err != nil {
 			return err
 		}
-		printSessions(o.IO.Out, ss, time.Now())
+		if now := time.Now(); fmt.Sprint(ss) != last {
+			last = fmt.Sprint(ss)
+			fmt.Fprintln(o.IO.Out, now.Format("15:04:05"))
+			printSessions(o.IO.Out, ss, now)
+			fmt.Fprintln(o.IO.Out)
+		}
 		warn(o.IO.Err, "watch", notes)
-		fmt.Fprintln(o.IO.Out)
 		if o.Exec != "" {
 			run, wait := due(ss, fired, o.After, time.Now())
 			for _, s := range run {

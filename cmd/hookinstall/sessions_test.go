@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/internal/ptytest"
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // TestDue: --exec runs once per waiting episode that lasts --after: not
@@ -34,12 +36,9 @@ func TestDue(t *testing.T) {
 	}{
 		{waiting(t0), t0.Add(200 * time.Millisecond), 0, 800 * time.Millisecond, "waiting 0.2 s of 1 s"},
 		{waiting(t0)[1:], t0.Add(900 * time.Millisecond), 0, 0, "resumed within the second: forgotten"},
-		{waiting(t0.Add(time.Second)), t0.Add(2 * time.Second), 0, 0, "a new episode, 1 s in: due now"},
+		{waiting(t0.Add(time.Second)), t0.Add(2 * time.Second), 1, 0, "a new episode, 1 s in: due now"},
 	} {
 		run, wait := due(c.ss, fired, time.Second, c.now)
-		if c.scenario == "a new episode, 1 s in: due now" {
-			c.runs = 1
-		}
 		if len(run) != c.runs || wait != c.wait {
 			t.Errorf("%s: %d runs, wait %s; want %d, %s", c.scenario, len(run), wait, c.runs, c.wait)
 		}
@@ -75,14 +74,7 @@ func TestJumpSelectsWaitingPane(t *testing.T) {
 	pane := tm.Run("new-window", "-P", "-F", "#{pane_id}", "-t", "s:2", "exec sleep 86400")
 	tm.Run("select-window", "-t", "s:0")
 	rundir := t.TempDir()
-	dir := filepath.Join(rundir, "hookinstall")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	rec := "state=attention\nagent=claude\nfolder=repo\ntty=/dev/pts/9\npane=" + pane + "\nssh=\npid=" + strconv.Itoa(os.Getpid()) + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "claude-9"), []byte(rec), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeRecord(t, rundir, map[string]string{"state": "attention", "agent": "claude", "folder": "repo", "tty": "/dev/pts/9", "mux": "tmux", "pane": pane, "server": tm.Sock})
 	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH"), "XDG_RUNTIME_DIR": rundir, "TMUX": tm.Sock + ",1,0"}
 	if got := tm.Run("display-message", "-p", "-t", "s:", "#{window_index} #{pane_id}"); got != "0 "+tm.Run("display-message", "-p", "-t", "s:0", "#{pane_id}") {
 		t.Fatalf("before: %s", got)
@@ -97,26 +89,18 @@ func TestJumpSelectsWaitingPane(t *testing.T) {
 }
 
 // TestWatchRunsOncePerEpisode: watch --after 1s --exec CMD over two
-// sessions that start waiting: one resumes at once (CMD never runs for
-// it), the other waits on (CMD runs for it, its agent and state in the
-// environment). The one that resumed started waiting first, so it would
-// have been due first.
+// sessions that start waiting: one resumes before it is due (CMD never runs
+// for it), the other waits on (CMD runs for it, its agent and state in the
+// environment).
 func TestWatchRunsOncePerEpisode(t *testing.T) {
 	rundir := t.TempDir()
-	dir := filepath.Join(rundir, "hookinstall")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
+	rec := func(tty, agent, state string) string {
+		return writeRecord(t, rundir, map[string]string{"state": state, "agent": agent, "folder": "repo", "tty": "/dev/pts/" + tty})
 	}
-	rec := func(name, agent, state string) {
-		b := "state=" + state + "\nagent=" + agent + "\nfolder=repo\ntty=/dev/pts/" + name + "\npane=\nssh=\npid=" + strconv.Itoa(os.Getpid()) + "\n"
-		if err := os.WriteFile(filepath.Join(dir, "."+name), []byte(b), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(filepath.Join(dir, "."+name), filepath.Join(dir, agent+"-"+name)); err != nil {
-			t.Fatal(err)
-		}
+	// the gemini waits from an hour on (its file's time): never due in this test
+	if g := rec("1", "gemini", "attention"); os.Chtimes(g, time.Now(), time.Now().Add(time.Hour)) != nil {
+		t.Fatal("chtimes")
 	}
-	rec("1", "gemini", "attention")
 	rec("2", "claude", "attention")
 	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
 	out, errb := &listing{}, &listing{}
@@ -136,7 +120,7 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 		}
 	}
 	await(`(?m)^gemini +waiting`, "it listed the gemini waiting")
-	rec("1", "gemini", "working") // resumed well within the second
+	rec("1", "gemini", "working") // resumed before it was due
 	await(`(?m)^ran for claude`, "CMD ran for the claude that kept waiting")
 	cancel()
 	if err := <-done; err != nil {
@@ -145,6 +129,29 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 	if ran := regexp.MustCompile(`(?m)^ran for .*$`).FindAllString(out.String(), -1); len(ran) != 1 || ran[0] != "ran for claude attention" {
 		t.Errorf("CMD ran %q, want once for the waiting claude", ran)
 	}
+}
+
+// writeRecord writes a whole record of fields into the records' folder
+// under rundir (made as init makes it), as the hooks write it: the lines of
+// terminal.RecordFields (pid this process's), then terminal.RecordEnd, in
+// the file of its tty's name. It returns its path.
+func writeRecord(t *testing.T, rundir string, fields map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(rundir, "hookinstall")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fields["pid"] = strconv.Itoa(os.Getpid())
+	var b strings.Builder
+	for _, k := range terminal.RecordFields {
+		b.WriteString(k + "=" + fields[k] + "\n")
+	}
+	b.WriteString(terminal.RecordEnd + "\n")
+	path := filepath.Join(dir, terminal.RecordPrefix+filepath.Base(fields["tty"]))
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // listing is what watch prints, safe to read while it runs; when returns

@@ -122,7 +122,7 @@ func TestSessions(t *testing.T) {
 	}
 	type session struct {
 		Agent, State, Folder, TTY string
-		Pane                      string `json:"tmux_pane"`
+		Pane                      string `json:"pane"`
 	}
 	ls := func() map[string]session {
 		out, err := hi("ls", "--json")

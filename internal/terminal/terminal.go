@@ -674,12 +674,21 @@ func RecordDir(ns string, getenv func(string) string) string {
 	return cmp.Or(getenv("TMPDIR"), "/tmp") + "/" + ns + "-" + user
 }
 
-// RecordFields are a record's lines, key=value each, in this order: the
-// state first (a hook that finds it unchanged writes nothing, so the
-// file's time is when the state began), the agent, the project folder (as
-// notifications name it), the agent's pty, its tmux pane, "1" over ssh,
-// and the agent's process. Nothing of the prompt or the payload.
-var RecordFields = []string{"state", "agent", "folder", "tty", "pane", "ssh", "pid"}
+// RecordFields are the lines of a terminal's record, key=value each, in
+// this order, then the line RecordEnd, which marks it whole (it is written
+// in place): the state, the agent and the agent's process first (a hook
+// that finds them unchanged, the process alive, sends and writes nothing,
+// so the file's time is when the state began), the project folder (as
+// notifications name it), the agent's pty, its multiplexer ("tmux"), pane
+// ("%3") and server (tmux's socket), and "1" over ssh. Nothing of the
+// prompt or the payload. The sh runtime names its variables after the
+// keys, the JavaScript writer its object's, and package hookinstall reads
+// them by these names.
+var RecordFields = []string{"state", "agent", "pid", "folder", "tty", "mux", "pane", "server", "ssh"}
+
+// RecordEnd is a record's last line; RecordPrefix and the pty's name are
+// its file's name ("tty-3"): one record per terminal.
+const RecordEnd, RecordPrefix = "end", "tty-"
 
 // PaneOption is the tmux pane option that holds the state of the agent in
 // the pane, for tmux's own formats (#{@<NS>_state}).
