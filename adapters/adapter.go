@@ -236,7 +236,7 @@ func Resolve(id string, opts Options) (Target, error) {
 			if from != "" {
 				what = "$" + from
 			}
-			return Target{}, fmt.Errorf("%s %s is not under the home %s; hookinstall installs only into a user's global config under the home. To install there, run it with HOME set to the folder that holds it (HOME=%s hookinstall add %s), and remove it the same way", what, t.Dir, t.Home, scripts.ShellQuote(filepath.Dir(t.Dir)), t.ID)
+			return Target{}, fmt.Errorf("%s %s is not under the home %s; hookinstall installs only into a user's global config under the home. To install there, run it with HOME set to the folder that holds it (HOME=%s %s), and remove it the same way", what, t.Dir, t.Home, scripts.ShellQuote(filepath.Dir(t.Dir)), scripts.Install{NS: t.NS}.Command("add "+t.ID))
 		}
 	}
 	return t, nil

@@ -76,7 +76,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 			if ag, err := in.Agent(n); err == nil && !ag.TrustWritable {
 				a := ag.Name
 				return usageError{hinted{fmt.Errorf("--trust: hookinstall records trust only for %s, not for %s", strings.Join(writable, ", "), a),
-					fmt.Sprintf("drop --trust: 'hookinstall add %s' says what %s needs, if anything, before its hooks run", a, a)}}
+					fmt.Sprintf("drop --trust: '%s' says what %s needs, if anything, before its hooks run", in.Command("add "+a), a)}}
 			}
 		}
 	}
@@ -123,7 +123,7 @@ func runAdd(ctx context.Context, o *addOptions) error {
 		for _, s := range skipped {
 			printWrapped(o.IO.Out, "  "+s.Agent+": ", "    ", s.Reason)
 		}
-		fmt.Fprintln(o.IO.Out, "name one to install it anyway: hookinstall add AGENT")
+		fmt.Fprintln(o.IO.Out, "name one to install it anyway: "+in.Command("add AGENT"))
 		return nil
 	}
 	steps, text := nextSteps(in, o.Getenv, results, absent)
@@ -157,12 +157,8 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 	}
 	env := in.Env("", "")
 	task, pty := strings.TrimSuffix(env[0], "="), strings.TrimSuffix(env[1], "=")
-	check, doctor, emit := in.Command("status"), in.Command("doctor"), "hookinstall emit attention"
-	if in.Namespace() != hookinstall.DefaultNamespace {
-		// without it, emit sends the default namespace's sequence, which
-		// this namespace's host ignores
-		emit += " --namespace " + in.Namespace()
-	}
+	// emit in this namespace: the default's sequence this namespace's host ignores
+	check, doctor, emit := in.Command("status"), in.Command("doctor"), nsCommand(in.Namespace(), "emit attention")
 	restart := func(agents []string) string {
 		return fmt.Sprintf("Restart any %s already running: an agent reads its hooks when it starts.", strings.Join(agents, ", "))
 	}
@@ -173,6 +169,15 @@ func nextSteps(in *hookinstall.Installer, getenv func(string) string, results []
 		text = append(text, restart(found))
 	}
 	return steps, append(text, fmt.Sprintf("Check with '%s' (it fires each hook).", doctor))
+}
+
+// nsCommand is "hookinstall VERB" in namespace ns, for the commands that
+// take no home.
+func nsCommand(ns, verb string) string {
+	if ns != hookinstall.DefaultNamespace {
+		verb += " --namespace " + ns
+	}
+	return "hookinstall " + verb
 }
 
 // switchOn says how the hooks get switched on, for the shell add ran in:
@@ -189,17 +194,13 @@ func switchOn(ns string, getenv func(string) string, task, pty string) (steps, t
 		steps = []string{fmt.Sprintf("This shell runs inside a terminal host (%s is set): agents started from it report to the host.", task)}
 		return steps, steps
 	}
-	nsFlag := ""
-	if ns != hookinstall.DefaultNamespace {
-		nsFlag = " --namespace " + ns
-	}
 	line := map[string]string{
-		"bash": `add 'eval "$(hookinstall init bash` + nsFlag + `)"' to ~/.bashrc`,
-		"zsh":  `add 'eval "$(hookinstall init zsh` + nsFlag + `)"' to ~/.zshrc`,
-		"fish": `add 'hookinstall init fish` + nsFlag + ` | source' to ~/.config/fish/config.fish`,
+		"bash": `add 'eval "$(` + nsCommand(ns, "init bash") + `)"' to ~/.bashrc`,
+		"zsh":  `add 'eval "$(` + nsCommand(ns, "init zsh") + `)"' to ~/.zshrc`,
+		"fish": `add '` + nsCommand(ns, "init fish") + ` | source' to ~/.config/fish/config.fish`,
 	}[filepath.Base(getenv("SHELL"))]
 	if line == "" {
-		line = `add 'eval "$(hookinstall init bash` + nsFlag + `)"' to your shell's rc file (zsh, fish: see 'hookinstall init --help')`
+		line = `add 'eval "$(` + nsCommand(ns, "init bash") + `)"' to your shell's rc file (zsh, fish: see 'hookinstall init --help')`
 	}
 	return []string{
 		"The hooks stay silent until switched on. In your own terminal (locally, over ssh, in tmux): " + line + ", then open a new shell.",

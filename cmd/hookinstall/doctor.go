@@ -383,12 +383,8 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	}
 	switch {
 	case id == "":
-		nsFlag := ""
-		if ns != hookinstall.DefaultNamespace {
-			nsFlag = " --namespace " + ns
-		}
 		return jsonShell{SetUp: "none", Sends: fmt.Sprintf("not set up: %s is unset, so the hooks of an agent started from this shell stay silent", task),
-			Hint: "in your own terminal, add 'eval \"$(hookinstall init bash" + nsFlag + ")\"' to ~/.bashrc (zsh, fish: 'hookinstall init --help') and open a new shell; a terminal host sets the variables itself"}
+			Hint: "in your own terminal, add 'eval \"$(" + nsCommand(ns, "init bash") + ")\"' to ~/.bashrc (zsh, fish: 'hookinstall init --help') and open a new shell; a terminal host sets the variables itself"}
 	case !ours:
 		return jsonShell{SetUp: "host", Sends: fmt.Sprintf("set up by a terminal host (%s=%s): the hooks send it the host protocol on %s, ESC ] 777 ; notify ; %s ; BODY BEL", task, id, path, ns)}
 	}

@@ -194,7 +194,13 @@ user's files back byte for byte.`,
 			}
 			if g.JSON {
 				// --json promises one document: help text is none.
-				return usageError{errors.New("name a command: add, remove, status, doctor, agents, emit, init, run or version")}
+				var names []string
+				for _, c := range cmd.Commands() {
+					if c.IsAvailableCommand() && c.Name() != "help" && c.Name() != "completion" {
+						names = append(names, c.Name())
+					}
+				}
+				return usageError{errors.New("name a command: " + strings.Join(names, ", "))}
 			}
 			return cmd.Help()
 		},
