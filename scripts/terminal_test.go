@@ -36,6 +36,12 @@ var ownLike = &terminal.Own{
 	Progress: []terminal.Rule{{Var: "TERM_PROGRAM", Value: "ghostty"}, {Var: "TERM_PROGRAM", Value: "iTerm.app"}},
 }
 
+// termBytes is what a pty hook of agent a sends for state s in terminal t,
+// its progress included.
+func termBytes(t terminal.Terminal, a terminal.Agent, folder, key string, s terminal.State) []byte {
+	return terminal.Encode(t, terminal.Sequences(t, a, false, folder, key, s))
+}
+
 // TestTerminalBytes pins what each dialect sends for each state, byte for
 // byte, bare and wrapped for tmux.
 func TestTerminalBytes(t *testing.T) {
@@ -73,7 +79,7 @@ func TestTerminalBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(terminal.Bytes(term, terminal.Agent{ID: "gemini", Product: p}, f, "gemini-7", terminal.State(state))); got != w {
+		if got := string(termBytes(term, terminal.Agent{ID: "gemini", Product: p}, f, "gemini-7", terminal.State(state))); got != w {
 			t.Errorf("%s: got %q, want %q", k, got, w)
 		}
 	}
@@ -307,7 +313,7 @@ func shells(t *testing.T) [][]string {
 
 // TestTerminalScriptsRun runs scripts of every rule under dash (and bash)
 // in folders with hostile names, against a real pty, in every terminal: the
-// pty (or stdout, for Claude) gets exactly terminal.Bytes (TerminalJSON) of
+// pty (or stdout, for Claude) gets exactly terminal.Sequences, encoded (TerminalJSON) of
 // the payload's state, with the folder as terminal.SafeFolder makes it; a host's
 // task id still gets the host protocol.
 func TestTerminalScriptsRun(t *testing.T) {
@@ -406,7 +412,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 
 // TestPluginsTerminalMode drives the opencode plugin and the Pi extension in
 // node, from a folder with a hostile name, in every terminal: the pty gets
-// exactly what the sh hooks send (terminal.Bytes, terminal.SafeFolder's folder).
+// exactly what the sh hooks send (terminal.Sequences, terminal.SafeFolder's folder).
 func TestPluginsTerminalMode(t *testing.T) {
 	node := needNode(t)
 	p := ptytest.Open(t)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
@@ -109,16 +111,21 @@ func runEmit(o *emitOptions) error {
 			if err != nil {
 				return usageError{err}
 			}
-			agent = terminal.Agent{ID: cmp.Or(a.Base, a.Name), Product: a.Product}
+			ad, _ := adapters.Lookup(cmp.Or(a.Base, a.Name))
+			agent = terminal.Agent{ID: ad.ID, Product: a.Product, Own: ad.ShowsItself}
 		}
+		// what its hooks send: without what the agent shows by itself here
 		dir, _ := os.Getwd()
-		seq, term = terminal.Bytes(t, agent, terminal.SafeFolder(dir), cmp.Or(agent.ID, "agent")+"-emit", st), t.String()
+		seqs := terminal.Sequences(t, agent, agent.Own.Draws(o.Getenv), terminal.SafeFolder(dir), cmp.Or(agent.ID, "agent")+"-emit", st)
+		if seq, term = terminal.Encode(t, seqs), t.String(); len(seq) == 0 {
+			fmt.Fprintf(o.IO.Err, "hookinstall emit: %s shows this itself in this terminal: its hooks send nothing\n", agent.Product)
+		}
 	}
 	if o.JSON {
 		return jsonEncoder(o.IO.Out).Encode(jsonEmit{Schema: jsonSchema, Command: "emit", Namespace: ns, State: o.State, Tmux: o.Tmux || strings.HasPrefix(term, "tmux+"), Terminal: term, Bytes: string(seq)})
 	}
 	_, err = o.IO.Out.Write(seq)
-	if term != "" && !o.dropped && terminal.Progress(st) != terminal.Progress(hookinstall.Done) {
+	if term != "" && !o.dropped && terminal.Progress(st) != terminal.Progress(hookinstall.Done) && bytes.Contains(seq, []byte(terminal.Progress(st)[1:])) {
 		fmt.Fprintf(o.IO.Err, "hookinstall emit: the tab keeps this progress until 'hookinstall emit interrupted --terminal' clears it\n")
 	}
 	return err

@@ -608,12 +608,6 @@ func Encode(t Terminal, seqs []string) []byte {
 	return []byte(b.String())
 }
 
-// Bytes returns the bytes a hook of agent a that writes to the pty sends
-// for state s in terminal t, its progress included.
-func Bytes(t Terminal, a Agent, folder, key string, s State) []byte {
-	return Encode(t, Sequences(t, a, false, folder, key, s))
-}
-
 // EnvPrefix is the namespace as an environment variable prefix:
 // "my-host" is MY_HOST.
 func EnvPrefix(ns string) string { return strings.ToUpper(strings.ReplaceAll(ns, "-", "_")) }
