@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -25,6 +28,8 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 	exitOff   = 3
+	// exitInterrupted is a shell's status for a program SIGINT stopped.
+	exitInterrupted = 130
 )
 
 // jsonSchema is the version of the --json output.
@@ -68,7 +73,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if onTerminal(stderr) {
 		ctx = agentexec.Waiting(ctx, func(s string) { fmt.Fprintln(stderr, "hookinstall: "+s) })
 	}
+	// Ctrl-C stops the run through its ctx: the programs it started go with
+	// their process group, and its scratch folders are removed; a second
+	// Ctrl-C kills it at once
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	err := root.ExecuteContext(ctx)
+	if ctx.Err() != nil { // (before stop, which cancels it too)
+		fmt.Fprintln(stderr, "hookinstall: interrupted")
+		return exitInterrupted
+	}
+	stop()
 	if err == nil {
 		return exitOK
 	}

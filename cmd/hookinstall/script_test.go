@@ -153,6 +153,8 @@ func scriptParams(dir string) testscript.Params {
 			"trusthooks":     cmdTrusthooks,
 			"fakecodex":      cmdFakecodex,
 			"agent":          cmdAgent,
+			"waitfor":        cmdWaitfor,
+			"procgone":       cmdProcgone,
 			"execagents":     cmdExecagents,
 			"healthyhome":    cmdHealthyhome,
 			"lines":          cmdLines,
@@ -418,4 +420,37 @@ func fakeAgent(args []string) int {
 	fmt.Println("ran")
 	time.Sleep(24 * time.Hour) // until killed
 	return 0
+}
+
+// waitfor FILE: wait (up to 30 s) until FILE exists, as a program that
+// made it ran this far.
+func cmdWaitfor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfor FILE")
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		} else if time.Now().After(deadline) {
+			ts.Fatalf("%s: not made within 30 s", args[0])
+		}
+	}
+}
+
+// procgone PIDFILE: the process whose id PIDFILE holds is gone (or a
+// zombie, its killing done and its reaping init's) within 10 s.
+func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: procgone PIDFILE")
+	}
+	pid := strings.TrimSpace(ts.ReadFile(args[0]))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("process %s still runs: %s", pid, b)
+		}
+	}
 }
