@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
@@ -59,7 +60,14 @@ func (w *Writer) Gated(ctx context.Context, t adapters.Target) adapters.Target {
 		return t
 	}
 	v := w.version(ctx, t.Adapter.Range.Program)
-	return t.Gated(v.Path, v.Out, v.Err)
+	g := t.Gated(v.Path, v.Out, v.Err)
+	if v.Kept && (g.Gate.Refuse != "" || len(g.Gate.Drop) > 0 || g.Gate.TimeoutMS) {
+		// a kept answer never refuses nor reduces: the binary behind a
+		// wrapper may have changed without the wrapper
+		v = w.version(agentexec.Fresh(ctx), t.Adapter.Range.Program)
+		g = t.Gated(v.Path, v.Out, v.Err)
+	}
+	return g
 }
 
 // planAdd reads t's files and asks its adapter for the plan of an install

@@ -249,6 +249,10 @@ type Version struct {
 	Path string // where it was found; "" when it is not on PATH
 	Out  string // what it printed
 	Err  error  // why it could not be asked, or how it failed
+	// Kept: said to an earlier run, and kept on disk. A wrapper's bytes do
+	// not change when the binary behind it does, so a caller acts on a
+	// kept answer only where it would not refuse: it asks again (Fresh).
+	Kept bool
 }
 
 // Versions asks each program its version once for one call (of an
@@ -257,9 +261,10 @@ type Version struct {
 // a program runs. An answer that a cancelled ctx stopped is not kept. The
 // zero value is ready to use; a nil *Versions asks each time.
 //
-// Beneath it, an answer is kept on disk (the user's cache folder), keyed
-// by the binary's path, size and modification time, so that a program is
-// started again only when its binary changed.
+// Beneath it, an answer is kept on disk (the user's cache folder) for a
+// day, keyed by the binary's path, size and modification time, so that a
+// program is started again only when its binary changed (or one behind a
+// wrapper: Version.Kept).
 type Versions struct {
 	mu      sync.Mutex
 	flights map[string]*flight
@@ -272,7 +277,8 @@ type flight struct {
 }
 
 // Ask runs `name --version`, with CI=1 (no prompt, no update check), or
-// returns what it said when asked before.
+// returns what it said when asked before (with a Fresh ctx, never: the
+// answer replaces what was kept).
 func (vs *Versions) Ask(ctx context.Context, getenv func(string) string, name string) Version {
 	path, err := LookPath(getenv, name)
 	if err != nil {
@@ -284,6 +290,9 @@ func (vs *Versions) Ask(ctx context.Context, getenv func(string) string, name st
 	for {
 		vs.mu.Lock()
 		f := vs.flights[path]
+		if f != nil && ctx.Value(freshKey{}) != nil && f.v.Kept {
+			f = nil // asked again, in a flight of its own
+		}
 		if f == nil {
 			f = &flight{done: make(chan struct{})}
 			if vs.flights == nil {
@@ -312,7 +321,14 @@ func (vs *Versions) Ask(ctx context.Context, getenv func(string) string, name st
 	}
 }
 
-type sayKey struct{}
+type (
+	sayKey   struct{}
+	freshKey struct{}
+)
+
+// Fresh returns ctx, under which Versions.Ask runs the program whatever it
+// said before.
+func Fresh(ctx context.Context) context.Context { return context.WithValue(ctx, freshKey{}, true) }
 
 // Waiting returns ctx with say, which Versions.Ask tells what it is waiting
 // on when a program takes more than a second to say its version.
@@ -325,10 +341,8 @@ func Waiting(ctx context.Context, say func(string)) context.Context {
 func askVersion(ctx context.Context, getenv func(string) string, path string) Version {
 	file := cacheFile(getenv)
 	key, err := binaryKey(path)
-	if err == nil {
-		if out, ok := readCache(file)[path]; ok && out.Key == key {
-			return Version{Path: path, Out: out.Out}
-		}
+	if a, ok := readCache(file)[path]; err == nil && ok && a.Key == key && time.Since(a.At) < keep && ctx.Value(freshKey{}) == nil {
+		return Version{Path: path, Out: a.Out, Kept: true}
 	}
 	if say, ok := ctx.Value(sayKey{}).(func(string)); ok {
 		t := time.AfterFunc(time.Second, func() {
@@ -338,7 +352,7 @@ func askVersion(ctx context.Context, getenv func(string) string, path string) Ve
 	}
 	r := Run(ctx, getenv, Cmd{Name: path, Args: []string{"--version"}, Env: []string{"CI=1"}})
 	if r.Err == nil && err == nil {
-		writeCache(file, path, answer{Key: key, Out: string(r.Out)})
+		writeCache(file, path, answer{Key: key, Out: string(r.Out), At: time.Now()})
 	}
 	return Version{Path: r.Path, Out: string(r.Out), Err: r.Err}
 }
@@ -355,9 +369,13 @@ type cacheDoc struct {
 }
 
 type answer struct {
-	Key string `json:"key"` // the binary's size and modification time
-	Out string `json:"out"`
+	Key string    `json:"key"` // the binary's size and modification time
+	Out string    `json:"out"`
+	At  time.Time `json:"at"` // when it was said: an answer is kept a day
 }
+
+// keep is how long an answer is kept.
+const keep = 24 * time.Hour
 
 // cacheMu keeps one process's writers of the cache from losing each
 // other's answers (another process's may: that answer is asked again).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,8 +124,24 @@ func TestVersionsKeptOnDisk(t *testing.T) {
 	}
 	env["XDG_CACHE_HOME"] = t.TempDir()
 	ask(5)
-	if _, err := os.Stat(filepath.Join(env["XDG_CACHE_HOME"], "hookinstall", "versions.json")); err != nil {
+	file = filepath.Join(env["XDG_CACHE_HOME"], "hookinstall", "versions.json")
+	if _, err := os.Stat(file); err != nil {
 		t.Error(err)
+	}
+	// an answer is kept a day
+	b, _ := os.ReadFile(file)
+	if err := os.WriteFile(file, regexp.MustCompile(`"at": "[^"]*"`).ReplaceAll(b, []byte(`"at": "2020-01-01T00:00:00Z"`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ask(6)
+	ask(6)
+	// under Fresh, the program is asked whatever was kept, and says so
+	var vs Versions
+	if v := vs.Ask(context.Background(), envOf(env), "agent"); !v.Kept || runs() != 6 {
+		t.Fatalf("kept: %+v, %d runs", v, runs())
+	}
+	if v := vs.Ask(Fresh(context.Background()), envOf(env), "agent"); v.Kept || runs() != 7 {
+		t.Errorf("fresh: %+v, %d runs; want the program asked", v, runs())
 	}
 }
 
