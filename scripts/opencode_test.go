@@ -239,3 +239,26 @@ func TestOpencodePluginStable(t *testing.T) {
 		t.Errorf("ExportName(my-host-2) = %q", got)
 	}
 }
+
+// TestPluginNoTmuxOnPath: inside tmux (TMUX_PANE set) with no tmux on the
+// agent's PATH, the plugin sets no pane option and nothing ends the agent:
+// node reports spawn's ENOENT as an 'error' event, which, unheard, is
+// thrown outside every try (review 2026-12-06, bug 4).
+func TestPluginNoTmuxOnPath(t *testing.T) {
+	node := needNode(t)
+	p := ptytest.Open(t)
+	dir, plugin := writePlugin(t, "hookinstall")
+	run := t.TempDir()
+	if err := os.Mkdir(filepath.Join(run, "hookinstall"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "driver.mjs"), plugin, "turn")
+	cmd.Env = []string{"PATH=/nonexistent", "HOOKINSTALL_TASK_ID=terminal:tmux+osc777", "HOOKINSTALL_PTY=" + p.Path, "XDG_RUNTIME_DIR=" + run,
+		"TMUX=/nonexistent/sock,1,0", "TMUX_PANE=%1"}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
+		t.Fatalf("the plugin with no tmux on PATH: %v\n%s", err, out)
+	}
+	if got := p.Drain(t); !bytes.Contains(got, []byte("]9;4;3")) {
+		t.Errorf("the pty got %q, want the states", got)
+	}
+}

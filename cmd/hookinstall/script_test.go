@@ -154,6 +154,7 @@ func scriptParams(dir string) testscript.Params {
 			"fakecodex":      cmdFakecodex,
 			"agent":          cmdAgent,
 			"waitfor":        cmdWaitfor,
+			"tmuxserver":     cmdTmuxserver,
 			"procgone":       cmdProcgone,
 			"execagents":     cmdExecagents,
 			"healthyhome":    cmdHealthyhome,
@@ -453,4 +454,19 @@ func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("process %s still runs: %s", pid, b)
 		}
 	}
+}
+
+// tmuxserver SOCKET: start a private tmux server on SOCKET with session s
+// (its window 0 a sleep), killed when the script ends.
+func cmdTmuxserver(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: tmuxserver SOCKET")
+	}
+	sock := ts.MkAbs(args[0])
+	cmd := exec.Command("tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 3600")
+	cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "XDG_RUNTIME_DIR="+ts.Getenv("XDG_RUNTIME_DIR"), "USER="+ts.Getenv("USER"), "TMUX=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		ts.Fatalf("tmux: %v %s", err, out)
+	}
+	ts.Defer(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 }
