@@ -129,12 +129,17 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 	if ran := regexp.MustCompile(`(?m)^ran for .*$`).FindAllString(out.String(), -1); len(ran) != 1 || ran[0] != "ran for claude attention" {
 		t.Errorf("CMD ran %q, want once for the waiting claude", ran)
 	}
+	// the list, with its time, once at the start and once for the change:
+	// not once per file event (review 2026-12-06, bug 8)
+	if n := len(regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d$`).FindAllString(out.String(), -1)); n != 2 {
+		t.Errorf("watch printed the list %d times, want 2:\n%s", n, out.String())
+	}
 }
 
 // writeRecord writes a whole record of fields into the records' folder
-// under rundir (made as init makes it), as the hooks write it: the lines of
-// terminal.RecordFields (pid this process's), then terminal.RecordEnd, in
-// the file of its tty's name. It returns its path.
+// under rundir (made as init makes it): the lines of terminal.RecordFields
+// (pid this process's), then terminal.RecordEnd, in the file of its tty's
+// name. It returns its path.
 func writeRecord(t *testing.T, rundir string, fields map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(rundir, "hookinstall")
@@ -147,8 +152,10 @@ func writeRecord(t *testing.T, rundir string, fields map[string]string) string {
 		b.WriteString(k + "=" + fields[k] + "\n")
 	}
 	b.WriteString(terminal.RecordEnd + "\n")
+	// whole at once (a temporary name and a rename): a reader never sees
+	// it half written, which the hooks' in-place write does not promise
 	path := filepath.Join(dir, terminal.RecordPrefix+filepath.Base(fields["tty"]))
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+	if err := os.WriteFile(path+".tmp", []byte(b.String()), 0o600); err != nil || os.Rename(path+".tmp", path) != nil {
 		t.Fatal(err)
 	}
 	return path
