@@ -419,10 +419,10 @@ func TestNewHome(t *testing.T) {
 	}
 }
 
-// TestAgentVersionAskedOnce: the agent's program is asked --version once,
-// however many installs follow (the answer is kept for that binary); a
-// version below the range that nothing can be written for is
-// ErrAgentVersion and writes nothing. An Installer does not keep the
+// TestAgentVersionAskedOnce: the agent's program is asked --version once
+// per install (the answer is kept for that binary, but a kept answer that
+// would refuse is asked again); a version below the range that nothing can
+// be written for is ErrAgentVersion and writes nothing. An Installer does not keep the
 // answer: after an upgrade of the binary, its next install asks again.
 func TestAgentVersionAskedOnce(t *testing.T) {
 	home, bin := t.TempDir(), t.TempDir()
@@ -441,8 +441,10 @@ func TestAgentVersionAskedOnce(t *testing.T) {
 			t.Fatalf("Install = %+v, %v; want ErrAgentVersion and nothing written", res, err)
 		}
 	}
-	if b, _ := os.ReadFile(calls); string(b) != "x\n" {
-		t.Fatalf("claude --version ran %d times, want once", strings.Count(string(b), "x"))
+	// once for the first, and again for each later one: the answer kept on
+	// disk would refuse, and a kept answer never refuses by itself
+	if b, _ := os.ReadFile(calls); string(b) != "x\nx\nx\n" {
+		t.Fatalf("claude --version ran %d times, want 3", strings.Count(string(b), "x"))
 	}
 	if _, err := os.Stat(filepath.Join(home, ".claude")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("~/.claude exists after a refused install: %v", err)
@@ -455,7 +457,7 @@ func TestAgentVersionAskedOnce(t *testing.T) {
 	if _, err := in2.Status(context.Background(), "claude", hookinstall.StatusOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(calls); string(b) != "x\n" {
+	if b, _ := os.ReadFile(calls); string(b) != "x\nx\nx\n" {
 		t.Fatalf("status with nothing installed ran claude --version")
 	}
 	upgraded := "#!/bin/sh\necho x >> '" + calls + "'\necho '2.1.332 (Claude Code)'\n"

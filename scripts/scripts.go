@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode/utf8"
 
@@ -108,7 +110,7 @@ var (
 //go:embed templates/hook.sh.tmpl templates/terminal.sh.tmpl
 var templates embed.FS
 
-var hookTmpl = template.Must(template.New("hook.sh.tmpl").ParseFS(templates, "templates/hook.sh.tmpl"))
+var hookTmpl = parsed(templates, "templates/hook.sh.tmpl")
 
 type stateLine struct{ Name, Body string }
 
@@ -119,6 +121,14 @@ func stateLines(states ...terminal.State) []stateLine {
 		ls = append(ls, stateLine{string(s), s.Body()})
 	}
 	return ls
+}
+
+// parsed is the template of files (named after the first), parsed when
+// first used: most runs (ls, init, status) render none.
+func parsed(fsys embed.FS, files ...string) func() *template.Template {
+	return sync.OnceValue(func() *template.Template {
+		return template.Must(template.New(path.Base(files[0])).Funcs(template.FuncMap{"q": jsString}).ParseFS(fsys, files...))
+	})
 }
 
 // execute renders one template.
@@ -223,7 +233,7 @@ func Render(spec Spec) ([]byte, error) {
 		d.Else = "none"
 	}
 	d.States = stateLines(spec.reports()...)
-	return execute(hookTmpl, d)
+	return execute(hookTmpl(), d)
 }
 
 // reports are the states the script reports: its State, or those its rule
@@ -397,10 +407,7 @@ func FileName(event string) string {
 //go:embed templates/opencode.js.tmpl templates/pi.ts.tmpl templates/writer.js.tmpl
 var jsFS embed.FS
 
-// jsFuncs are the JavaScript templates' functions: q writes a string literal.
-var jsFuncs = template.FuncMap{"q": jsString}
-
-var opencodeTmpl = template.Must(template.New("opencode.js.tmpl").Funcs(jsFuncs).ParseFS(jsFS, "templates/opencode.js.tmpl", "templates/writer.js.tmpl"))
+var opencodeTmpl = parsed(jsFS, "templates/opencode.js.tmpl", "templates/writer.js.tmpl")
 
 // OpencodeStates are the states the opencode plugin reports, in the order its
 // table lists them.
@@ -423,10 +430,10 @@ func RenderPlugin(in Install, product string) ([]byte, error) {
 	}{NS: ns, Install: in, Product: product, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), Export: ExportName(ns),
 		TaskPrefix: terminal.TaskPrefix, T: newJSTerminal(in, terminal.Agent{Product: product})}
 	d.States = stateLines(opencodeStates...)
-	return execute(opencodeTmpl, d)
+	return execute(opencodeTmpl(), d)
 }
 
-var piTmpl = template.Must(template.New("pi.ts.tmpl").Funcs(jsFuncs).ParseFS(jsFS, "templates/pi.ts.tmpl", "templates/writer.js.tmpl"))
+var piTmpl = parsed(jsFS, "templates/pi.ts.tmpl", "templates/writer.js.tmpl")
 
 // An Extension is an agent of Pi's extension API (Pi, and oh-my-pi, which
 // forked it): what the extension of the shared template does differs only
@@ -470,7 +477,7 @@ func (e Extension) Render(in Install) ([]byte, error) {
 		States              []stateLine
 	}{Extension: e, NS: ns, Install: in, TaskVar: terminal.TaskVar(ns), PTYVar: terminal.PTYVar(ns), TaskPrefix: terminal.TaskPrefix, T: newJSTerminal(in, terminal.Agent{Product: e.Product, Own: e.Own})}
 	d.States = stateLines(e.states()...)
-	return execute(piTmpl, d)
+	return execute(piTmpl(), d)
 }
 
 // Header is the first line of every extension hookinstall writes for ns

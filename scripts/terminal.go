@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/template"
 
 	"github.com/hookinstall/hookinstall/internal/terminal"
 )
@@ -187,7 +186,7 @@ func (spec Spec) agent() (terminal.Agent, string) {
 // its hooks.
 const RuntimeName = "terminal.sh"
 
-var runtimeTmpl = template.Must(template.New("terminal.sh.tmpl").ParseFS(templates, "templates/terminal.sh.tmpl"))
+var runtimeTmpl = parsed(templates, "templates/terminal.sh.tmpl")
 
 // Runtime returns the terminal runtime of one install, whose hooks are specs
 // (the first names the install, its transport, product and Own) and source
@@ -243,7 +242,7 @@ func Runtime(specs ...Spec) ([]byte, error) {
 			d.Arms = append(d.Arms, strings.Join(x.pats, " | ")+") "+line+";;")
 		}
 	}
-	return execute(runtimeTmpl, d)
+	return execute(runtimeTmpl(), d)
 }
 
 // shSeq writes sequence q for the inside of sh double quotes: for the pty,

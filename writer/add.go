@@ -61,7 +61,7 @@ func (w *Writer) Gated(ctx context.Context, t adapters.Target) adapters.Target {
 	}
 	v := w.version(ctx, t.Adapter.Range.Program)
 	g := t.Gated(v.Path, v.Out, v.Err)
-	if v.Kept && (g.Gate.Refuse != "" || len(g.Gate.Drop) > 0 || g.Gate.TimeoutMS) {
+	if v.Kept && g.Gate != nil && (g.Gate.Refuse != "" || len(g.Gate.Drop) > 0 || g.Gate.TimeoutMS) {
 		// a kept answer never refuses nor reduces: the binary behind a
 		// wrapper may have changed without the wrapper
 		v = w.version(agentexec.Fresh(ctx), t.Adapter.Range.Program)

@@ -463,12 +463,14 @@ func benchLs(r *report, bin, work string) error {
 	}
 	states := terminal.States()
 	for i := 0; i < 50; i++ {
+		v := map[string]string{"state": string(states[i%len(states)]), "agent": "claude", "pid": fmt.Sprint(os.Getpid()), "folder": fmt.Sprintf("repo-%d", i),
+			"tty": fmt.Sprintf("/dev/pts/%d", i), "mux": "tmux", "pane": fmt.Sprintf("%%%d", i), "server": "/tmp/tmux-1000/default"}
 		var b strings.Builder
-		for _, kv := range [][2]string{{"state", string(states[i%len(states)])}, {"agent", "claude"}, {"folder", fmt.Sprintf("repo-%d", i)},
-			{"tty", fmt.Sprintf("/dev/pts/%d", i)}, {"pane", fmt.Sprintf("%%%d", i)}, {"ssh", ""}, {"pid", fmt.Sprint(os.Getpid())}} {
-			b.WriteString(kv[0] + "=" + kv[1] + "\n")
+		for _, k := range terminal.RecordFields {
+			b.WriteString(k + "=" + v[k] + "\n")
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("claude-%d", i)), []byte(b.String()), 0o600); err != nil {
+		b.WriteString(terminal.RecordEnd + "\n")
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%d", terminal.RecordPrefix, i)), []byte(b.String()), 0o600); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -46,6 +47,7 @@ var (
 	flagDoctor = flag.Int("doctor-runs", 15, "runs of doctor")
 	flagStatus = flag.Int("status-runs", 15, "runs of status once every agent's version is known")
 	flagQuick  = flag.Bool("quick", false, "a few runs of everything (a smoke test; figures are not meaningful)")
+	flagOnly   = flag.String("only", "", "run only these steps (comma-separated: hooks, edit, big, doctor, status, ls), leaving -out alone")
 )
 
 func main() {
@@ -84,17 +86,21 @@ func run() error {
 	r := &report{started: time.Now()}
 	r.machine()
 	steps := []struct {
-		name string
-		fn   func(*report, string, string) error
+		key, name string
+		fn        func(*report, string, string) error
 	}{
-		{"hooks", benchHooks},
-		{"add+remove vs jq", benchEdit},
-		{"large files", benchBig},
-		{"doctor", benchDoctor},
-		{"status, versions kept", benchStatusVersions},
-		{"ls", benchLs},
+		{"hooks", "hooks", benchHooks},
+		{"edit", "add+remove vs jq", benchEdit},
+		{"big", "large files", benchBig},
+		{"doctor", "doctor", benchDoctor},
+		{"status", "status, versions kept", benchStatusVersions},
+		{"ls", "ls", benchLs},
 	}
 	for _, s := range steps {
+		if *flagOnly != "" && !slices.Contains(strings.Split(*flagOnly, ","), s.key) {
+			*flagOut = "" // a part of the figures: the file keeps the whole run's
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "hookbench: %s\n", s.name)
 		if err := s.fn(r, bin, work); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
