@@ -103,7 +103,7 @@ func rulePayloads(t *testing.T, s Spec, random int) (recordedPayloads, made []st
 // And the fast path must decide alone for every recorded payload.
 func TestPayloadFastPathAgreesWithSlowPath(t *testing.T) {
 	sh := shells(t)
-	const fastGate = `if [ -z "$slow" ]; then`
+	const fastGate = `if [ -n "$slow" ]; then` // the slow path's
 	for _, s := range ruleSpecs {
 		s.NS, s.Transport, s.Product = "hookinstall", Stdout, "Agent"
 		t.Run(s.Agent+"-"+s.Event+"-"+s.Field, func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestPayloadFastPathAgreesWithSlowPath(t *testing.T) {
 			fastOnly := filepath.Join(dir, "fast.sh")
 			for path, text := range map[string][]byte{
 				both:     script,
-				slowOnly: bytes.Replace(script, []byte(fastGate), []byte("if false; then"), 1),
+				slowOnly: bytes.Replace(script, []byte(fastGate), []byte("if true; then"), 1),
 				fastOnly: bytes.Replace(script, []byte(fastGate), []byte("[ -z \"$slow\" ] || exit 3\n"+fastGate), 1),
 			} {
 				if err := os.WriteFile(path, text, 0o755); err != nil {

@@ -105,19 +105,23 @@ func dq(s string) string {
 }
 
 // An arm is one case of the terminal table: the task ids it takes (shell
-// patterns, most specific first), and what it sends after the state's
-// progress: the sequences, unwrapped, with placeholders for what the
-// runtime knows when it runs, which wraps them for tmux where the id says
-// tmux (as terminal.Encode does).
+// patterns, most specific first), and what it sends after the progress:
+// the sequences, unwrapped, with placeholders for what the runtime knows
+// when it runs, which wraps them for tmux where the id says tmux (as
+// terminal.Encode does).
 type arm struct{ pats, rest []string }
 
+// sides are where a terminal may be: inside tmux, inside Zellij, in
+// neither.
+var sides = []terminal.Terminal{{Tmux: true}, {Zellij: true}, {}}
+
 // table is terminal.Sends, the one decision, for state s over every
-// terminal init names, inside tmux and outside side by side: an arm for
-// each terminal whose sends differ from its dialect's, one for each dialect
-// whose differ from the default's (OSC 9, which also takes ids the scripts
-// do not know), then the defaults, which arms that send nothing end; each
-// pattern led by pre ("working/" where the subject is "$state/$TASK"),
-// without cut (TaskPrefix, where the subject is without it).
+// terminal init names, on every side: an arm for each terminal whose sends
+// differ from its dialect's, one for each dialect whose differ from the
+// default's (OSC 9, which also takes ids the scripts do not know), then the
+// defaults, which arms that send nothing end; each pattern led by pre
+// ("working/" where the subject is "$state/$TASK"), without cut
+// (TaskPrefix, where the subject is without it).
 func table(a terminal.Agent, key string, s terminal.State, pre, cut string) []arm {
 	rest := func(t terminal.Terminal) []string {
 		_, r := terminal.Sends(t, a, folderPlaceholder, key, s)
@@ -129,11 +133,13 @@ func table(a terminal.Agent, key string, s terminal.State, pre, cut string) []ar
 	}
 	for _, named := range []bool{true, false} { // the terminals, then the dialects
 		for _, n := range terminal.Names {
-			for _, tmux := range []bool{true, false} {
+			for _, side := range sides {
 				t, _ := terminal.Parse(n.Name)
-				t.Tmux = tmux
-				switch osc9 := (terminal.Terminal{Dialect: terminal.OSC9, Tmux: tmux}); {
-				case named && t.Name != "" && !slices.Equal(rest(t), rest(terminal.Terminal{Dialect: t.Dialect, Tmux: tmux})):
+				t.Tmux, t.Zellij = side.Tmux, side.Zellij
+				dialect, osc9 := side, side
+				dialect.Dialect, osc9.Dialect = t.Dialect, terminal.OSC9
+				switch {
+				case named && t.Name != "" && !slices.Equal(rest(t), rest(dialect)):
 					add(t.TaskID(), rest(t))
 				case !named && t.Name == "" && t.Dialect != terminal.OSC9 && !slices.Equal(rest(t), rest(osc9)):
 					add(t.TaskID()+"*", rest(t))
@@ -141,8 +147,10 @@ func table(a terminal.Agent, key string, s terminal.State, pre, cut string) []ar
 			}
 		}
 	}
-	add(terminal.TaskPrefix+"tmux+*", rest(terminal.Terminal{Dialect: terminal.OSC9, Tmux: true}))
-	add("*", rest(terminal.Terminal{Dialect: terminal.OSC9}))
+	for _, side := range sides {
+		side.Dialect = terminal.OSC9
+		add(strings.TrimSuffix(side.TaskID(), "osc9")+"*", rest(side))
+	}
 	arms = merge(arms)
 	for len(arms) > 0 && len(arms[len(arms)-1].rest) == 0 {
 		arms = arms[:len(arms)-1]
@@ -150,12 +158,40 @@ func table(a terminal.Agent, key string, s terminal.State, pre, cut string) []ar
 	return arms
 }
 
-// merge joins neighbouring arms that send the same (which keeps what every
-// subject sends), and drops a pattern that another of the same arm already
-// matches: one that is that other's text before its final '*', and more.
+// safeClass is terminal.FolderSafe as the inside of a sh bracket pattern,
+// its letters and digits [:alnum:] (the runtime matches bytes: LC_ALL=C).
+func safeClass() string {
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	return "[:alnum:]" + strings.ReplaceAll(strings.TrimPrefix(terminal.FolderSafe, alnum), " ", `\ `)
+}
+
+// bare are the task id prefixes of the sides where the terminal gets no
+// progress in any state (terminal.Sends: inside Zellij).
+func bare(a terminal.Agent) []string {
+	var ps []string
+	for _, side := range sides {
+		side.Dialect = terminal.OSC9
+		if !slices.ContainsFunc(terminal.States(), func(s terminal.State) bool { p, _ := terminal.Sends(side, a, "", "", s); return p != "" }) {
+			ps = append(ps, strings.TrimSuffix(side.TaskID(), "osc9"))
+		}
+	}
+	return ps
+}
+
+// merge joins arms that send the same, where nothing in between takes one
+// of the later's subjects (which keeps what every subject sends), and
+// drops a pattern that another of the same arm already matches: one that
+// is that other's text before its final '*', and more.
 func merge(arms []arm) []arm {
 	var out []arm
+next:
 	for _, a := range arms {
+		for i := len(out) - 1; i >= 0 && !overlap(out[i].pats, a.pats); i-- {
+			if slices.Equal(out[i].rest, a.rest) {
+				out[i].pats = append(out[i].pats, a.pats...)
+				continue next
+			}
+		}
 		if n := len(out); n > 0 && slices.Equal(out[n-1].rest, a.rest) {
 			out[n-1].pats = append(out[n-1].pats, a.pats...)
 			continue
@@ -173,6 +209,21 @@ func merge(arms []arm) []arm {
 		})
 	}
 	return out
+}
+
+// overlap reports whether a subject may match a pattern of ps and one of
+// qs, each a text or a prefix ending in '*'.
+func overlap(ps, qs []string) bool {
+	for _, p := range ps {
+		for _, q := range qs {
+			pp, pw := strings.CutSuffix(p, "*")
+			qp, qw := strings.CutSuffix(q, "*")
+			if pp == qp || pw && strings.HasPrefix(qp, pp) || qw && strings.HasPrefix(pp, qp) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // agent is the decision's view of the spec's agent: a clone's base's id
@@ -207,10 +258,10 @@ func Runtime(specs ...Spec) ([]byte, error) {
 		Stdout                                  bool
 		TaskVar, PTYVar, TaskPrefix, PaneOption string
 		Safe, Long, Prefix, End                 string
-		States, Rules, Arms, Fields             []string
+		States, Rules, Arms, Fields, Bare       []string
 	}{Spec: spec, Stdout: stdout, TaskVar: terminal.TaskVar(spec.NS), PTYVar: terminal.PTYVar(spec.NS), TaskPrefix: terminal.TaskPrefix,
-		PaneOption: terminal.PaneOption(spec.NS), Safe: strings.ReplaceAll(terminal.FolderSafe, " ", `\ `), Long: strings.Repeat("?", terminal.FolderMax),
-		Prefix: terminal.RecordPrefix, End: terminal.RecordEnd, Fields: terminal.RecordFields, Rules: progressLines(spec.Own)}
+		PaneOption: terminal.PaneOption(spec.NS), Safe: safeClass(), Long: strings.Repeat("?", terminal.FolderMax),
+		Prefix: terminal.RecordPrefix, End: terminal.RecordEnd, Fields: terminal.RecordFields, Rules: progressLines(spec.Own), Bare: bare(a)}
 	for _, s := range terminal.States() {
 		if !slices.ContainsFunc(specs, func(sp Spec) bool { return slices.Contains(sp.reports(), s) }) {
 			continue
@@ -314,8 +365,8 @@ func progressLines(own *terminal.Own) []string {
 // (writer.js.tmpl) is made of for agent a of install in: each state's
 // progress and table (table), the progress rules, the record's lines.
 type jsTerminal struct {
-	Progress, Seqs, Table, Rules, Fields string
-	PaneOption, Safe, Prefix, End, Max   string
+	Progress, Seqs, Table, Rules, Fields, Bare string
+	PaneOption, Safe, Prefix, End, Max         string
 }
 
 func newJSTerminal(in Install, a terminal.Agent) jsTerminal {
@@ -353,7 +404,11 @@ func newJSTerminal(in Install, a terminal.Agent) jsTerminal {
 	for i, q := range seqs {
 		seqs[i] = "  " + jsString(q) + ",\n"
 	}
-	return jsTerminal{Progress: strings.Join(progress, ", "), Seqs: strings.Join(seqs, ""), Table: strings.Join(states, "\n"), Rules: strings.Join(rules, ", "),
+	var bares []string
+	for _, b := range bare(a) {
+		bares = append(bares, strings.TrimPrefix(b, terminal.TaskPrefix))
+	}
+	return jsTerminal{Progress: strings.Join(progress, ", "), Seqs: strings.Join(seqs, ""), Table: strings.Join(states, "\n"), Bare: list(bares), Rules: strings.Join(rules, ", "),
 		Fields: list(terminal.RecordFields), PaneOption: terminal.PaneOption(in.NS), Safe: terminal.FolderSafe, Prefix: terminal.RecordPrefix,
 		End: terminal.RecordEnd, Max: fmt.Sprint(terminal.FolderMax)}
 }

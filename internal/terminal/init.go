@@ -75,6 +75,9 @@ func posixInit(shell, task, pty, over string) string {
 	for _, r := range Wrappers {
 		wraps += "\t\t\tcase $" + v + " in tmux+*) ;; *) " + r.Sh(v+"=tmux+$"+v) + " ;; esac\n"
 	}
+	// inside Zellij (not in a tmux within it), as Detect: its version asked once
+	wraps += "\t\t\t[ -z \"${ZELLIJ:-}\" ] || case $" + v + " in tmux+*) ;; *) case $(zellij --version 2>/dev/null) in " +
+		strings.ReplaceAll(strings.Join(ZellijDrops, " | "), " 0", `\ 0`) + ") " + v + "=zellij+bell ;; *) " + v + "=zellij+$" + v + " ;; esac ;; esac\n"
 	fmt.Fprintf(&b, `				[ -n "$%[3]s" ] || %[3]s=%[4]s
 				;;
 			esac
@@ -144,6 +147,13 @@ func fishInit(task, pty, over string) string {
 	for _, r := range Wrappers {
 		wraps += "            if " + fishWhen(r) + "; and not string match -q 'tmux+*' -- $" + v + "\n                set " + v + " tmux+$" + v + "\n            end\n"
 	}
+	var drops []string // ZellijDrops as regular expressions (fish globs take no [...])
+	for _, p := range ZellijDrops {
+		drops = append(drops, strings.NewReplacer(".", `\.`, "*", ".*").Replace(p))
+	}
+	wraps += "            if test -n \"$ZELLIJ\"; and not string match -q 'tmux+*' -- $" + v + "\n" +
+		"                if string match -qr '^(" + strings.Join(drops, "|") + ")' -- (zellij --version 2>/dev/null)\n" +
+		"                    set " + v + " zellij+bell\n                else\n                    set " + v + " zellij+$" + v + "\n                end\n            end\n"
 	fmt.Fprintf(&b, `                    else
                         set %[3]s %[4]s
                     end

@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -164,13 +165,15 @@ func dialectOf(n string) (Dialect, bool) {
 
 // A Terminal is what the hooks speak when no host set them up but `init`
 // or `run` did: a notification dialect, the terminal when init recognised
-// it, wrapped for tmux's passthrough when the shell runs inside tmux.
+// it, wrapped for tmux's passthrough when the shell runs inside tmux, or
+// inside Zellij, which passes on notifications (from 0.45.0) and a bell,
+// and nothing of the rest.
 type Terminal struct {
 	Dialect Dialect
 	// Name is the terminal init recognised, one of Names that is not a
 	// dialect's ("ghostty"); "" when none was, or the user named a dialect.
-	Name string
-	Tmux bool
+	Name         string
+	Tmux, Zellij bool
 }
 
 // TaskPrefix starts the <NS>_TASK_ID that `init` and `run` set: a task id
@@ -180,7 +183,7 @@ type Terminal struct {
 const TaskPrefix = "terminal:"
 
 // String is the terminal as written in <NS>_TERMINAL and after TaskPrefix:
-// "osc777", "tmux+osc9", "tmux+osc99:kitty".
+// "osc777", "tmux+osc9", "tmux+osc99:kitty", "zellij+osc777:ghostty".
 func (t Terminal) String() string {
 	s := string(t.Dialect)
 	if t.Name != "" {
@@ -188,6 +191,8 @@ func (t Terminal) String() string {
 	}
 	if t.Tmux {
 		s = "tmux+" + s
+	} else if t.Zellij {
+		s = "zellij+" + s
 	}
 	return s
 }
@@ -198,9 +203,10 @@ func (t Terminal) TaskID() string { return TaskPrefix + t.String() }
 // Parse reads a terminal as String writes it, or named by one of Names.
 func Parse(s string) (Terminal, error) {
 	rest, tmux := strings.CutPrefix(s, "tmux+")
+	rest, zellij := strings.CutPrefix(rest, "zellij+")
 	first, name, named := strings.Cut(rest, ":")
-	if d, ok := dialectOf(first); ok {
-		t := Terminal{Dialect: d, Tmux: tmux}
+	if d, ok := dialectOf(first); ok && !(tmux && zellij) {
+		t := Terminal{Dialect: d, Tmux: tmux, Zellij: zellij}
 		if string(d) != first {
 			t.Name = first
 		}
@@ -216,7 +222,7 @@ func Parse(s string) (Terminal, error) {
 	for _, n := range Names {
 		names = append(names, n.Name)
 	}
-	return Terminal{}, fmt.Errorf("unknown terminal %q: want one of %s, optionally prefixed tmux+", s, strings.Join(names, ", "))
+	return Terminal{}, fmt.Errorf("unknown terminal %q: want one of %s, optionally prefixed tmux+ or zellij+", s, strings.Join(names, ", "))
 }
 
 // FromTask returns the terminal a task id selects, and false when
@@ -231,7 +237,8 @@ func FromTask(id string) (Terminal, bool) {
 		// What the scripts do with a value they do not know: the dialect
 		// (but OSC 9, the default) it starts with, else OSC 9.
 		bare, tmux := strings.CutPrefix(rest, "tmux+")
-		t = Terminal{Dialect: OSC9, Tmux: tmux}
+		bare, zellij := strings.CutPrefix(bare, "zellij+")
+		t = Terminal{Dialect: OSC9, Tmux: tmux, Zellij: zellij && !tmux}
 		for _, d := range Dialects()[1:] {
 			if strings.HasPrefix(bare, string(d)) {
 				t.Dialect = d
@@ -340,10 +347,15 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 	for _, r := range Wrappers {
 		tmux = tmux || r.match(getenv(r.Var))
 	}
+	wrap := func(t Terminal) Terminal {
+		if t.Tmux = t.Tmux || tmux; !t.Tmux && getenv("ZELLIJ") != "" {
+			return t.inZellij(getenv(ZellijVersion))
+		}
+		return t
+	}
 	// the override is a name in Names (init's shell code takes no other)
 	if o, err := Parse(getenv(Var(ns))); err == nil && !strings.Contains(getenv(Var(ns)), ":") {
-		o.Tmux = o.Tmux || tmux
-		return o, "chosen by " + Var(ns)
+		return wrap(o), "chosen by " + Var(ns)
 	}
 	for _, r := range checked() {
 		if r.match(getenv(r.Var)) {
@@ -352,11 +364,31 @@ func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
 				set = "=" + r.Value
 			}
 			t, _ := Parse(r.Name) // a terminal's name, or a dialect's
-			t.Tmux = tmux
-			return t, fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
+			return wrap(t), fmt.Sprintf("%s (%s %s)", r.Why, r.Var, set)
 		}
 	}
-	return Terminal{Dialect: OSC9, Tmux: tmux}, "no terminal recognised: OSC 9, which most terminals that notify understand"
+	return wrap(Terminal{Dialect: OSC9}), "no terminal recognised: OSC 9, which most terminals that notify understand"
+}
+
+// ZellijVersion is the variable init sets, inside Zellij, to what `zellij
+// --version` answered ("zellij 0.45.0"); run, emit and doctor ask the same.
+const ZellijVersion = "__hookinstall_zellij"
+
+// ZellijDrops are the answers (shell patterns) of the Zellij releases that
+// pass on no notification: before 0.45.0 its grid drops OSC 9 and 777 (0.44
+// passes OSC 99 alone), so the bell is all that reaches the terminal.
+var ZellijDrops = []string{"zellij 0.[0-9].*", "zellij 0.[1-3][0-9].*", "zellij 0.4[0-4].*"}
+
+// inZellij is t inside a Zellij whose --version said v ("" when unknown:
+// as 0.45's): the bell alone where that Zellij passes no notification on.
+func (t Terminal) inZellij(v string) Terminal {
+	for _, p := range ZellijDrops {
+		if ok, _ := path.Match(p, v); ok {
+			return Terminal{Dialect: Bell, Zellij: true}
+		}
+	}
+	t.Zellij = true
+	return t
 }
 
 // Var is the override `init` and `run` read: a terminal as
@@ -500,7 +532,7 @@ func (a Agent) holds(t Terminal, h Status) bool {
 func (a Agent) Holds(t Terminal) []Status {
 	var hs []Status
 	for _, h := range []Status{TabStatus, ProgramStatus, WarpEvents} { // 7501 last: it then shows where both are read
-		if a.holds(t, h) && !(h == TabStatus && t.Tmux) && !(h == WarpEvents && !slices.Contains(WarpAgents, a.ID)) {
+		if a.holds(t, h) && !(h == TabStatus && t.Tmux) && !(h == WarpEvents && !slices.Contains(WarpAgents, a.ID)) && !t.Zellij {
 			hs = append(hs, h)
 		}
 	}
@@ -515,8 +547,11 @@ func (a Agent) Holds(t Terminal) []Status {
 // itself in t (Warp's event in its place for the agents Warp knows; a
 // stale OSC 99 one closed when the agent works again), and inside tmux a
 // plain BEL, which marks the window's bell flag in tmux's window list (the
-// Bell dialect's notification is that BEL). The generated scripts and
-// plugins are this decision, tabled for every terminal init names. folder
+// Bell dialect's notification is that BEL). Inside Zellij, which drops OSC
+// 7501 and 21337 and takes any OSC 9 for a notification (9;4 too, in
+// 0.45.0), no progress and no tab state, and the BEL that marks its tab.
+// The generated scripts and plugins are this decision, tabled for every
+// terminal init names. folder
 // must already be safe (SafeFolder); key tells this agent session from
 // others in the tab ("claude-3": hooks of one session share it).
 func Sends(t Terminal, a Agent, folder, key string, s State) (progress string, rest []string) {
@@ -538,8 +573,11 @@ func Sends(t Terminal, a Agent, folder, key string, s State) (progress string, r
 	case n == "" && t.Dialect == OSC99 && !(own.NotifiesIn(t, Attention) && own.NotifiesIn(t, Done)):
 		rest = append(rest, closeNote(key))
 	}
-	if n != "" && t.Tmux && (own.NotifiesIn(t, s) || t.Dialect != Bell) {
+	if n != "" && (t.Tmux || t.Zellij) && (own.NotifiesIn(t, s) || t.Dialect != Bell) {
 		rest = append(rest, "\x07")
+	}
+	if t.Zellij { // 0.45 takes any OSC 9 for a notification (9;4 included); the others drop it
+		return "", rest
 	}
 	return Progress(s), rest
 }
