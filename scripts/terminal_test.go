@@ -16,10 +16,10 @@ import (
 )
 
 // allTerms are every dialect and the terminals an agent shows something
-// in by itself (ownLike), bare and wrapped for tmux.
+// in by itself (ownLike), bare, wrapped for tmux and inside Zellij.
 func allTerms() []string {
 	var ts []string
-	for _, pre := range []string{"", "tmux+"} {
+	for _, pre := range []string{"", "tmux+", "zellij+"} {
 		for _, d := range terminal.Dialects() {
 			ts = append(ts, pre+string(d))
 		}
@@ -250,6 +250,10 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		{map[string]string{"TMUX": "x", "__hookinstall_ctype": "iTerm2 3.6.6", "GHOSTTY_RESOURCES_DIR": "/g"}, "tmux+osc9:iterm2"},
 		{map[string]string{"TMUX": "x", "__hookinstall_client": "xterm-kitty", "__hookinstall_ctype": "iTerm2 3.6.6"}, "tmux+osc99:kitty"},
 		{map[string]string{"HOOKINSTALL_TERMINAL": "tmux+vscode"}, "tmux+bell:vscode"},
+		{map[string]string{"ZELLIJ": "0", "__hookinstall_zellij": "zellij 0.45.0", "TERM_PROGRAM": "ghostty"}, "zellij+osc777:ghostty"},
+		{map[string]string{"ZELLIJ": "0", "__hookinstall_zellij": "zellij 0.44.3", "TERM_PROGRAM": "ghostty"}, "zellij+bell"},
+		{map[string]string{"ZELLIJ": "0", "TMUX": "x", "TERM_PROGRAM": "ghostty"}, "tmux+osc777:ghostty"},
+		{map[string]string{"ZELLIJ": "0", "HOOKINSTALL_TERMINAL": "kitty"}, "zellij+osc99:kitty"},
 	}
 	for _, c := range cases {
 		got, _ := terminal.Detect("hookinstall", func(k string) string { return c.env[k] })
@@ -257,7 +261,7 @@ func TestParseAndDetectTerminal(t *testing.T) {
 			t.Errorf("terminal.Detect(%v) = %s, want %s", c.env, got, c.want)
 		}
 	}
-	for id, want := range map[string]string{"terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9", "terminal:tmux+osc777:new-terminal": "tmux+osc777", "terminal:osc99:ghostty": "osc99", "terminal:bell:kitty": "bell"} {
+	for id, want := range map[string]string{"terminal:zellij+osc777:ghostty": "zellij+osc777:ghostty", "terminal:zellij+weird": "zellij+osc9", "terminal:osc99": "osc99", "terminal:tmux+osc777": "tmux+osc777", "terminal:weird": "osc9", "terminal:tmux+weird": "tmux+osc9", "terminal:tmux+osc777:new-terminal": "tmux+osc777", "terminal:osc99:ghostty": "osc99", "terminal:bell:kitty": "bell"} {
 		if got, ok := terminal.FromTask(id); !ok || got.String() != want {
 			t.Errorf("terminal.FromTask(%q) = %v, %v; want %s", id, got, ok, want)
 		}

@@ -391,7 +391,15 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	wd, _ := os.Getwd()
 	sh := jsonShell{SetUp: "init", Terminal: t.String(),
 		Sends: fmt.Sprintf("set up by hookinstall init (%s=%s): the hooks send this terminal (%s) tab progress (OSC 9;4) and %s", task, id, path, terminal.Shows(t.Dialect, product+" needs your input \u00b7 "+terminal.SafeFolder(wd)))}
-	tm, _ := inTmux(o.Getenv)
+	tm, getenv := inTmux(o.Getenv)
+	if t.Zellij {
+		sh.Sends += fmt.Sprintf("; inside %s, which takes any OSC 9 (9;4 too) for a notification and drops OSC 7501: no tab progress nor state, ", cmp.Or(getenv(terminal.ZellijVersion), "Zellij"))
+		if t.Dialect == terminal.Bell {
+			sh.Sends += "and, as it passes on no notification (before 0.45.0), the bell alone, which marks its tab"
+		} else {
+			sh.Sends += "the notification, which it passes on to your terminal (as OSC 9 or 99), and a bell that marks its tab"
+		}
+	}
 	if t.Tmux {
 		sh.Sends += ", wrapped for tmux's passthrough"
 		if says, fix := tm.words(); says != "" {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -85,7 +86,7 @@ prefixed tmux+), or to off.`,
 // need: what it does with what the hooks send (tmuxState; the zero one
 // outside tmux, or when tmux cannot say), and getenv that also answers
 // terminal.Client and ClientType, the TERM of the tmux client attached now
-// and its XTVERSION.
+// and its XTVERSION, and inside Zellij terminal.ZellijVersion.
 func inTmux(getenv func(string) string) (tmuxState, func(string) string) {
 	var s tmuxState
 	var client, ctype string
@@ -104,12 +105,19 @@ func inTmux(getenv func(string) string) (tmuxState, func(string) string) {
 			s.pass = map[string]string{"": "off", "0": "off", "off": "off", "1": "on", "on": "on", "2": "all", "all": "all"}[f[1]]
 		}
 	}
+	// inside Zellij, its version, as init asks it: once, when asked
+	zellij := sync.OnceValue(func() string {
+		r := agentexec.Run(context.Background(), getenv, agentexec.Cmd{Name: "zellij", Args: []string{"--version"}, Timeout: 2 * time.Second})
+		return strings.TrimSpace(string(r.Out))
+	})
 	return s, func(k string) string {
-		switch k {
-		case terminal.Client:
+		switch {
+		case k == terminal.Client:
 			return client
-		case terminal.ClientType:
+		case k == terminal.ClientType:
 			return ctype
+		case k == terminal.ZellijVersion && getenv("ZELLIJ") != "":
+			return zellij()
 		}
 		return getenv(k)
 	}

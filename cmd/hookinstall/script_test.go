@@ -385,7 +385,7 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	cmd := exec.Command(filepath.Join(bin, "fakeagent"), ts.MkAbs(args[1]), payload)
 	cmd.Dir = ts.MkAbs(".")
-	for _, k := range []string{"PATH", "HOME", "XDG_RUNTIME_DIR", "TMPDIR", "USER", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "TMUX", "TMUX_PANE", "SSH_CONNECTION", "TERM_PROGRAM"} {
+	for _, k := range []string{"PATH", "HOME", "XDG_RUNTIME_DIR", "TMPDIR", "USER", "HOOKINSTALL_TASK_ID", "HOOKINSTALL_PTY", "TMUX", "TMUX_PANE", "ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID", "SSH_CONNECTION", "TERM_PROGRAM"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

@@ -192,18 +192,26 @@ func runJump(ctx context.Context, o *sessionsOptions) error {
 		return exitError{exitFail}
 	}
 	s := ss[0] // the longest waiting
-	// its pane, where this tmux server is the agent's: pane ids are per server
-	if sock, _, _ := strings.Cut(o.Getenv("TMUX"), ","); sock != "" && s.Mux == "tmux" && s.Server == sock {
-		tmux := func(args ...string) agentexec.Result {
-			return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: "tmux", Args: append([]string{"-S", sock}, args...), Env: []string{"TMUX=" + o.Getenv("TMUX")}, Timeout: 2 * time.Second})
+	// its pane, where this multiplexer's server (tmux) or session (Zellij) is
+	// the agent's: pane ids are per server
+	mux := func(name string, args ...string) agentexec.Result {
+		return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: name, Args: args, Env: []string{"TMUX=" + o.Getenv("TMUX"), "ZELLIJ=" + o.Getenv("ZELLIJ")}, Timeout: 2 * time.Second})
+	}
+	var r agentexec.Result
+	switch sock, _, _ := strings.Cut(o.Getenv("TMUX"), ","); {
+	case sock != "" && s.Mux == "tmux" && s.Server == sock:
+		if r = mux("tmux", "-S", sock, "select-window", "-t", s.Pane, ";", "select-pane", "-t", s.Pane); r.Err == nil {
+			mux("tmux", "-S", sock, "switch-client", "-t", s.Pane) // to its session, where a client is attached
 		}
-		if r := tmux("select-window", "-t", s.Pane, ";", "select-pane", "-t", s.Pane); r.Err != nil {
-			return fmt.Errorf("tmux could not select %s's pane %s: %v %s", s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
-		}
-		tmux("switch-client", "-t", s.Pane) // to its session, where a client is attached
+	case o.Getenv("ZELLIJ") != "" && s.Mux == "zellij" && s.Server == o.Getenv("ZELLIJ_SESSION_NAME"):
+		r = mux("zellij", "--session", s.Server, "action", "focus-pane-id", s.Pane)
+	default:
+		fmt.Fprintf(o.IO.Out, "%s has waited for you for %s in %s: %s\n", s.Agent, ago(time.Since(s.Since)), s.Folder, where(s))
 		return nil
 	}
-	fmt.Fprintf(o.IO.Out, "%s has waited for you for %s in %s: %s\n", s.Agent, ago(time.Since(s.Since)), s.Folder, where(s))
+	if r.Err != nil {
+		return fmt.Errorf("%s could not select %s's pane %s: %v %s", s.Mux, s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
+	}
 	return nil
 }
 

@@ -42,6 +42,11 @@ var initCases = []struct {
 	{"host", map[string]string{"HOOKINSTALL_TASK_ID": "task-1", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=task-1|/dev/pts/999"},
 	{"off", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "terminal:osc9", "HOOKINSTALL_PTY": "/dev/pts/999"}, "=|"},
 	{"off-host", map[string]string{"HOOKINSTALL_TERMINAL": "off", "HOOKINSTALL_TASK_ID": "task-2", "HOOKINSTALL_PTY": "/dev/pts/9"}, "=task-2|/dev/pts/9"},
+	// inside Zellij (a fake zellij on PATH says ZELLIJ_VERSION)
+	{"zellij", map[string]string{"ZELLIJ": "0", "ZELLIJ_VERSION": "0.45.0", "TERM_PROGRAM": "ghostty"}, "=terminal:zellij+osc777:ghostty"},
+	{"zellij-0.44", map[string]string{"ZELLIJ": "0", "ZELLIJ_VERSION": "0.44.3", "TERM_PROGRAM": "ghostty"}, "=terminal:zellij+bell"},
+	{"zellij-0.9", map[string]string{"ZELLIJ": "0", "ZELLIJ_VERSION": "0.9.1"}, "=terminal:zellij+bell"},
+	{"tmux-in-zellij", map[string]string{"ZELLIJ": "0", "ZELLIJ_VERSION": "0.45.0", "TMUX": "/nonexistent/tmux,1,0"}, "=terminal:tmux+osc9"},
 }
 
 // shellArgs runs code (after eval'ing init from file) as an interactive
@@ -86,8 +91,12 @@ func TestInitInShells(t *testing.T) {
 			t.Fatal(err)
 		}
 		show := `printf 'RESULT=%s|%s|' "$HOOKINSTALL_TASK_ID" "$HOOKINSTALL_PTY"; tty`
+		bin := filepath.Join(dir, "bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil || os.WriteFile(filepath.Join(bin, "zellij"), []byte("#!/bin/sh\necho \"zellij $ZELLIJ_VERSION\"\n"), 0o755) != nil {
+			t.Fatal(err)
+		}
 		for _, c := range initCases {
-			env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TERM=xterm-256color"}
+			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "TERM=xterm-256color"}
 			var keys []string
 			for k := range c.env {
 				keys = append(keys, k)
@@ -110,6 +119,9 @@ func TestInitInShells(t *testing.T) {
 			}
 			got, tty := parts[0]+"|"+parts[1], parts[2]
 			want := strings.TrimPrefix(c.want, "=")
+			if strings.HasPrefix(want, "terminal:") {
+				want += "|" + tty
+			}
 			if c.want == "DETECT" {
 				term, _ := Detect("hookinstall", func(k string) string {
 					if k == "TERM" && c.env[k] == "" {
