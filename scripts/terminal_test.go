@@ -72,6 +72,12 @@ func TestTerminalBytes(t *testing.T) {
 		"tmux+osc99/attention": "\x1bPtmux;\x1b\x1b]9;4;4;100\x07\x1b\\\x1bPtmux;\x1b\x1b]99;i=gemini-7:o=unfocused;Gemini CLI needs your input \u00b7 myrepo\x07\x1b\\\x07",
 		"tmux+bell/done":       "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x07",
 		"tmux+kitty/done":      "\x1bPtmux;\x1b\x1b]9;4;0\x07\x1b\\\x1bPtmux;\x1b\x1b]99;i=gemini-7:o=unfocused;Gemini CLI is done \u00b7 myrepo\x07\x1b\\\x07",
+		// inside Zellij: no progress, no tab state; the notification and the bell
+		"zellij+osc777/attention": "\x1b]777;notify;Gemini CLI;needs your input \u00b7 myrepo\x07\x07",
+		"zellij+iterm2/working":   "",
+		"zellij+iterm2/done":      "\x1b]9;Gemini CLI is done \u00b7 myrepo\x07\x07",
+		"zellij+bell/done":        "\x07",
+		"zellij+osc99/working":    "\x1b]99;i=gemini-7:p=close;\x07",
 	}
 	for k, w := range want {
 		name, state, _ := strings.Cut(k, "/")
