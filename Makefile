@@ -29,7 +29,7 @@ install:
 
 # Release archives, offline, as a snapshot: dist/ gets one tar.gz per
 # linux/darwin x amd64/arm64 (binary, completions, man pages, LICENSE,
-# README), checksums.txt and the Homebrew formula (dist/homebrew/);
+# README), a zip per windows x amd64/arm64, checksums.txt and the Homebrew formula (dist/homebrew/);
 # .ci/check-dist then checks them. About 20 s with warm caches; from cold
 # caches about 7 min of CPU (goreleaser's own build is 6 of them).
 dist:
@@ -65,8 +65,9 @@ update:
 	HOOKINSTALL_UPDATE_DOCS=1 $(GO) test -count=1 . -run '^TestREADMEAgentsTable$$'
 
 # gofmt, go.mod tidy, vet (with and without the e2e tag), a darwin build and
-# vet of every package, and staticcheck (pinned; go install fetches it
-# through the module proxy into bin/ on first use).
+# vet of every package, the windows builds (amd64, arm64) and vet, and
+# staticcheck (pinned; go install fetches it through the module proxy into
+# bin/ on first use).
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)
 
@@ -77,6 +78,9 @@ lint: $(STATICCHECK)
 	$(GO) vet -tags e2e ./...
 	GOOS=darwin $(GO) build ./...
 	GOOS=darwin $(GO) vet ./...
+	GOOS=windows $(GO) build -o /dev/null ./cmd/hookinstall
+	GOOS=windows GOARCH=arm64 $(GO) build -o /dev/null ./cmd/hookinstall
+	GOOS=windows $(GO) vet ./...
 	$(STATICCHECK) ./...
 	$(STATICCHECK) -tags e2e ./...
 	GOOS=darwin $(STATICCHECK) ./...

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -86,7 +87,7 @@ func New(o Options) (*Installer, error) {
 	in.ns, in.nsNamed = ns, o.Namespace != "" || in.getenv(namespaceEnv) != ""
 	home, what := o.Home, "Home"
 	if home == "" {
-		home, what = in.getenv("HOME"), "$HOME"
+		home, what = in.getenv(homeEnv), "$"+homeEnv
 	}
 	if err := checkHome(what, home); err != nil {
 		return nil, &OptionError{Option: "Home", Err: err}
@@ -104,6 +105,10 @@ func New(o Options) (*Installer, error) {
 	return in, nil
 }
 
+// homeEnv names the variable that holds the user's home: USERPROFILE on
+// Windows, where Claude Code reads %USERPROFILE%\.claude.
+var homeEnv = map[bool]string{false: "HOME", true: "USERPROFILE"}[runtime.GOOS == "windows"]
+
 // checkHome is the one place that says which homes hookinstall works in,
 // for the library and the command alike: an absolute path (never one
 // resolved under the current directory) to a directory that exists
@@ -113,8 +118,8 @@ func New(o Options) (*Installer, error) {
 // word it as its own flag.
 func checkHome(what, home string) error {
 	if home == "" || !filepath.IsAbs(home) {
-		if what == "$HOME" {
-			return &homeError{"$HOME is not set to an absolute path", nil}
+		if what == "$"+homeEnv {
+			return &homeError{what + " is not set to an absolute path", nil}
 		}
 		return &homeError{fmt.Sprintf("%s %q is not an absolute path", what, home), nil}
 	}
@@ -371,7 +376,7 @@ func (in *Installer) Command(verb string) string {
 // bytes: they depend on the home and $HOME, never on how the home was
 // spelled.
 func (in *Installer) ownHome() bool {
-	h := in.getenv("HOME")
+	h := in.getenv(homeEnv)
 	return h != "" && filepath.IsAbs(h) && filepath.Clean(h) == in.home
 }
 

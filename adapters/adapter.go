@@ -150,11 +150,25 @@ func (t Target) spec(s scripts.Spec) scripts.Spec {
 	return s
 }
 
-// Prefix is the start of every command of ours, as written into configs.
-func (t Target) Prefix() string { return t.AsPath(t.HooksDir()) + "/" }
+// Prefix is the start of every command of ours, as written into configs:
+// on Windows, where Claude Code runs it with Git Bash (which eats a
+// backslash), in forward slashes and quoted.
+func (t Target) Prefix() string {
+	if p := t.AsPath(t.HooksDir()) + "/"; t.GOOS != "windows" {
+		return p
+	} else {
+		return `"` + filepath.ToSlash(p)
+	}
+}
 
-// ScriptPath is the absolute path of a script, as written into configs.
-func (t Target) ScriptPath(name string) string { return t.Prefix() + name }
+// ScriptPath is the command that runs a script, as written into configs:
+// its absolute path (on Windows, quoted).
+func (t Target) ScriptPath(name string) (p string) {
+	if p = t.Prefix() + name; t.GOOS == "windows" {
+		p += `"`
+	}
+	return p
+}
 
 // Options are what a run says about where and how to install.
 type Options struct {

@@ -34,6 +34,11 @@ type Agent struct {
 	// Programs are the program names whose presence on PATH means the
 	// agent is installed.
 	Programs []string
+	// OnWindows: the agent's hooks are proven on native Windows, where add
+	// refuses every other agent with WindowsHooks, how it runs hooks there
+	// ("" when not measured): docs/windows.md.
+	OnWindows    bool
+	WindowsHooks string
 
 	// Dir is the agent's config dir under home, with getenv giving the
 	// agent's own overrides (nil when none apply); from names the variable

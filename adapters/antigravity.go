@@ -21,7 +21,7 @@ import (
 // never run). Its hooks write to the host's pty.
 func init() {
 	register(&Agent{
-		ID: "antigravity", Product: "Antigravity", Programs: []string{"agy"},
+		ID: "antigravity", Product: "Antigravity", Programs: []string{"agy"}, WindowsHooks: "with cmd /c",
 		Dir: func(home string, _ func(string) string) (string, string) {
 			return filepath.Join(home, ".gemini"), ""
 		},

@@ -20,7 +20,7 @@ import (
 // terminalSequence on stdout as transport.
 func init() {
 	register(&Agent{
-		ID: "claude", Product: "Claude Code", Programs: []string{"claude"},
+		ID: "claude", Product: "Claude Code", Programs: []string{"claude"}, OnWindows: true,
 		// 2.1.332 (docs/agents.md "Its own notifications"): its
 		// preferredNotifChannel "auto" notifies an unanswered permission
 		// prompt in iTerm2, kitty and Ghostty (by TERM_PROGRAM or TERM, and

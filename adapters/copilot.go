@@ -20,7 +20,7 @@ import (
 // environment and write to the host's pty (measured on 1.0.102).
 func init() {
 	register(&Agent{
-		ID: "copilot", Product: "GitHub Copilot CLI", Programs: []string{"copilot"},
+		ID: "copilot", Product: "GitHub Copilot CLI", Programs: []string{"copilot"}, WindowsHooks: "with pwsh",
 		// 1.0.102 (docs/agents.md "Its own notifications"): terminalProgress,
 		// on by default, draws 9;4 while it works in the terminals these
 		// variables name (and, inside tmux or over ssh, by the attached

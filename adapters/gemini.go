@@ -24,7 +24,7 @@ import (
 // detected by its settings.json or its program, never by the folder alone.
 func init() {
 	register(&Agent{
-		ID: "gemini", Product: "Gemini CLI", Programs: []string{"gemini"},
+		ID: "gemini", Product: "Gemini CLI", Programs: []string{"gemini"}, WindowsHooks: "with PowerShell",
 		// ~/.gemini; $GEMINI_CLI_HOME replaces the home (not the folder):
 		// Gemini CLI then reads $GEMINI_CLI_HOME/.gemini/settings.json.
 		Dir: func(home string, getenv func(string) string) (string, string) {

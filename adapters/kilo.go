@@ -14,7 +14,7 @@ import (
 // emits opencode's bus events, so the plugin and its map are opencode's.
 func init() {
 	register(&Agent{
-		ID: "kilo", Product: "Kilo CLI", Programs: []string{"kilo"},
+		ID: "kilo", Product: "Kilo CLI", Programs: []string{"kilo"}, WindowsHooks: plugin,
 		Dir:   configDir("KILO_CONFIG_DIR", "kilo"),
 		Hooks: opencodeHooks,
 		Format: Module{Sub: "plugins", Ext: ".js", Twins: kiloTwins,

@@ -38,7 +38,7 @@ var ompOwn = &terminal.Own{Notifies: []terminal.State{terminal.Done},
 
 func init() {
 	register(&Agent{
-		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"}, ShowsItself: ompOwn,
+		ID: "omp", Product: "oh-my-pi", Programs: []string{"omp"}, WindowsHooks: plugin, ShowsItself: ompOwn,
 		// Pi follows $PI_CODING_AGENT_DIR too: with it set, both agents use
 		// one folder, so ours keeps its own hooks dir (and manifest) there.
 		SharesDir: true,

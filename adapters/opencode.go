@@ -11,7 +11,7 @@ import (
 // an ES module that runs inside opencode and writes to the host's pty.
 func init() {
 	register(&Agent{
-		ID: "opencode", Product: "opencode", Programs: []string{"opencode"},
+		ID: "opencode", Product: "opencode", Programs: []string{"opencode"}, WindowsHooks: plugin,
 		Dir:   configDir("OPENCODE_CONFIG_DIR", "opencode"),
 		Hooks: opencodeHooks,
 		// opencode also loads plugin/ (singular): we never write there,
@@ -32,6 +32,9 @@ func init() {
 
 // opencodeHooks are what the plugin of opencode's API reports (opencode's
 // and Kilo's).
+// plugin is how the plugin agents run hooks on Windows (Agent.WindowsHooks).
+const plugin = "in a plugin in its own process"
+
 var opencodeHooks = []Hook{
 	{Event: "chat.message", State: terminal.Working},
 	{Event: "permission.asked", State: terminal.Attention, Note: "bus event, through the event hook"},

@@ -18,7 +18,7 @@ var piExtension = scripts.Extension{Product: "Pi"}
 
 func init() {
 	register(&Agent{
-		ID: "pi", Product: "Pi", Programs: []string{"pi"},
+		ID: "pi", Product: "Pi", Programs: []string{"pi"}, WindowsHooks: plugin,
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			return envDir(getenv, "PI_CODING_AGENT_DIR", filepath.Join(home, ".pi", "agent"))
 		},

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -121,6 +122,10 @@ func (e *FileError) Unwrap() error { return e.Err }
 // ErrTrustUnsupported, or ErrTrustVersion when the probed version is not
 // the one its trust hash is exact for.
 func (a *Agent) PlanAdd(t Target, in PlanInput) (Plan, error) {
+	if t.GOOS == "windows" && !a.OnWindows {
+		return Plan{}, &OffError{Verdict: fmt.Sprintf("on Windows %s runs its hooks %s, and no hook run there "+
+			"is proven to reach the terminal, so hookinstall does not install it (docs/windows.md)", a.Product, cmp.Or(a.WindowsHooks, "with a shell not measured here"))}
+	}
 	if a.planAdd != nil {
 		return a.planAdd(a, t, in)
 	}

@@ -245,3 +245,27 @@ func TestClaudeMDMFirstWins(t *testing.T) {
 		t.Errorf("a broken plist: doctor %+v, want a failure naming it", tg.Adapter.Switches(in))
 	}
 }
+
+// TestWindows: on Windows, Claude Code's commands are quoted (their forward
+// slashes, for Git Bash eats a backslash, are TestWindowsUnderWine's), and
+// add refuses every other agent, naming what it runs hooks with there.
+func TestWindows(t *testing.T) {
+	for _, a := range All() {
+		tg, err := Resolve(a.ID, Options{NS: "hookinstall", Home: "/home/me", GOOS: "windows"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.PlanAdd(tg, PlanInput{Files: map[string][]byte{}})
+		var off *OffError
+		if a.ID == "claude" {
+			if got, want := tg.ScriptPath("stop.sh"), `"/home/me/.claude/hookinstall-hooks/stop.sh"`; got != want {
+				t.Errorf("claude's command on Windows is %s, want %s", got, want)
+			}
+			if err != nil {
+				t.Errorf("claude on Windows: %v", err)
+			}
+		} else if !errors.As(err, &off) || !strings.Contains(off.Error(), "on Windows "+a.Product+" runs its hooks ") {
+			t.Errorf("%s on Windows: %v, want it refused, naming what runs its hooks", a.ID, err)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func init() {
 // be.
 func (z codexEngine) agent(id string, hooks []Hook, write *TrustWrite) *Agent {
 	return &Agent{
-		ID: id, Product: z.product, Programs: []string{id},
+		ID: id, Product: z.product, Programs: []string{id}, WindowsHooks: map[string]string{"codex": "with PowerShell"}[id],
 		Dir: func(home string, getenv func(string) string) (string, string) {
 			def := filepath.Join(home, z.dirName)
 			if z.envVar == "" {

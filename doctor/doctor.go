@@ -95,6 +95,7 @@ type run struct {
 	// comparing with what the agent's binary says.
 	trusted map[string]bool
 	pty     *capture // the last fire's, open until the next one's is
+	shell   []string // what runs a script: on Windows, Git Bash's bash
 }
 
 // A file is what was read of one file.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -80,9 +81,21 @@ func (r *run) fireChecks(infos []scriptInfo) {
 			states[e.Event] = e.State
 		}
 	}
+	// Claude Code runs a hook on Windows with Git Bash's bash: so do the fires
+	bash, err := agentexec.LookPath(r.d.Getenv, "bash.exe")
+	if v := r.d.Getenv("CLAUDE_CODE_GIT_BASH_PATH"); v != "" {
+		bash, err = v, nil
+	}
+	if runtime.GOOS == "windows" {
+		r.shell = []string{bash}
+	}
 	for _, s := range infos {
 		if s.Event == "" {
 			continue // the runtime: the hooks' terminal mode, which the fires leave out
+		}
+		if r.shell != nil && err != nil {
+			r.skip("fire."+string(states[s.Event]), s.Path, s.Path+" was not run: no Git Bash (bash on PATH, or CLAUDE_CODE_GIT_BASH_PATH)")
+			continue
 		}
 		if !s.Runnable {
 			r.skip("fire."+string(states[s.Event]), s.Path, fmt.Sprintf("%s was not run: it is missing or not executable", s.Path))
@@ -105,7 +118,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 	if c.Task {
 		env = append(env, terminal.TaskVar(ns)+"=hookinstall-doctor")
 	}
-	res := r.fire([]string{s.Path}, payload(c.Payload), append(env, c.Env...), r.d.FireTimeout)
+	res := r.fire(append(r.shell, s.Path), payload(c.Payload), append(env, c.Env...), r.d.FireTimeout)
 	d := took(res.Dur)
 	var wantOut, wantPTY []byte
 	if c.State != "" {
@@ -265,7 +278,9 @@ func (c *capture) close() {
 // in a row never share a /dev/pts number.
 func (r *run) fire(argv []string, stdin []byte, env []string, timeout time.Duration) fireResult {
 	c, err := openCapture()
-	if err != nil {
+	if err != nil && runtime.GOOS == "windows" {
+		return r.exec(argv, stdin, env, timeout) // no pty: Claude Code's hooks answer on stdout
+	} else if err != nil {
 		return fireResult{Err: err}
 	}
 	if r.pty != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -151,6 +152,9 @@ func (r *run) scriptFiles() []scriptInfo {
 		r.pass("script.exists", path, path+" exists")
 		perm := fi.Mode().Perm()
 		switch {
+		case runtime.GOOS == "windows":
+			r.skip("script.mode", path, path+": Windows keeps no mode bits (Git Bash runs a file that starts with #!)")
+			info.Runnable = true
 		case perm&0o100 == 0:
 			r.fail("script.mode", path, fmt.Sprintf("%s is not executable (mode %04o), so the agent cannot run it", path, perm), "run 'chmod 755 "+path+"'")
 		case perm&0o022 != 0:

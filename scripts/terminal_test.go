@@ -233,7 +233,7 @@ func TestParseAndDetectTerminal(t *testing.T) {
 		{map[string]string{"KITTY_WINDOW_ID": "1", "TERM_PROGRAM": "WezTerm"}, "osc99:kitty"},
 		{map[string]string{"TERM": "xterm-kitty"}, "osc99:kitty"},
 		{map[string]string{"TERM": "foot-extra"}, "osc777:foot"},
-		{map[string]string{"WT_SESSION": "x"}, "osc777:windows-terminal"},
+		{map[string]string{"WT_SESSION": "x"}, "bell:windows-terminal"},
 		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, "osc9:iterm2"},
 		{map[string]string{"ITERM_SESSION_ID": "w0t0p0"}, "osc9:iterm2"},
 		{map[string]string{"TERM_PROGRAM": "tmux", "TMUX": "/tmp/t,1,0", "GHOSTTY_RESOURCES_DIR": "/x"}, "tmux+osc777:ghostty"},

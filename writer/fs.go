@@ -10,7 +10,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -118,9 +117,8 @@ type fileState struct {
 // same reports whether fi is the file st was read from, unchanged since:
 // the same inode, size and modification time.
 func (st fileState) same(fi fs.FileInfo) bool {
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Exists && uint64(sys.Dev) == st.Dev && uint64(sys.Ino) == st.Ino &&
-		fi.Size() == st.Size && fi.ModTime().Equal(st.ModTime)
+	_, _, dev, ino := sysOf(fi)
+	return st.Exists && dev == st.Dev && ino == st.Ino && fi.Size() == st.Size && fi.ModTime().Equal(st.ModTime)
 }
 
 // readFile reads a config file without ever blocking on a FIFO or device:
@@ -167,10 +165,7 @@ func statFile(path string, limit int64) (fileState, int64, error) {
 		return st, 0, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
 	}
 	st.Exists, st.Mode, st.Size, st.ModTime = true, fi.Mode().Perm(), fi.Size(), fi.ModTime()
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.UID, st.GID = int(sys.Uid), int(sys.Gid)
-		st.Dev, st.Ino = uint64(sys.Dev), uint64(sys.Ino)
-	}
+	st.UID, st.GID, st.Dev, st.Ino = sysOf(fi)
 	return st, fi.Size(), nil
 }
 
@@ -222,18 +217,6 @@ func fileType(m fs.FileMode) string {
 	default:
 		return m.Type().String()
 	}
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
 }
 
 // removeFile deletes real and syncs its directory; a missing file is fine.
@@ -305,21 +288,15 @@ func checkPrivateDir(dir string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s exists and is not a directory", dir)
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
+	if modeBits && fi.Mode().Perm()&0o022 != 0 {
 		return &fixable{fmt.Sprintf("%s is writable by group or others (mode %04o); refusing: anyone who can write there can replace what hookinstall keeps in it", dir, fi.Mode().Perm()),
 			"run 'chmod go-w " + dir + "'"}
 	}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && !owned(fi) {
-		return &fixable{fmt.Sprintf("%s is owned by %s, not by you (%s); refusing", dir, userName(int(sys.Uid)), userName(os.Geteuid())),
+	if uid, _, _, _ := sysOf(fi); uid != os.Geteuid() {
+		return &fixable{fmt.Sprintf("%s is owned by %s, not by you (%s); refusing", dir, userName(uid), userName(os.Geteuid())),
 			fmt.Sprintf("if it was made by a run as another user (sudo), give it back: 'sudo chown -R %s %s'", userName(os.Geteuid()), dir)}
 	}
 	return nil
-}
-
-// owned reports whether fi is the effective user's (or cannot be told).
-func owned(fi fs.FileInfo) bool {
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	return !ok || int(sys.Uid) == os.Geteuid()
 }
 
 // A fixable error says what is wrong, and Hint what to run about it.
@@ -350,11 +327,11 @@ func checkHomeOwner(home string) error {
 	if err != nil {
 		return nil // the writes themselves say what is wrong with the home
 	}
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || sys.Uid == 0 {
+	uid, _, _, _ := sysOf(fi)
+	if uid == 0 {
 		return nil
 	}
-	who := userName(int(sys.Uid))
+	who := userName(uid)
 	return &fixable{fmt.Sprintf("this runs as root, and the home %s is %s's: what it wrote would be root's, and %s could neither change nor remove it; nothing written", home, who, who),
 		"run hookinstall as " + who + " (for example 'sudo -u " + who + " hookinstall ...')"}
 }

@@ -9,23 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
 )
 
 // lockRetry is how often a run waiting for another's lock tries again.
 const lockRetry = 10 * time.Millisecond
-
-// lock waits for fl: blocking when ctx can never be done, else polling
-// until ctx is.
-func lock(ctx context.Context, fl *flock.Flock) (bool, error) {
-	if ctx.Done() == nil {
-		return true, fl.Lock()
-	}
-	return fl.TryLockContext(ctx, lockRetry)
-}
 
 // locked runs fn holding the lock of t's hooks dir, creating the dir (and
 // its parents) first, every change through sys. fn gets the folders this

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/manifest"
@@ -332,8 +331,8 @@ func (x *txn) restorable(e adapters.FileEdit, st fileState) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != st.Mode || fi.Size() != int64(len(r.data)) {
 		return false
 	}
-	sys, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(sys.Uid) == st.UID && int(sys.Gid) == st.GID
+	uid, gid, _, _ := sysOf(fi)
+	return uid == st.UID && gid == st.GID
 }
 
 // run is add's and remove's one skeleton. plan reads t's files and makes

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookinstall/hookinstall/internal/terminal"
@@ -110,10 +109,7 @@ func readRecord(path string) (r Record, whole bool, why string) {
 // signal).
 func alive(pid string) bool {
 	n, err := strconv.Atoi(pid)
-	if err != nil || n <= 0 {
-		return false
-	}
-	return !errors.Is(syscall.Kill(n, 0), syscall.ESRCH)
+	return err == nil && n > 0 && running(n)
 }
 
 // PrepareRecordDir makes dir the user's private folder for the records, as
@@ -129,7 +125,10 @@ func PrepareRecordDir(dir string) (fixed string, err error) {
 	err = checkPrivateDir(dir)
 	var f *fixable
 	fi, lerr := os.Lstat(dir)
-	if !errors.As(err, &f) || lerr != nil || !fi.IsDir() || !owned(fi) {
+	if !errors.As(err, &f) || lerr != nil || !fi.IsDir() {
+		return "", err
+	}
+	if uid, _, _, _ := sysOf(fi); uid != os.Geteuid() {
 		return "", err
 	}
 	if err := os.Chmod(dir, fi.Mode().Perm()&^0o022); err != nil {

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -140,15 +139,7 @@ func (realSystem) Mkdir(path string) error { return os.Mkdir(path, 0o755) }
 func (realSystem) Chmod(path string, mode fs.FileMode) error { return os.Chmod(path, mode) }
 
 func (realSystem) Lock(ctx context.Context, path string) (heldLock, error) {
-	fl := flock.New(path, flock.SetPermissions(0o600))
-	ok, err := lock(ctx, fl)
-	if err == nil && !ok {
-		err = errors.New("could not take the lock")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return fl, nil
+	return lockFile(ctx, path)
 }
 
 func (realSystem) Rewrite(path string, data []byte) error {

@@ -20,7 +20,7 @@ import (
 
 func newInitCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "init bash|zsh|fish",
+		Use:   "init bash|zsh|fish|powershell|pwsh",
 		Short: "Print the line for your shell's rc file that lets the hooks reach your own terminal",
 		Long: `init prints shell code for your rc file, as starship and zoxide do. In an
 interactive shell on a terminal where no terminal host set the hooks' variables,
@@ -28,14 +28,15 @@ it sets <NS>_TASK_ID (to terminal:<dialect>) and <NS>_PTY (the shell's own tty),
 so every hook hookinstall installed shows tab progress (OSC 9;4) while the agent
 works and a desktop notification naming the agent and the project folder when it
 needs you and when it is done, in the terminal's own language: OSC 99 for kitty,
-OSC 777 for Ghostty, WezTerm, foot, Konsole, Windows Terminal and urxvt, a bell
-(BEL) for Apple Terminal, VS Code, Alacritty, JetBrains, VTE terminals and GNU
+OSC 777 for Ghostty, WezTerm, foot, Konsole and urxvt, a bell (BEL) for Windows
+Terminal, Apple Terminal, VS Code, Alacritty, JetBrains, VTE terminals and GNU
 screen, OSC 9 otherwise; wrapped for tmux's passthrough inside tmux (and over ssh
 from inside tmux, where TERM names tmux), with a plain BEL that marks the window
 in tmux's window list (tmux passes them with allow-passthrough on, from the window
 on screen alone; tmux 3.4's allow-passthrough all passes every window's). Over ssh,
 put it in the remote machine's rc file: the
-sequences ride the ssh session back to your terminal.
+sequences ride the ssh session back to your terminal. On Windows, init powershell
+sets <NS>_TASK_ID alone, which Claude Code's hooks answer (docs/windows.md).
 
 It runs one program (tty; inside tmux also tmux, to read the TERM of the client
 attached now) when the shell starts and nothing per prompt. Set
@@ -44,7 +45,8 @@ bell, or a terminal's name: kitty, ghostty, iterm2, vscode, ...; optionally
 prefixed tmux+), or to off.`,
 		Example: `  eval "$(hookinstall init bash)"      # in ~/.bashrc
   eval "$(hookinstall init zsh)"       # in ~/.zshrc
-  hookinstall init fish | source       # in ~/.config/fish/config.fish`,
+  hookinstall init fish | source       # in ~/.config/fish/config.fish
+  hookinstall init powershell | Out-String | Invoke-Expression  # in $PROFILE`,
 		ValidArgs: terminal.Shells(),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -65,14 +67,18 @@ prefixed tmux+), or to off.`,
 			if fixed, err := prepareSessions(g); fixed != "" || err != nil {
 				said = append(said, cmp.Or(fixed, fmt.Sprint("the hooks keep no record for 'hookinstall ls': ", err)))
 			}
+			if args[0] == "powershell" || args[0] == "pwsh" {
+				said = nil // Windows: no tmux, no records
+			}
 			for _, w := range said {
-				// said by the shell, and only by an interactive one: a
-				// script that sources the rc file stays quiet
+				// said by the shell, and only by an interactive one on a
+				// terminal: a script that sources the rc file, or Claude
+				// Code's hook shell on Windows (bash -i), stays quiet
 				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
 				if args[0] == "fish" {
-					code += "status is-interactive; and printf '%s\\n' " + strings.ReplaceAll(q, `'\''`, `\'`) + " >&2\n"
+					code += "status is-interactive; and isatty stderr; and printf '%s\\n' " + strings.ReplaceAll(q, `'\''`, `\'`) + " >&2\n"
 				} else {
-					code += "case $- in *i*) printf '%s\\n' " + q + " >&2 ;; esac\n"
+					code += "case $- in *i*) [ ! -t 0 ] || printf '%s\\n' " + q + " >&2 ;; esac\n"
 				}
 			}
 			_, err = fmt.Fprint(g.IO.Out, code)

@@ -54,7 +54,7 @@ func LookPath(getenv func(string) string, name string) (string, error) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && executable(fi) {
 			return p, nil
 		}
 	}
@@ -99,7 +99,7 @@ type Result struct {
 // Run runs c: the program on getenv's PATH, or at its path.
 func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 	r := Result{Path: c.Name}
-	if !strings.Contains(c.Name, "/") {
+	if filepath.Base(c.Name) == c.Name {
 		if r.Path, r.Err = LookPath(getenv, c.Name); r.Err != nil {
 			return r
 		}
@@ -127,8 +127,8 @@ func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 		cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$SCRATCH", r.Scratch))
 	}
 	cmd.Dir = cmp.Or(c.Dir, r.Scratch)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: !c.Session, Setsid: c.Session}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	group(cmd, c.Session)
+	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGKILL) }
 	// After it exits (or is killed), its output pipes get this long to
 	// drain: only a program that leaves a child holding them waits it out.
 	// (200 ms was too short on a loaded machine.)
@@ -169,9 +169,9 @@ func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 // one whose parent is gone is init's doing; the group is usually empty
 // already, its leader reaped by Wait.
 func end(ctx context.Context, pgid int, wait time.Duration) {
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = signalGroup(pgid, syscall.SIGKILL)
 	deadline := time.Now().Add(wait)
-	for syscall.Kill(-pgid, 0) == nil && ctx.Err() == nil && time.Now().Before(deadline) {
+	for signalGroup(pgid, 0) == nil && ctx.Err() == nil && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -218,7 +218,7 @@ func rpc(ctx context.Context, cmd *exec.Cmd, input []byte, want int) ([]byte, er
 	case <-ctx.Done():
 	}
 	in.Close()
-	kill := time.AfterFunc(time.Second, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	kill := time.AfterFunc(time.Second, func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) })
 	<-drained
 	_ = cmd.Wait()
 	kill.Stop()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,7 +101,7 @@ func (p *PTY) Drain(t testing.TB) []byte {
 func (p *PTY) Run(t testing.TB, c *exec.Cmd) []byte {
 	t.Helper()
 	c.Stdin, c.Stdout, c.Stderr = p.slave, p.slave, p.slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	ctty(c)
 	if err := c.Start(); err != nil {
 		t.Fatalf("start %v: %v", c.Args, err)
 	}

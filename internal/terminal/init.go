@@ -20,7 +20,7 @@ func ValidNamespace(ns string) error {
 }
 
 // Shells are the shells Init knows.
-func Shells() []string { return []string{"bash", "zsh", "fish"} }
+func Shells() []string { return []string{"bash", "zsh", "fish", "powershell", "pwsh"} }
 
 // Init returns the code a user's shell runs at start-up (eval "$(hookinstall
 // init bash)"): in an interactive shell on a terminal whose task id no host
@@ -38,6 +38,8 @@ func Init(shell, ns string) (string, error) {
 		return posixInit(shell, task, pty, over), nil
 	case "fish":
 		return fishInit(task, pty, over), nil
+	case "powershell", "pwsh":
+		return psInit(shell, task, over), nil
 	}
 	return "", fmt.Errorf("unknown shell %q (shells: %s)", shell, strings.Join(Shells(), ", "))
 }
@@ -124,12 +126,13 @@ func fishInit(task, pty, over string) string {
 	var b strings.Builder
 	b.WriteString(initHeader("fish", "hookinstall init fish | source", "~/.config/fish/config.fish"))
 	v := "__hookinstall_t"
-	fmt.Fprintf(&b, `if status is-interactive; and isatty stdin
+	// stderr, not stdin: "hookinstall init fish | source" reads the code on stdin
+	fmt.Fprintf(&b, `if status is-interactive; and isatty stderr
     if test -z "$%[1]s"; or string match -q '%[4]s*' -- "$%[1]s"
         if test "$%[3]s" = off
             set -e %[1]s
             set -e %[2]s
-        else if set -g __hookinstall_tty (tty 2>/dev/null)
+        else if set -g __hookinstall_tty (tty 0<&2 2>/dev/null)
             set -g %[5]s
             switch "$%[3]s"
 `, task, pty, over, TaskPrefix, v)
@@ -166,5 +169,31 @@ func fishInit(task, pty, over string) string {
     end
 end
 `, task, pty, v, OSC9, TaskPrefix, wraps)
+	return b.String()
+}
+
+// psInit is init for PowerShell on Windows, where no hook has a tty: it
+// sets the task id alone, which Claude Code's hooks answer with its
+// terminalSequence, from the rules a Windows terminal sets (no tmux).
+func psInit(shell, task, over string) string {
+	var b strings.Builder
+	b.WriteString(initHeader(shell, "hookinstall init "+shell+" | Out-String | Invoke-Expression", "$PROFILE"))
+	fmt.Fprintf(&b, "if ($env:%[2]s -eq 'off') { Remove-Item Env:%[1]s -ErrorAction SilentlyContinue }\n"+
+		"elseif (-not [Console]::IsInputRedirected -and (-not $env:%[1]s -or $env:%[1]s -like '%[3]s*')) {\n"+
+		"\t$t = switch -exact ($env:%[2]s) {\n", task, over, TaskPrefix)
+	for _, n := range Names {
+		fmt.Fprintf(&b, "\t\t'%s' { '%s' }\n", n.Name, named(n.Name))
+	}
+	b.WriteString("\t\tdefault {\n")
+	for _, r := range Rules {
+		when := "$env:" + r.Var
+		if r.Value != "" {
+			when += " -like '" + r.Value + "'"
+		}
+		if !strings.HasPrefix(r.Var, "__") {
+			fmt.Fprintf(&b, "\t\t\tif (%s) { '%s'; break }\n", when, named(r.Name))
+		}
+	}
+	fmt.Fprintf(&b, "\t\t\t'%s'\n\t\t}\n\t}\n\t$env:%s = '%s' + $t\n}\n", OSC9, task, TaskPrefix)
 	return b.String()
 }

@@ -54,7 +54,8 @@ var initCases = []struct {
 func shellArgs(shell, initFile, code string) []string {
 	switch shell {
 	case "fish":
-		return []string{"fish", "--no-config", "-i", "-c", "source " + initFile + "; " + code}
+		// as users write it: the code on source's stdin
+		return []string{"fish", "--no-config", "-i", "-c", "cat " + initFile + " | source; " + code}
 	case "zsh":
 		return []string{"zsh", "-f", "-i", "-c", `eval "$(cat ` + initFile + `)"; ` + code}
 	}
@@ -148,7 +149,7 @@ func TestInitInShells(t *testing.T) {
 }
 
 func TestInitRefuses(t *testing.T) {
-	if _, err := Init("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish") {
+	if _, err := Init("csh", "hookinstall"); err == nil || !strings.Contains(err.Error(), "bash, zsh, fish, powershell, pwsh") {
 		t.Errorf("csh: %v", err)
 	}
 	if _, err := Init("bash", "Bad NS"); err == nil {
@@ -217,6 +218,35 @@ func TestInitUnderStrictZshenv(t *testing.T) {
 		}
 		if got := res[0] + "|" + res[1]; got != want {
 			t.Errorf("%v: init left %q, want %q (output %q)", env, got, want, out)
+		}
+	}
+}
+
+// TestInitPowerShell: init powershell sets the task id alone (no pty on
+// Windows) to Windows Terminal's dialect under WT_SESSION, VS Code's and
+// WezTerm's under theirs, unless the user's override or a host's id says
+// otherwise; no PowerShell here runs it (docs/windows.md).
+func TestInitPowerShell(t *testing.T) {
+	for _, shell := range []string{"powershell", "pwsh"} {
+		code, err := Init(shell, "hookinstall")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{
+			"if ($env:WT_SESSION) { 'bell:windows-terminal'; break }",
+			"if ($env:TERM_PROGRAM -like 'vscode') { 'bell:vscode'; break }",
+			"if ($env:WEZTERM_PANE) { 'osc777:wezterm'; break }",
+			"'osc777' { 'osc777' }",
+			"$env:HOOKINSTALL_TASK_ID = 'terminal:' + $t",
+			"(-not $env:HOOKINSTALL_TASK_ID -or $env:HOOKINSTALL_TASK_ID -like 'terminal:*')",
+			"if ($env:HOOKINSTALL_TERMINAL -eq 'off')",
+		} {
+			if !strings.Contains(code, want) {
+				t.Errorf("init %s lacks %q:\n%s", shell, want, code)
+			}
+		}
+		if strings.Contains(code, "HOOKINSTALL_PTY") || strings.Contains(code, "__hookinstall") {
+			t.Errorf("init %s sets a pty or reads tmux's client: no tty nor tmux on Windows", shell)
 		}
 	}
 }

@@ -108,7 +108,7 @@ var Names = []struct {
 }{
 	{"osc9", OSC9, nil}, {"osc777", OSC777, nil}, {"osc99", OSC99, nil}, {"bell", Bell, nil},
 	{"kitty", OSC99, nil}, {"ghostty", OSC777, nil}, {"wezterm", OSC777, nil}, {"foot", OSC777, nil},
-	{"konsole", OSC777, nil}, {"windows-terminal", OSC777, nil}, {"urxvt", OSC777, nil},
+	{"konsole", OSC777, nil}, {"windows-terminal", Bell, nil}, {"urxvt", OSC777, nil},
 	{"warp", OSC777, []Status{WarpEvents}}, {"iterm2", OSC9, []Status{TabStatus, ProgramStatus}},
 	{"apple-terminal", Bell, nil}, {"vscode", Bell, nil}, {"alacritty", Bell, nil}, {"jetbrains", Bell, nil},
 	{"vte", Bell, nil}, {"screen", Bell, nil},
@@ -272,7 +272,7 @@ var Rules = []Rule{
 	{"GHOSTTY_RESOURCES_DIR", "", "ghostty", "Ghostty"},
 	{"TERM_PROGRAM", "ghostty", "ghostty", "Ghostty"},
 	{"TERM", "xterm-ghostty", "ghostty", "Ghostty (over ssh)"},
-	{"WT_SESSION", "", "windows-terminal", "Windows Terminal (shows it with compatibility.allowOSC777 on)"},
+	{"WT_SESSION", "", "windows-terminal", "Windows Terminal (no notification: its bell marks the tab, or with bellStyle notification shows one)"},
 	{"WEZTERM_PANE", "", "wezterm", "WezTerm"},
 	{"TERM_PROGRAM", "WezTerm", "wezterm", "WezTerm"},
 	{"TERM", "foot*", "foot", "foot"},

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 )
 
 // MaxData is how many bytes of a file an Entry keeps for messages.
@@ -87,9 +86,7 @@ func Take(root string, o Options) (Tree, error) {
 		e := Entry{Mode: fi.Mode()}
 		if o.Times {
 			e.Stamp = fmt.Sprintf("mtime=%d", fi.ModTime().UnixNano())
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				e.Stamp += fmt.Sprintf(" uid=%d gid=%d ino=%d", st.Uid, st.Gid, st.Ino)
-			}
+			e.Stamp += owner(fi)
 		}
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:

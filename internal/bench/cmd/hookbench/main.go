@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command hookbench measures hookinstall against its floor and its peers,
 // side by side in one run, and prints each figure as the median of many
 // interleaved runs with the min and max. Absolute times on a shared machine
