@@ -3,8 +3,9 @@ package adapters
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
@@ -397,12 +398,7 @@ func Lookup(name string) (*Agent, bool) {
 
 // All returns every agent, in name order.
 func All() []*Agent {
-	var as []*Agent
-	for _, a := range registry {
-		as = append(as, a)
-	}
-	sort.Slice(as, func(i, j int) bool { return as[i].ID < as[j].ID })
-	return as
+	return slices.SortedFunc(maps.Values(registry), func(a, b *Agent) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // Names returns every agent's name, in order.
@@ -442,22 +438,13 @@ func (a *Agent) CheckDeadPaths(in Input) []Check {
 
 // Accepts reports whether key may stand at the top level of the config.
 func (a *Agent) Accepts(key string) bool {
-	if a.StrictRoot == nil {
-		return true
-	}
-	for _, k := range a.StrictRoot {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return a.StrictRoot == nil || slices.Contains(a.StrictRoot, key)
 }
 
 // StrictRootList renders the keys of a strict root for messages:
 // `"description" and "hooks"`.
 func (a *Agent) StrictRootList() string {
-	ks := append([]string(nil), a.StrictRoot...)
-	sort.Strings(ks)
+	ks := slices.Sorted(slices.Values(a.StrictRoot))
 	for i, k := range ks {
 		ks[i] = fmt.Sprintf("%q", k)
 	}

@@ -80,28 +80,15 @@ func (NamedSet) set(a *Agent, t Target) jsonedit.Obj {
 
 // setKind classifies a named hook set by the commands in it.
 func setKind(set gjson.Result, prefix string) jsonedit.Kind {
-	ours, all := 0, 0
+	var cs []string
 	for _, ev := range jsonedit.Members(set) {
-		if !ev.Val.IsArray() {
-			continue
-		}
-		for _, e := range jsonedit.Elements(ev.Val) {
-			for _, c := range jsonedit.Commands(e) {
-				all++
-				if strings.HasPrefix(c, prefix) {
-					ours++
-				}
+		if ev.Val.IsArray() {
+			for _, e := range jsonedit.Elements(ev.Val) {
+				cs = append(cs, jsonedit.Commands(e)...)
 			}
 		}
 	}
-	switch {
-	case ours == 0:
-		return jsonedit.Foreign
-	case ours == all:
-		return jsonedit.OursPure
-	default:
-		return jsonedit.OursMixed
-	}
+	return jsonedit.KindOf(cs, prefix)
 }
 
 // find parses doc and finds our set, checking its type.
@@ -232,16 +219,7 @@ func antigravityDeadPaths(in Input) []Check {
 	t := in.T
 	path := antigravityDeadPath(t)
 	f := in.File(path)
-	ours := false
-	if f.Exists {
-		if gjson.ValidBytes(f.Data) && gjson.ParseBytes(f.Data).Get(gjson.Escape(t.NS)).Exists() {
-			ours = true
-		}
-		if strings.Contains(string(f.Data), t.Prefix()) {
-			ours = true
-		}
-	}
-	if ours {
+	if f.Exists && (bytes.Contains(f.Data, []byte(t.Prefix())) || gjson.ValidBytes(f.Data) && gjson.ParseBytes(f.Data).Get(gjson.Escape(t.NS)).Exists()) {
 		return []Check{fail("deadpath.antigravity-cli", path, fmt.Sprintf("%s holds our hook set %q: Antigravity loads that file and never runs it (the live path is %s)", path, t.NS, antigravityConfig(t)),
 			fmt.Sprintf("delete the %q set from %s, then run '%s'", t.NS, path, t.Command("add")))}
 	}

@@ -184,35 +184,40 @@ func normalizeCodexTimeout(ev codexEvent, t *uint64) uint64 {
 // writeSerdeJSONString writes s as serde_json writes a string: only '"', '\\' and
 // control characters below 0x20 are escaped (\b \t \n \f \r, else \u00xx in lower-case
 // hex); DEL, non-ASCII, U+2028/U+2029 and "<>&" stay raw, unlike encoding/json.
-func writeSerdeJSONString(b *bytes.Buffer, s string) {
-	const hexDigits = "0123456789abcdef"
+func writeSerdeJSONString(b *bytes.Buffer, s string) { b.WriteString(escapeQuoted(s, `\u%04x`, false)) }
+
+// escapeQuoted is s in double quotes, escaped as serde_json and toml_edit
+// both escape: '"', '\\', \b \t \n \f \r, and any other control character
+// below 0x20 (and DEL when del) in format.
+func escapeQuoted(s, format string, del bool) string {
+	var b strings.Builder
 	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
+	for _, r := range s {
+		switch r {
+		case '"':
 			b.WriteString(`\"`)
-		case c == '\\':
+		case '\\':
 			b.WriteString(`\\`)
-		case c == '\b':
+		case '\b':
 			b.WriteString(`\b`)
-		case c == '\t':
+		case '\t':
 			b.WriteString(`\t`)
-		case c == '\n':
+		case '\n':
 			b.WriteString(`\n`)
-		case c == '\f':
+		case '\f':
 			b.WriteString(`\f`)
-		case c == '\r':
+		case '\r':
 			b.WriteString(`\r`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&0xf])
 		default:
-			b.WriteByte(c)
+			if r < 0x20 || del && r == 0x7f {
+				fmt.Fprintf(&b, format, r)
+			} else {
+				b.WriteRune(r)
+			}
 		}
 	}
 	b.WriteByte('"')
+	return b.String()
 }
 
 // CodexTrustHashJSON is CodexTrustHash for a group and a handler as they appear in
@@ -464,32 +469,5 @@ func tomlString(s string) string {
 	if needsQuote && literalOK {
 		return "'" + s + "'"
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return escapeQuoted(s, `\u%04X`, true)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,12 +45,8 @@ func init() {
 		// ~/.factory; $FACTORY_HOME_OVERRIDE replaces the home (droid then
 		// reads $FACTORY_HOME_OVERRIDE/.factory).
 		Dir: func(home string, getenv func(string) string) (string, string) {
-			if getenv != nil {
-				if v := getenv("FACTORY_HOME_OVERRIDE"); v != "" {
-					return filepath.Join(v, ".factory"), "FACTORY_HOME_OVERRIDE"
-				}
-			}
-			return filepath.Join(home, ".factory"), ""
+			h, from := envDir(getenv, "FACTORY_HOME_OVERRIDE", home)
+			return filepath.Join(h, ".factory"), from
 		},
 		File: droidSettings,
 		// droid's hooks files: hooks.json, and the legacy hooks/hooks.json
@@ -93,10 +90,8 @@ var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2"}
 
 func droidSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 
-func (droid) hooksJSON(t Target) string { return filepath.Join(t.Dir, "hooks.json") }
-func (droid) legacyHooks(t Target) string {
-	return filepath.Join(t.Dir, "hooks", "hooks.json")
-}
+func (droid) hooksJSON(t Target) string   { return filepath.Join(t.Dir, "hooks.json") }
+func (droid) legacyHooks(t Target) string { return filepath.Join(t.Dir, "hooks", "hooks.json") }
 
 // hooksFile is the hooks file droid reads: hooks.json when it exists, else
 // the legacy hooks/hooks.json when that exists, else hooks.json.
@@ -129,7 +124,7 @@ func readDroidFile(path string, data []byte, exists, settings bool) droidFile {
 	if !exists || jsonedit.IsBlank(data) {
 		return f // a blank file (droid's parse fails): no hooks from it
 	}
-	stripped, _ := jsonedit.StripComments(data)
+	stripped := jsonedit.Blank(data)
 	root, err := jsonedit.ParseObject(stripped)
 	if err != nil {
 		var se *jsonedit.SyntaxError
@@ -153,21 +148,12 @@ func readDroidFile(path string, data []byte, exists, settings bool) droidFile {
 		f.events = ev.Val
 	}
 	for _, m := range jsonedit.Members(f.events) {
-		if containsString(droidEvents, m.Key) {
+		if slices.Contains(droidEvents, m.Key) {
 			f.defines[m.Key] = true
 		}
 	}
 	f.err = droidSchema(string(stripped), f.events, settings)
 	return f
-}
-
-func containsString(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // droidSchema checks an event map against droid's schema (read in the
@@ -194,7 +180,7 @@ func droidSchema(doc string, events gjson.Result, settings bool) error {
 			if v.Type != gjson.True && v.Type != gjson.False {
 				return bad(v, "%q is %s, not a boolean", m.Key, jsonedit.TypeName(v))
 			}
-		case containsString(droidEvents, m.Key):
+		case slices.Contains(droidEvents, m.Key):
 			if !v.IsArray() {
 				return bad(v, "%q is %s, not an array", m.Key, jsonedit.TypeName(v))
 			}
@@ -374,53 +360,30 @@ func hooksRecord(rec *Record) *Record {
 	return &c
 }
 
-func (d droid) editFor(t Target, want []jsonedit.EventEntry, rec *Record, force bool, hooksFile bool) jsonedit.MapEdit {
-	if hooksFile {
-		rec = hooksRecord(rec)
+// fileEdit installs want into one file, or takes ours out of it when want
+// is empty; ok is false when the file needs no edit.
+func (droid) fileEdit(t Target, f *droidFile, want []jsonedit.EventEntry, rec *Record, force bool) (Edit, bool, error) {
+	if len(want) == 0 && (!f.exists || !MayHold(t, f.data) && rec == nil) {
+		return Edit{}, false, nil
 	}
-	return jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: want, Prev: rec, Force: force, Comments: true}
-}
-
-// fileAdd installs want into one file (removing ours from it when want is
-// empty); ok is false when the file needs no edit.
-func (d droid) fileAdd(t Target, f *droidFile, want []jsonedit.EventEntry, rec *Record, force bool) (Edit, bool, error) {
-	hooksFile := !f.settings
+	data := f.data
+	if !f.settings {
+		rec, data = hooksRecord(rec), hooksWrap(f.data)
+	}
+	m := jsonedit.MapEdit{Key: "hooks", Prefix: t.Prefix(), Want: want, Prev: rec, Force: force, Comments: true}
+	edit := m.Add
 	if len(want) == 0 {
-		if !f.exists || !MayHold(t, f.data) && rec == nil {
-			return Edit{}, false, nil
-		}
-		return d.fileRemove(t, f, rec, force)
+		edit = m.Remove
 	}
-	m := d.editFor(t, want, rec, force, hooksFile)
-	if !hooksFile {
-		ed, err := m.Add(f.data)
+	ed, err := edit(data)
+	if f.settings {
 		return ed, true, err
 	}
-	ed, err := m.Add(hooksWrap(f.data))
 	if err != nil {
 		return ed, true, unwrapErr(err)
 	}
 	ed.Doc = hooksUnwrap(f.data, ed.Doc)
 	ed.Created = hooksRecord(&Record{Created: ed.Created}).Created
-	return ed, true, nil
-}
-
-// fileRemove takes ours out of one file.
-func (d droid) fileRemove(t Target, f *droidFile, rec *Record, force bool) (Edit, bool, error) {
-	if !f.exists {
-		return Edit{}, false, nil
-	}
-	hooksFile := !f.settings
-	m := d.editFor(t, nil, rec, force, hooksFile)
-	if !hooksFile {
-		ed, err := m.Remove(f.data)
-		return ed, true, err
-	}
-	ed, err := m.Remove(hooksWrap(f.data))
-	if err != nil {
-		return ed, true, unwrapErr(err)
-	}
-	ed.Doc = hooksUnwrap(f.data, ed.Doc)
 	return ed, true, nil
 }
 
@@ -474,7 +437,7 @@ func (d droid) planAdd(a *Agent, t Target, in PlanInput) (Plan, error) {
 		f    *droidFile
 		want []jsonedit.EventEntry
 	}{{&v.settings, wantS}, {&v.hooks, wantH}} {
-		ed, ok, err := d.fileAdd(t, x.f, x.want, in.Records[x.f.path], in.Force)
+		ed, ok, err := d.fileEdit(t, x.f, x.want, in.Records[x.f.path], in.Force)
 		if err != nil {
 			if x.f.settings {
 				return Plan{}, err
@@ -522,7 +485,7 @@ func (d droid) planRemove(a *Agent, t Target, in PlanInput) (Plan, error) {
 			return Plan{}, errors.New("is empty; Factory Droid may be rewriting it right now: run remove again, and if it stays empty put {} in it or delete it")
 		}
 		f := readDroidFile(path, cur, true, path == sp)
-		ed, _, err := d.fileRemove(t, &f, rec, in.Force)
+		ed, _, err := d.fileEdit(t, &f, nil, rec, in.Force)
 		if err != nil {
 			if path == sp {
 				return Plan{}, err

@@ -170,8 +170,7 @@ func (a *Agent) readJSONMap(t Target, cfg File, key string) ([]Check, *EventMap)
 		data = data[3:]
 	}
 	if a.ReadsComments {
-		data, _ = jsonedit.StripComments(data) // read as the agent reads it; add and remove keep them
-
+		data = jsonedit.Blank(data) // read as the agent reads it; add and remove keep them
 	}
 	root, err := jsonedit.ParseObject(data)
 	if err != nil {

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -271,11 +272,7 @@ func systemSettings(t Target, p OSPath, env, defaultsEnv string) []string {
 	if sys == "" {
 		return nil
 	}
-	def := t.env(defaultsEnv)
-	if def == "" {
-		def = filepath.Join(filepath.Dir(sys), "system-defaults.json")
-	}
-	return []string{sys, def}
+	return []string{sys, cmp.Or(t.env(defaultsEnv), filepath.Join(filepath.Dir(sys), "system-defaults.json"))}
 }
 
 // The layers of settings Gemini CLI and Qwen Code merge, as settingsLayers
@@ -317,7 +314,7 @@ func plistRoot(f File) (gjson.Result, error) {
 
 // jsoncRoot parses a JSONC file as Gemini CLI and Qwen Code read it.
 func jsoncRoot(f File) gjson.Result {
-	data, _ := jsonedit.StripComments(f.Data)
+	data := jsonedit.Blank(f.Data)
 	return jsonRoot(File{Path: f.Path, Data: data, Exists: f.Exists})
 }
 

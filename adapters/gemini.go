@@ -28,12 +28,8 @@ func init() {
 		// ~/.gemini; $GEMINI_CLI_HOME replaces the home (not the folder):
 		// Gemini CLI then reads $GEMINI_CLI_HOME/.gemini/settings.json.
 		Dir: func(home string, getenv func(string) string) (string, string) {
-			if getenv != nil {
-				if v := getenv("GEMINI_CLI_HOME"); v != "" {
-					return filepath.Join(v, ".gemini"), "GEMINI_CLI_HOME"
-				}
-			}
-			return filepath.Join(home, ".gemini"), ""
+			h, from := envDir(getenv, "GEMINI_CLI_HOME", home)
+			return filepath.Join(h, ".gemini"), from
 		},
 		File:      geminiSettings,
 		SharesDir: true,
@@ -146,7 +142,7 @@ func geminiTrusted(cwd string, tf []byte) (rule, level string, trusted bool) {
 	if cwd == "" || len(tf) == 0 {
 		return "", "", false
 	}
-	data, _ := jsonedit.StripComments(tf)
+	data := jsonedit.Blank(tf)
 	if !gjson.ValidBytes(data) {
 		return "", "", false
 	}

@@ -2,7 +2,9 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -42,23 +44,11 @@ type HookMap struct {
 
 // handler is the handler object we write for one hook.
 func (m HookMap) handler(t Target, h Hook) jsonedit.Obj {
-	timeout := m.Timeout
-	if timeout == 0 {
-		timeout = HookTimeout
-	}
-	if h.Timeout != 0 {
-		timeout = h.Timeout
-	}
+	timeout := cmp.Or(h.Timeout, m.Timeout, HookTimeout)
 	if t.Gate != nil && t.Gate.TimeoutMS && m.Timeout == 0 {
 		timeout *= 1000 // this version reads milliseconds (Qwen Code 0.15)
 	}
-	ck, tk := m.CommandKey, m.TimeoutKey
-	if ck == "" {
-		ck = "command"
-	}
-	if tk == "" {
-		tk = "timeout"
-	}
+	ck, tk := cmp.Or(m.CommandKey, "command"), cmp.Or(m.TimeoutKey, "timeout")
 	o := jsonedit.Obj{{K: "type", V: "command"}, {K: ck, V: t.ScriptPath(scripts.FileName(h.Event))}, {K: tk, V: timeout}}
 	if m.Named {
 		o = append(jsonedit.Obj{{K: "name", V: HookName(t, h.Event)}}, o...)
@@ -139,11 +129,7 @@ func onlyKeys(doc []byte, keep []string) bool {
 		return false
 	}
 	for _, m := range jsonedit.Members(root) {
-		found := false
-		for _, k := range keep {
-			found = found || m.Key == k
-		}
-		if !found {
+		if !slices.Contains(keep, m.Key) {
 			return false
 		}
 	}
@@ -213,4 +199,19 @@ func (a *Agent) parseShared(t Target, cur []byte) (gjson.Result, error) {
 		return gjson.Result{}, err
 	}
 	return root, nil
+}
+
+// noteCheck is an agent's check that parses its config as add does and
+// adds the note that note finds in it ("" for none).
+func noteCheck(note func(config string, root gjson.Result) string) func(*Agent, Target, []byte, map[string][]byte) ([]string, error) {
+	return func(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
+		root, err := a.parseShared(t, cur) // an empty result for a blank file
+		if err != nil {
+			return nil, err
+		}
+		if n := note(a.File(t), root); n != "" {
+			return []string{n}, nil
+		}
+		return nil, nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -179,11 +180,7 @@ func kimiProblem(e any) string {
 	case !ok:
 		return "has an event that is not a string"
 	}
-	known := false
-	for _, k := range kimiKnownEvents {
-		known = known || k == ev
-	}
-	if !known {
+	if !slices.Contains(kimiKnownEvents, ev) {
 		return fmt.Sprintf("has the event %q, which Kimi Code %s does not know", ev, KimiVersion)
 	}
 	if v, present := m["matcher"]; present {
@@ -241,17 +238,7 @@ func (d kimiDoc) exact(t Target, i int, prev *Record) bool {
 	m, _ := d.hooks[i].(map[string]any)
 	ev, _ := m["event"].(string)
 	got := kimiJSON(m)
-	if got == kimiJSON(jsonValue(kimiEntry(t, ev))) {
-		return true
-	}
-	if prev != nil {
-		for _, w := range prev.Entries[ev] {
-			if jsonedit.SameRaw(got, w) {
-				return true
-			}
-		}
-	}
-	return false
+	return got == kimiJSON(jsonValue(kimiEntry(t, ev))) || prev != nil && prev.Wrote(ev, got)
 }
 
 // jsonValue turns an Obj into plain values (map[string]any, int64) as the
@@ -288,17 +275,22 @@ func kimiCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, e
 // tables maps each [[hooks]] entry to its table in the text, or fails when
 // the entries are not all written as [[hooks]] tables (an inline array).
 func (d kimiDoc) tables(cur []byte) ([]tomlHeader, []tomlHeader, error) {
-	all := tomlHeaders(cur)
-	var hs []tomlHeader
+	hs, all := hooksTables(cur)
+	if len(hs) != len(d.hooks) {
+		return nil, nil, fmt.Errorf("its %d hooks entries are not all written as [[hooks]] tables (found %d), and hookinstall edits only those: write them as [[hooks]] tables, then run again", len(d.hooks), len(hs))
+	}
+	return hs, all, nil
+}
+
+// hooksTables are the [[hooks]] headers of cur, and all its headers.
+func hooksTables(cur []byte) (hs, all []tomlHeader) {
+	all = tomlHeaders(cur)
 	for _, h := range all {
 		if h.Array && h.Name == "hooks" {
 			hs = append(hs, h)
 		}
 	}
-	if len(hs) != len(d.hooks) {
-		return nil, nil, fmt.Errorf("its %d hooks entries are not all written as [[hooks]] tables (found %d), and hookinstall edits only those: write them as [[hooks]] tables, then run again", len(d.hooks), len(hs))
-	}
-	return hs, all, nil
+	return hs, all
 }
 
 // tomlSpan is the bytes of table h: its header through its last line that is not
@@ -406,7 +398,7 @@ func (k TOMLHooks) add(a *Agent, t Target, cur []byte, prev *Record, force bool)
 			entries[ev] = append(entries[ev], kimiJSON(jsonValue(kimiEntry(t, ev))))
 		}
 		// what Kimi will read: the same document, with ours appended
-		want := cloneDoc(d.doc)
+		want := maps.Clone(d.doc)
 		hooks := append([]any(nil), d.hooks...)
 		for _, ev := range add {
 			hooks = append(hooks, jsonValue(kimiEntry(t, ev)))
@@ -500,20 +492,13 @@ func (TOMLHooks) remove(a *Agent, t Target, cur []byte, prev *Record, force bool
 			atEnd = true
 		}
 		out = append(out[:start:start], out[end:]...)
-		// later headers moved: rescan
-		all = tomlHeaders(out)
-		hs = hs[:0]
-		for _, h := range all {
-			if h.Array && h.Name == "hooks" {
-				hs = append(hs, h)
-			}
-		}
+		hs, all = hooksTables(out) // later headers moved: rescan
 	}
 	if atEnd && prev != nil && slices.Contains(prev.Created, kimiFinalNewline) && bytes.HasSuffix(out, []byte("\n")) {
 		out = out[:len(out)-1]
 	}
 	// what Kimi will read: the same document without the entries taken out
-	want := cloneDoc(d.doc)
+	want := maps.Clone(d.doc)
 	var hooks []any
 	for i, e := range d.hooks {
 		if !slices.Contains(drop, i) {
@@ -536,14 +521,6 @@ func (TOMLHooks) remove(a *Agent, t Target, cur []byte, prev *Record, force bool
 		return Edit{}, fmt.Errorf("taking our [[hooks]] tables out would not leave Kimi Code the same config without them (%v); take them out by hand", err)
 	}
 	return Edit{Doc: out, Notes: notes, Kept: kept}, nil
-}
-
-func cloneDoc(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 func dedupe(ss []string) []string {
@@ -605,17 +582,15 @@ func readKimiDoctor(in AskInput) []Check {
 		}
 	}
 	said := strings.Join(verdict, " / ")
+	var f Check
 	switch {
 	case strings.Contains(out, "ERROR config.toml") || strings.Contains(out, "Invalid configuration"):
-		f := fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run '"+in.T.Command("doctor")+"' again")
-		f.Timed = true
-		return []Check{f}
+		f = fail("binary.kimi", in.Config, "'kimi doctor config' rejects the config, so Kimi Code runs none of its hooks: "+said, "fix what it names, then run '"+in.T.Command("doctor")+"' again")
 	case strings.Contains(out, "OK config.toml"):
-		f := pass("binary.kimi", in.Config, "'kimi doctor config' accepts the config: "+said)
-		f.Timed = true
-		return []Check{f}
+		f = pass("binary.kimi", in.Config, "'kimi doctor config' accepts the config: "+said)
+	default:
+		f = info("binary.kimi", in.Config, "'kimi doctor config' gave no verdict on config.toml: "+said, "run 'kimi doctor config' yourself")
 	}
-	f := info("binary.kimi", in.Config, "'kimi doctor config' gave no verdict on config.toml: "+said, "run 'kimi doctor config' yourself")
 	f.Timed = true
 	return []Check{f}
 }

@@ -49,7 +49,7 @@ func init() {
 		Format:    HookMap{Key: "hooks", Timeout: lettaTimeout},
 		// Letta rewrites settings.json itself.
 		RewritesInPlace: true,
-		check:           lettaCheck,
+		check:           noteCheck(lettaPermissionHooks),
 		Switches:        lettaSwitches,
 		Payloads:        "letta",
 		Range:           lettaRange,
@@ -63,17 +63,6 @@ func init() {
 
 // lettaOffWhy is what hooks.disabled does.
 const lettaOffWhy = "so Letta Code runs no hooks at all"
-
-func lettaCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
-	root, err := a.parseShared(t, cur) // an empty result for a blank file
-	if err != nil {
-		return nil, err
-	}
-	if n := lettaPermissionHooks(a.File(t), root); n != "" {
-		return []string{n}, nil
-	}
-	return nil, nil
-}
 
 // lettaPermissionHooks says what a PermissionRequest hook of the user's
 // does to the attention state: Letta takes one that exits 0 as approval,

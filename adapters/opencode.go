@@ -30,11 +30,11 @@ func init() {
 	})
 }
 
-// opencodeHooks are what the plugin of opencode's API reports (opencode's
-// and Kilo's).
 // plugin is how the plugin agents run hooks on Windows (Agent.WindowsHooks).
 const plugin = "in a plugin in its own process"
 
+// opencodeHooks are what the plugin of opencode's API reports (opencode's
+// and Kilo's).
 var opencodeHooks = []Hook{
 	{Event: "chat.message", State: terminal.Working},
 	{Event: "permission.asked", State: terminal.Attention, Note: "bus event, through the event hook"},

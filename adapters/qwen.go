@@ -53,7 +53,7 @@ func init() {
 		Transport: scripts.PTY,
 		Format:    HookMap{Key: "hooks"},
 		ReadsBOM:  true, ReadsComments: true, RewritesInPlace: true,
-		check:    qwenCheck,
+		check:    noteCheck(qwenApproval),
 		Switches: qwenSwitches,
 		Payloads: "qwen",
 		Range:    qwenRange,
@@ -67,17 +67,6 @@ func init() {
 		},
 		ProjectConfigs: []string{".qwen/settings.json"},
 	})
-}
-
-func qwenCheck(a *Agent, t Target, cur []byte, _ map[string][]byte) ([]string, error) {
-	root, err := a.parseShared(t, cur) // an empty result for a blank file
-	if err != nil {
-		return nil, err
-	}
-	if n := qwenApproval(a.File(t), root); n != "" {
-		return []string{n}, nil
-	}
-	return nil, nil
 }
 
 // qwenApproval says what Qwen Code's approval mode does to the attention

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -98,11 +99,8 @@ func CompareVersions(a, b string) int {
 		if i < len(pb) {
 			y, _ = strconv.Atoi(pb[i])
 		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(x, y); c != 0 {
+			return c
 		}
 	}
 	return 0
@@ -110,16 +108,10 @@ func CompareVersions(a, b string) int {
 
 // Judge says what version v gets.
 func (r *Range) Judge(v string) Gate {
-	g := Gate{Version: v}
 	if r == nil || v == "" {
-		return g
+		return Gate{Version: v}
 	}
-	if CompareVersions(v, r.Newest) > 0 {
-		g.Newer = true
-	}
-	if CompareVersions(v, r.Floor) < 0 {
-		g.Unmeasured = true
-	}
+	g := Gate{Version: v, Newer: CompareVersions(v, r.Newest) > 0, Unmeasured: CompareVersions(v, r.Floor) < 0}
 	for _, o := range r.Older {
 		if CompareVersions(v, o.Below) >= 0 {
 			continue

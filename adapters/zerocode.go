@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters/jsonedit"
@@ -178,9 +179,8 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 		}
 	}
 	var notes []string
-	req := z.requirementsTOML(t)
+	req := z.doctorRequirements(t)
 	if z.system != "" {
-		req = z.sysFile(t, "requirements.toml")
 		if b, ok := files[z.requirementsTOML(t)]; ok {
 			if doc, err := parseTOML(b); err == nil {
 				if z.requirementsOff(z.requirementsTOML(t), doc) != nil {
@@ -198,10 +198,8 @@ func (z codexEngine) check(a *Agent, t Target, cur []byte, files map[string][]by
 		doc, err := parseTOML(b)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: %v; could not check whether hooks are switched off there", z.configTOML(t), err))
-		} else {
-			if inline := inlineHooks(doc); inline != "" {
-				notes = append(notes, fmt.Sprintf("%s defines hooks inline ([hooks.%s]) beside %s: %s merges both and warns at start-up; prefer one of the two", z.configTOML(t), inline, cfg, z.product))
-			}
+		} else if inline := inlineHooks(doc); inline != "" {
+			notes = append(notes, fmt.Sprintf("%s defines hooks inline ([hooks.%s]) beside %s: %s merges both and warns at start-up; prefer one of the two", z.configTOML(t), inline, cfg, z.product))
 		}
 	}
 	return notes, nil
@@ -337,20 +335,13 @@ func readCodexHooks(in AskInput) []Check {
 	}
 	var missing, off, listed []string
 	for _, c := range in.Ours {
-		var found *CodexListedHook
-		for i, h := range l.Hooks {
-			if h.Command != nil && *h.Command == c {
-				found = &l.Hooks[i]
-				break
-			}
-		}
-		switch {
-		case found == nil:
+		switch i := slices.IndexFunc(l.Hooks, func(h CodexListedHook) bool { return h.Command != nil && *h.Command == c }); {
+		case i < 0:
 			missing = append(missing, c)
-		case !found.Enabled:
+		case !l.Hooks[i].Enabled:
 			off = append(off, c)
 		default:
-			listed = append(listed, fmt.Sprintf("%s (%s)", found.Key, *found.TrustStatus))
+			listed = append(listed, fmt.Sprintf("%s (%s)", l.Hooks[i].Key, *l.Hooks[i].TrustStatus))
 		}
 	}
 	if len(missing) > 0 || len(off) > 0 {

@@ -53,10 +53,9 @@ func (r *run) ask(a *adapters.Ask) {
 		return
 	}
 	for _, f := range a.Read(adapters.AskInput{T: r.t, Config: file, Out: res.Out, Ours: ourCommands(r), Trusted: r.trusted}) {
-		c := f
 		if f.Timed {
-			c.Took = d
+			f.Took = d
 		}
-		r.add(c)
+		r.add(f)
 	}
 }

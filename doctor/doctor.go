@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,7 +205,7 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 	p := profileFor(t)
 	held := t.Adapter.Holds(t, r.input().Present())
 	a.Installed = writer.Installed(t)
-	if len(held) > 0 && !contains(held, a.Config) {
+	if len(held) > 0 && !slices.Contains(held, a.Config) {
 		a.Config = held[0] // where ours are: droid's hooks.json
 	}
 	var infos []scriptInfo
@@ -244,13 +245,11 @@ func (d *Doctor) AgentContext(ctx context.Context, t adapters.Target) Agent {
 // first (an install would never fire whatever else is true), then drift,
 // then trust.
 func status(t adapters.Target, a *Agent) adapters.Status {
-	if !a.Installed {
-		switch {
-		case a.Detected:
-			return adapters.StatusNotInstalled
-		default:
-			return adapters.StatusNotDetected
-		}
+	switch {
+	case !a.Installed && a.Detected:
+		return adapters.StatusNotInstalled
+	case !a.Installed:
+		return adapters.StatusNotDetected
 	}
 	disabled, drifted, outdated, untrusted := false, false, false, false
 	for _, c := range a.Checks {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -155,12 +156,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 		}
 	}
 	wroteAs := func(o adapters.Occurrence) bool {
-		for _, w := range recorded[o.Event] {
-			if jsonedit.SameRaw(o.Elem.Raw, w) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(recorded[o.Event], func(w string) bool { return jsonedit.SameRaw(o.Elem.Raw, w) })
 	}
 
 	// entries.present: our command under each event, at the exact path.
@@ -168,7 +164,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	for _, ev := range events {
 		found := false
 		for _, o := range m.Ours {
-			if o.Event == ev && contains(o.Commands, scriptOf[ev]) {
+			if o.Event == ev && slices.Contains(o.Commands, scriptOf[ev]) {
 				found = true
 			}
 		}
@@ -260,7 +256,7 @@ func (r *run) entryChecks(p *jsonProfile, m *adapters.EventMap) {
 	for _, o := range m.Ours {
 		if _, found := stripControl(decode(o.Elem.Raw)); len(found) > 0 {
 			why := "we observe, never gate"
-			if contains(found, "async") {
+			if slices.Contains(found, "async") {
 				why = "an async hook's terminalSequence is silently dropped"
 			}
 			r.fail("entries.async", file, fmt.Sprintf("%s: %s sets %s (%s)", file, at(o), strings.Join(found, ", "), why), "remove "+strings.Join(found, ", ")+" from it, or run '"+r.t.Command("add --force")+"'")
@@ -287,13 +283,4 @@ func matchFold(events []string, e string) string {
 		}
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

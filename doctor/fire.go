@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,7 +43,7 @@ func (r *run) fireCases(s scriptInfo, state terminal.State) ([]fireCase, string)
 		return nil, p
 	}
 	kind := "recorded"
-	if contains(f.Reconstructed, s.Event) {
+	if slices.Contains(f.Reconstructed, s.Event) {
 		kind = "reconstructed"
 	}
 	cs := []fireCase{{ID: "fire." + string(state), Payload: p, State: state, Task: true, Why: "the " + kind + " " + s.Event + " payload"}}
@@ -150,7 +152,7 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 			hint = "the script must keep its gates; " + hint
 		}
 		r.add(Check{ID: c.ID, Result: adapters.Fail, File: s.Path, Took: d,
-			Verdict: fmt.Sprintf("%s: %s", base, joinFaults(faults)), Hint: hint})
+			Verdict: fmt.Sprintf("%s: %s", base, strings.Join(faults, "; ")), Hint: hint})
 		return
 	}
 	if res.Unread != nil {
@@ -167,17 +169,6 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		got = fmt.Sprintf("wrote %s to the pty", show(wantPTY))
 	}
 	r.add(Check{ID: c.ID, Result: adapters.Pass, File: s.Path, Took: d, Verdict: fmt.Sprintf("%s %s in %s", base, got, ms(d))})
-}
-
-func joinFaults(fs []string) string {
-	var b bytes.Buffer
-	for i, f := range fs {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(f)
-	}
-	return b.String()
 }
 
 func show(b []byte) string {

@@ -11,7 +11,6 @@ import (
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/terminal"
-	"github.com/hookinstall/hookinstall/manifest"
 	"github.com/hookinstall/hookinstall/scripts"
 )
 
@@ -51,21 +50,11 @@ func (p pluginProfile) config(r *run) {
 		return
 	}
 	rel, _ := filepath.Rel(r.t.Home, file)
-	sum := manifest.Sum(cfg.Data)
+	var recorded *string
 	if rec := r.man.File(rel); rec != nil && rec.PostSHA256 != "" {
-		if sum == rec.PostSHA256 {
-			r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what the manifest recorded", file))
-			if !bytes.Equal(cfg.Data, want) {
-				r.fail("outdated.plugin", file, fmt.Sprintf("%s is as the install (hookinstall %s) wrote it, not as add writes it now", file, r.man.ToolVersion), r.upHint())
-			}
-		} else {
-			r.fail("script.hash", file, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", file, short(sum), short(rec.PostSHA256)), r.addHint()+" (--force replaces an edited "+p.kind()+")")
-		}
-	} else if bytes.Equal(cfg.Data, want) {
-		r.pass("script.hash", file, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", file))
-	} else {
-		r.fail("script.hash", file, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", file), r.addHint()+" (--force replaces an edited "+p.kind()+")")
+		recorded = &rec.PostSHA256
 	}
+	r.hashCheck(file, cfg.Data, want, recorded, "outdated.plugin", " (--force replaces an edited "+p.kind()+")")
 	var miss []string
 	for _, g := range []struct{ text, what string }{
 		{"if (!process.env." + terminal.TaskVar(r.t.NS) + ") return;", "the task gate (silent outside the host: no " + terminal.TaskVar(r.t.NS) + ")"},
@@ -75,11 +64,7 @@ func (p pluginProfile) config(r *run) {
 			miss = append(miss, g.what)
 		}
 	}
-	if len(miss) > 0 {
-		r.fail("script.gates", file, fmt.Sprintf("%s lacks %s", file, strings.Join(miss, "; and ")), r.addHint())
-	} else {
-		r.pass("script.gates", file, fmt.Sprintf("%s keeps its gates", file))
-	}
+	r.gatesCheck(file, miss)
 	n, def := 0, 0
 	for _, l := range strings.Split(string(cfg.Data), "\n") {
 		if strings.HasPrefix(l, "export ") {
@@ -284,7 +269,7 @@ func (p pluginProfile) fire(r *run) {
 		}
 		base := fmt.Sprintf("%s with %s, in %s,", file, f.why, name)
 		if len(faults) > 0 {
-			r.add(Check{ID: f.id, Result: adapters.Fail, File: file, Took: d, Verdict: strings.TrimSuffix(base, ",") + ": " + joinFaults(faults), Hint: r.addHint()})
+			r.add(Check{ID: f.id, Result: adapters.Fail, File: file, Took: d, Verdict: strings.TrimSuffix(base, ",") + ": " + strings.Join(faults, "; "), Hint: r.addHint()})
 			continue
 		}
 		if unread != nil {
@@ -300,8 +285,6 @@ func (p pluginProfile) fire(r *run) {
 }
 
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }

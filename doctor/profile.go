@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/tidwall/gjson"
@@ -73,20 +75,13 @@ func (p *jsonProfile) wantEntries(t adapters.Target) (map[string]string, []strin
 			}
 		}
 	}
-	var events []string
-	for ev := range want {
-		events = append(events, ev)
-	}
-	p.sortEvents(events)
-	return want, events, nil
-}
-
-func (p *jsonProfile) sortEvents(events []string) {
 	order := map[string]int{}
 	for i, e := range p.f.Events() {
 		order[e.Event] = i
 	}
+	events := slices.Collect(maps.Keys(want))
 	sort.SliceStable(events, func(i, j int) bool { return order[events[i]] < order[events[j]] })
+	return want, events, nil
 }
 
 func (p *jsonProfile) config(r *run) { p.m = r.configJSON(p) }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -60,14 +61,7 @@ func missingGates(t adapters.Target, data, want []byte) []string {
 		if !bytes.Contains(want, []byte(g.Line)) {
 			continue
 		}
-		ok := false
-		for i, l := range lines {
-			if l == g.Line && i < firstOut {
-				ok = true
-				break
-			}
-		}
-		if !ok {
+		if !slices.Contains(lines[:firstOut], g.Line) {
 			miss = append(miss, g.What)
 		}
 	}
@@ -169,29 +163,45 @@ func (r *run) scriptFiles() []scriptInfo {
 			infos = append(infos, info)
 			continue
 		}
-		sum := manifest.Sum(data.Data)
+		var recorded *string
 		if rec := r.man.Script(rel); rec != nil {
-			if sum == rec.SHA256 {
-				r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what the manifest recorded", path))
-				if !bytes.Equal(data.Data, s.Content) {
-					r.fail("outdated.script", path, fmt.Sprintf("%s is as the install (hookinstall %s) wrote it, not as add writes it now", path, r.man.ToolVersion), r.upHint())
-				}
-			} else {
-				r.fail("script.hash", path, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", path, short(sum), short(rec.SHA256)), r.addHint())
-			}
-		} else if bytes.Equal(data.Data, s.Content) {
-			r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", path))
-		} else {
-			r.fail("script.hash", path, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", path), r.addHint())
+			recorded = &rec.SHA256
 		}
-		if miss := missingGates(t, data.Data, s.Content); len(miss) > 0 {
-			r.fail("script.gates", path, fmt.Sprintf("%s lacks %s", path, strings.Join(miss, "; and ")), r.addHint())
-		} else {
-			r.pass("script.gates", path, fmt.Sprintf("%s keeps its gates", path))
-		}
+		r.hashCheck(path, data.Data, s.Content, recorded, "outdated.script", "")
+		r.gatesCheck(path, missingGates(t, data.Data, s.Content))
 		infos = append(infos, info)
 	}
 	return infos
+}
+
+// hashCheck runs script.hash on data, our file at path as read, against
+// the sum the manifest recorded of it (nil when none) and what this version
+// writes (want); outdated is the id of the check that the file is as an
+// older version wrote it, and edited ends the hint for a file edited since.
+func (r *run) hashCheck(path string, data, want []byte, recorded *string, outdated, edited string) {
+	sum := manifest.Sum(data)
+	switch {
+	case recorded != nil && sum == *recorded:
+		r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what the manifest recorded", path))
+		if !bytes.Equal(data, want) {
+			r.fail(outdated, path, fmt.Sprintf("%s is as the install (hookinstall %s) wrote it, not as add writes it now", path, r.man.ToolVersion), r.upHint())
+		}
+	case recorded != nil:
+		r.fail("script.hash", path, fmt.Sprintf("%s changed since it was installed (sha256 %s, the manifest recorded %s)", path, short(sum), short(*recorded)), r.addHint()+edited)
+	case bytes.Equal(data, want):
+		r.pass("script.hash", path, fmt.Sprintf("%s is byte-identical to what this version writes (no manifest record)", path))
+	default:
+		r.fail("script.hash", path, fmt.Sprintf("%s is not what hookinstall writes and no manifest records it", path), r.addHint()+edited)
+	}
+}
+
+// gatesCheck runs script.gates on our file at path, which lacks miss.
+func (r *run) gatesCheck(path string, miss []string) {
+	if len(miss) > 0 {
+		r.fail("script.gates", path, fmt.Sprintf("%s lacks %s", path, strings.Join(miss, "; and ")), r.addHint())
+	} else {
+		r.pass("script.gates", path, fmt.Sprintf("%s keeps its gates", path))
+	}
 }
 
 func short(sum string) string {

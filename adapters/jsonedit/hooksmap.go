@@ -84,7 +84,11 @@ func Classify(e gjson.Result, prefix string) Kind {
 	if !mayHold(e.Raw, prefix) {
 		return Foreign
 	}
-	cs := Commands(e)
+	return KindOf(Commands(e), prefix)
+}
+
+// KindOf classifies commands: none under prefix, all of them, or some.
+func KindOf(cs []string, prefix string) Kind {
 	ours := 0
 	for _, c := range cs {
 		if strings.HasPrefix(c, prefix) {
@@ -138,28 +142,10 @@ type Record struct {
 }
 
 func (r *Record) Wrote(event, raw string) bool {
-	if r == nil {
-		return true
-	}
-	for _, w := range r.Entries[event] {
-		if SameRaw(raw, w) {
-			return true
-		}
-	}
-	return false
+	return r == nil || slices.ContainsFunc(r.Entries[event], func(w string) bool { return SameRaw(raw, w) })
 }
 
-func (r *Record) created(path string) bool {
-	if r == nil {
-		return true
-	}
-	for _, c := range r.Created {
-		if c == path {
-			return true
-		}
-	}
-	return false
-}
+func (r *Record) created(path string) bool { return r == nil || slices.Contains(r.Created, path) }
 
 // FileContainer, in a Record's Created (the manifest's containers), says
 // that the file itself was not the user's: another namespace's install
@@ -884,10 +870,8 @@ func isCanonical(m MapEdit, event, raw string) bool {
 }
 
 func AddUnique(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
+	if slices.Contains(list, s) {
+		return list
 	}
 	return append(list, s)
 }

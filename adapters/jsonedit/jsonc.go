@@ -11,7 +11,7 @@ import (
 // they reject them). MapEdit.Comments turns it on.
 //
 // A JSONC document is parsed as its comments blanked (each comment byte
-// but line breaks replaced by a space, see StripComments), so every offset
+// but line breaks replaced by a space, see Blank), so every offset
 // is the same in both. The edits are computed on the blanked text and
 // applied to both: the cursor keeps the document with its comments
 // (cursor.orig). Comments are the user's bytes: no edit deletes one or
@@ -21,9 +21,18 @@ import (
 // gets its first child, and gets back exactly what it held when it is
 // emptied again (Record.Emptied).
 
-// blankComments is StripComments on a string, and the offset of a block
-// comment that is never closed (-1 when there is none).
-func blankComments(s string) (string, int) {
+// Blank returns doc with each // and /* */ comment outside strings
+// replaced by spaces (newlines kept), so offsets and lines stay those of
+// doc: how an agent that reads JSONC (comments, not trailing commas) sees
+// its config. A doc without comments comes back as it is.
+func Blank(doc []byte) []byte {
+	b, _ := blankComments(doc)
+	return b
+}
+
+// blankComments is Blank on either text, and the offset of a block comment
+// that is never closed (-1 when there is none).
+func blankComments[D Text](s D) (D, int) {
 	open := -1
 	var out []byte
 	for i := 0; i < len(s); i++ {
@@ -36,7 +45,7 @@ func blankComments(s string) (string, int) {
 			}
 		case c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*'):
 			if out == nil {
-				out = []byte(s)
+				out = append([]byte(nil), s...)
 			}
 			block := s[i+1] == '*'
 			j := i + 2
@@ -65,7 +74,7 @@ func blankComments(s string) (string, int) {
 	if out == nil {
 		return s, open
 	}
-	return string(out), open
+	return D(out), open
 }
 
 // blank is a fragment of JSONC (starting outside any string or comment)
@@ -332,12 +341,6 @@ func (m MapEdit) restoreEmptied(doc string, c gjson.Result, path string) (edit, 
 func ParseJSONC(doc []byte) (gjson.Result, error) {
 	_, root, err := parseJSONC(string(doc))
 	return root, err
-}
-
-// Blank returns doc with each comment blanked (see StripComments).
-func Blank(doc []byte) []byte {
-	b, _ := blankComments(string(doc))
-	return []byte(b)
 }
 
 // CommentsOf lists the comments of a JSONC document, in order.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -97,10 +98,7 @@ func parseObject(doc string) (gjson.Result, error) {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			msg := "invalid JSON: " + se.Error()
-			off := se.Offset - 1
-			if off < 0 {
-				off = 0
-			}
+			off := max(se.Offset-1, 0)
 			if int(off) < len(doc) && doc[off] == '/' {
 				msg += " " + MsgComment
 			}
@@ -220,14 +218,7 @@ type member struct {
 
 func (m member) end() int { return m.Val.Index + len(m.Val.Raw) }
 
-func members(obj gjson.Result) []member {
-	var ms []member
-	obj.ForEach(func(k, v gjson.Result) bool {
-		ms = append(ms, member{Key: k.Str, KeyStart: k.Index, Val: v})
-		return true
-	})
-	return ms
-}
+func members(obj gjson.Result) []member { return firstMembers(obj, math.MaxInt) }
 
 // firstMembers is members for the first n only: it scans no further.
 func firstMembers(obj gjson.Result, n int) []member {
@@ -414,9 +405,9 @@ func Render(v any, f Format, lead string, inline bool) string {
 }
 
 func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
-	colon, comma := ":", ","
-	if f.ColonSpace {
-		colon = ": "
+	colon, comma := ": ", "," // multi-line text always has ": "
+	if inline && !f.ColonSpace {
+		colon = ":"
 	}
 	if f.CommaSpace {
 		comma = ", "
@@ -455,11 +446,7 @@ func renderTo(b *strings.Builder, v any, f Format, lead string, inline bool) {
 		for i, kv := range v {
 			sep(i)
 			b.WriteString(quote(kv.K))
-			if inline {
-				b.WriteString(colon)
-			} else {
-				b.WriteString(": ")
-			}
+			b.WriteString(colon)
 			renderTo(b, kv.V, f, lead+f.Unit, inline)
 		}
 		closeWith('}')
@@ -542,50 +529,38 @@ func appendEdit(doc string, c gjson.Result, key *string, v any, f Format) edit {
 		}
 	}
 	cStart, cEnd := c.Index, end(c)
-	colon := ": "
+	// text is the child, inline (with the file's colon spacing) or at lead.
+	text := func(lead string, inline bool) string {
+		t := Render(v, f, lead, inline)
+		switch {
+		case key == nil:
+			return t
+		case inline && !f.ColonSpace:
+			return quote(*key) + ":" + t
+		}
+		return quote(*key) + ": " + t
+	}
 	if n == 0 {
 		if f.Compact {
-			if !f.ColonSpace {
-				colon = ":"
-			}
-			text := Render(v, f, "", true)
-			if key != nil {
-				text = quote(*key) + colon + text
-			}
-			return edit{cStart + 1, cEnd - 1, text}
+			return edit{cStart + 1, cEnd - 1, text("", true)}
 		}
 		clead, _ := leadOf(doc, cStart)
 		lead := clead + f.Unit
-		text := Render(v, f, lead, false)
-		if key != nil {
-			text = quote(*key) + colon + text
-		}
-		return edit{cStart + 1, cEnd - 1, f.Newline + lead + text + f.Newline + clead}
+		return edit{cStart + 1, cEnd - 1, f.Newline + lead + text(lead, false) + f.Newline + clead}
 	}
 	if f.Compact || !multiLine(doc, cStart, firstStart) {
-		if key != nil && !f.ColonSpace {
-			colon = ":"
-		}
 		sep := ","
 		if f.CommaSpace {
 			sep = ", "
 		}
-		text := Render(v, f, "", true)
-		if key != nil {
-			text = quote(*key) + colon + text
-		}
-		return edit{lastEnd, lastEnd, sep + text}
+		return edit{lastEnd, lastEnd, sep + text("", true)}
 	}
 	lead, own := leadOf(doc, lastStart)
 	if !own {
 		clead, _ := leadOf(doc, cStart)
 		lead = clead + f.Unit
 	}
-	text := Render(v, f, lead, false)
-	if key != nil {
-		text = quote(*key) + colon + text
-	}
-	return edit{lastEnd, lastEnd, "," + f.Newline + lead + text}
+	return edit{lastEnd, lastEnd, "," + f.Newline + lead + text(lead, false)}
 }
 
 // deleteEdit is the edit that removes child i of container c. When it is the
@@ -659,52 +634,6 @@ func spliceLarge(in []byte, edits []edit) []byte {
 		debug.FreeOSMemory()
 	}
 	return splice(in, edits)
-}
-
-// StripComments returns doc with each // and /* */ comment outside strings
-// replaced by spaces (newlines kept), so offsets and lines stay those of
-// doc: how an agent that reads JSONC (comments, not trailing commas) sees
-// its config. It reports whether there was any comment.
-func StripComments(doc []byte) ([]byte, bool) {
-	var out []byte
-	for i := 0; i < len(doc); i++ {
-		switch c := doc[i]; {
-		case c == '"':
-			for i++; i < len(doc) && doc[i] != '"'; i++ {
-				if doc[i] == '\\' {
-					i++
-				}
-			}
-		case c == '/' && i+1 < len(doc) && (doc[i+1] == '/' || doc[i+1] == '*'):
-			if out == nil {
-				out = bytes.Clone(doc)
-			}
-			block := doc[i+1] == '*'
-			j := i + 2
-			for ; j < len(doc); j++ {
-				if !block && doc[j] == '\n' {
-					break
-				}
-				if block && doc[j] == '*' && j+1 < len(doc) && doc[j+1] == '/' {
-					j += 2
-					break
-				}
-			}
-			if j > len(doc) {
-				j = len(doc)
-			}
-			for k := i; k < j; k++ {
-				if out[k] != '\n' && out[k] != '\r' {
-					out[k] = ' '
-				}
-			}
-			i = j - 1
-		}
-	}
-	if out == nil {
-		return doc, false
-	}
-	return out, true
 }
 
 // MsgBOM is the Msg of the SyntaxError ParseObject returns for a BOM, which
