@@ -3,9 +3,12 @@ package hookinstall
 import (
 	"cmp"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/writer"
@@ -46,17 +49,38 @@ func (in *Installer) Sessions() ([]Session, []string, error) {
 	recs, notes, err := writer.Records(dir, true)
 	var ss []Session
 	for _, r := range recs {
-		f := r.Fields
-		s := Session{Agent: f["agent"], State: State(f["state"]), Since: r.Since, Folder: f["folder"], TTY: f["tty"], Mux: f["mux"], Pane: f["pane"],
-			Server: f["server"], SSH: f["ssh"] == "1"}
-		s.PID, _ = strconv.Atoi(f["pid"])
-		ss = append(ss, s)
+		ss = append(ss, session(r))
 	}
 	rank := map[State]int{Attention: 0, Working: 1, Interrupted: 2, Done: 3}
 	slices.SortStableFunc(ss, func(a, b Session) int {
 		return cmp.Or(rank[a.State]-rank[b.State], a.Since.Compare(b.Since), cmp.Compare(a.TTY, b.TTY))
 	})
 	return ss, notes, err
+}
+
+// session is a record as Session, each control byte in its text escaped
+// ("\x1b"): a record is a file anyone of the user's could write, and what
+// ls, jump and watch say of it reaches a terminal.
+func session(r writer.Record) Session {
+	f := map[string]string{}
+	for k, v := range r.Fields {
+		if q := strconv.Quote(v); strings.ContainsFunc(v, unicode.IsControl) {
+			v = q[1 : len(q)-1]
+		}
+		f[k] = v
+	}
+	s := Session{Agent: f["agent"], State: State(f["state"]), Since: r.Since, Folder: f["folder"], TTY: f["tty"], Mux: f["mux"], Pane: f["pane"],
+		Server: f["server"], SSH: f["ssh"] == "1"}
+	s.PID, _ = strconv.Atoi(f["pid"])
+	return s
+}
+
+// EndSession removes the record of the agent session in terminal tty (its
+// pty: /dev/pts/3), which the shell's prompt ends, and returns it; false
+// when there is none.
+func (in *Installer) EndSession(tty string) (Session, bool) {
+	r, ok := writer.TakeRecord(filepath.Join(in.SessionsDir(), terminal.RecordPrefix+filepath.Base(tty)))
+	return session(r), ok && in.SessionsDir() != ""
 }
 
 // SessionsDir is the folder of the records Sessions reads, "" when no

@@ -9,24 +9,6 @@ import (
 	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
-// TerminalJSON returns the line a Claude hook prints for state s in
-// terminal t, its progress left out when draws: the sequences its
-// terminalSequence carries (stdoutCarries), never tmux-wrapped (Claude
-// wraps them itself inside tmux, and its allowlist refuses a DCS; a plain
-// BEL it writes as it is); "" when nothing is left.
-func TerminalJSON(t terminal.Terminal, a terminal.Agent, draws bool, folder, key string, s terminal.State) string {
-	var seqs []string
-	for _, q := range terminal.Sequences(t, a, draws, folder, key, s) {
-		if stdoutCarries(q) {
-			seqs = append(seqs, q)
-		}
-	}
-	if len(seqs) == 0 {
-		return ""
-	}
-	return `{"terminalSequence":"` + jsonEscape(strings.Join(seqs, "")) + `"}`
-}
-
 // stdoutCarries reports whether Claude Code's terminalSequence carries
 // seq: OSC 0, 1, 2, 9 (9;4 too), 99 and 777, and BEL (2.1.332's
 // allowlist); the rest (OSC 7501, 21337) goes to the pty.

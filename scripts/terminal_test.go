@@ -467,3 +467,21 @@ func TestPluginsTerminalMode(t *testing.T) {
 		}
 	}
 }
+
+// TerminalJSON is the line a Claude hook prints for state s in
+// terminal t, its progress left out when draws: the sequences its
+// terminalSequence carries (stdoutCarries), never tmux-wrapped (Claude
+// wraps them itself inside tmux, and its allowlist refuses a DCS; a plain
+// BEL it writes as it is); "" when nothing is left.
+func TerminalJSON(t terminal.Terminal, a terminal.Agent, draws bool, folder, key string, s terminal.State) string {
+	var seqs []string
+	for _, q := range terminal.Sequences(t, a, draws, folder, key, s) {
+		if stdoutCarries(q) {
+			seqs = append(seqs, q)
+		}
+	}
+	if len(seqs) == 0 {
+		return ""
+	}
+	return `{"terminalSequence":"` + jsonEscape(strings.Join(seqs, "")) + `"}`
+}

@@ -69,6 +69,13 @@ func Records(dir string, sweep bool) ([]Record, []string, error) {
 	return recs, notes, nil
 }
 
+// TakeRecord reads the whole record at path and removes it (the shell's
+// prompt ends the session it records); false when there is none.
+func TakeRecord(path string) (Record, bool) {
+	r, whole, _ := readRecord(path)
+	return r, whole && os.Remove(path) == nil
+}
+
 // readRecord reads the record at path: whole, or being written (no why),
 // or none, and why not.
 func readRecord(path string) (r Record, whole bool, why string) {

@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookinstall/hookinstall"
 	"github.com/hookinstall/hookinstall/adapters"
+	"github.com/hookinstall/hookinstall/internal/agentexec"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
@@ -49,7 +53,11 @@ current folder, in the dialect init picks here (or the one named:
 --terminal=osc9, osc777, osc99, bell or a terminal's name such as kitty,
 optionally tmux+), wrapped for tmux inside
 tmux. Run it in your terminal to see what it does with each state; working and
-attention leave the tab's progress set, and 'emit interrupted --terminal' clears it.`,
+attention leave the tab's progress set, and 'emit interrupted --terminal' clears it.
+
+'emit clear' is what init's prompt hook runs when this terminal has an agent
+session's record: the shell prompts again, so the agent is gone; it removes the
+record and clears the tab's progress, its 7501 record and the tmux pane's option.`,
 		Example: `  hookinstall emit attention
   hookinstall emit done --namespace termic
   hookinstall emit working --tmux | od -c
@@ -86,6 +94,9 @@ func runEmit(o *emitOptions) error {
 	ns, err := o.namespace()
 	if err != nil {
 		return err
+	}
+	if o.State == "clear" {
+		return emitClear(o, ns)
 	}
 	st := hookinstall.State(o.State)
 	if st.Body() == "" {
@@ -128,6 +139,36 @@ func runEmit(o *emitOptions) error {
 	if term != "" && !o.dropped && terminal.Progress(st) != terminal.Progress(hookinstall.Done) && bytes.Contains(seq, []byte(terminal.Progress(st)[1:])) {
 		fmt.Fprintf(o.IO.Err, "hookinstall emit: the tab keeps this progress until 'hookinstall emit interrupted --terminal' clears it\n")
 	}
+	return err
+}
+
+// emitClear is 'emit clear', which init's prompt hook runs when this
+// terminal ($<NS>_PTY) has a record: the shell prompts again, so the agent
+// that ran here is gone. Its record goes, and what it left in the tab and
+// in its tmux pane's option is cleared; no record, nothing written.
+func emitClear(o *emitOptions, ns string) error {
+	in, err := o.installer()
+	if err != nil {
+		return err
+	}
+	s, ok := in.EndSession(o.Getenv(terminal.PTYVar(ns)))
+	if !ok {
+		return nil
+	}
+	o.Terminal = cmp.Or(o.Terminal, "auto")
+	t, err := o.emitTerminal(ns)
+	if err != nil {
+		return err
+	}
+	a := terminal.Agent{ID: s.Agent}
+	if ad, ok := adapters.Lookup(s.Agent); ok {
+		a.Own = ad.ShowsItself
+	}
+	if s.Mux == "tmux" {
+		agentexec.Run(context.Background(), o.Getenv, agentexec.Cmd{Name: "tmux", Args: []string{"-S", s.Server, "set-option", "-pu", "-t", s.Pane, terminal.PaneOption(ns)},
+			Env: []string{"TMUX=" + o.Getenv("TMUX")}, Timeout: 2 * time.Second})
+	}
+	_, err = o.IO.Out.Write(terminal.Encode(t, terminal.Clear(t, a, s.Agent+"-"+filepath.Base(s.TTY))))
 	return err
 }
 

@@ -64,11 +64,14 @@ prefixed tmux+), or to off.`,
 			if says, fix := tmuxWords(g.Getenv); fix != "" {
 				said = append(said, says+";\n  "+fix)
 			}
-			if fixed, err := prepareSessions(g); fixed != "" || err != nil {
+			dir, fixed, err := prepareSessions(g)
+			if fixed != "" || err != nil {
 				said = append(said, cmp.Or(fixed, fmt.Sprint("the hooks keep no record for 'hookinstall ls': ", err)))
 			}
 			if args[0] == "powershell" || args[0] == "pwsh" {
 				said = nil // Windows: no tmux, no records
+			} else if err == nil {
+				code += terminal.PromptHook(args[0], ns, dir)
 			}
 			for _, w := range said {
 				// said by the shell, and only by an interactive one on a
@@ -226,7 +229,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			if says, fix := s.words(); fix != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+says+";\n  "+fix)
 			}
-			if fixed, err := prepareSessions(g); fixed != "" || err != nil {
+			if _, fixed, err := prepareSessions(g); fixed != "" || err != nil {
 				fmt.Fprintln(g.IO.Err, "hookinstall run:", cmp.Or(fixed, fmt.Sprint("the hooks keep no record for 'hookinstall ls': ", err)))
 			}
 		} else {
@@ -239,13 +242,12 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 
 // prepareSessions sets up the folder of the records where terminal mode is
 // set up (init, run): what it fixed, or why the hooks can keep no record.
-func prepareSessions(g *globalOptions) (string, error) {
+func prepareSessions(g *globalOptions) (dir, fixed string, err error) {
 	in, err := g.installer()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	_, fixed, err := in.PrepareSessions()
-	return fixed, err
+	return in.PrepareSessions()
 }
 
 // withoutVars drops the named variables from env.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -96,6 +97,10 @@ type jsonLs struct {
 var stateWords = map[hookinstall.State]string{hookinstall.Attention: "waiting", hookinstall.Working: "working",
 	hookinstall.Interrupted: "interrupted", hookinstall.Done: "done"}
 
+// briefWords are short's where stateWords are too long.
+var briefWords = map[hookinstall.State]string{hookinstall.Attention: "wait", hookinstall.Working: "work",
+	hookinstall.Interrupted: "stop", hookinstall.Done: "done"}
+
 func runLs(o *sessionsOptions) error {
 	in, err := o.installer()
 	if err != nil {
@@ -115,14 +120,14 @@ func runLs(o *sessionsOptions) error {
 		}
 		return nil
 	}
-	printSessions(o.IO.Out, ss, time.Now())
+	printSessions(o.IO.Out, ss, time.Now(), in.SessionsDir())
 	warn(o.IO.Err, "ls", notes)
 	return nil
 }
 
 // short is the status line: the count in each state, in ls's order
 // (waiting first), in plain ASCII ("2 waiting, 1 working"), in four-letter
-// words where that is over 40 columns ("120 wait 120 work"); "" when no
+// words where that is over 40 columns ("12 wait 13 work 12 stop"); "" when no
 // agent runs.
 func short(ss []hookinstall.Session) string {
 	var states []hookinstall.State
@@ -135,7 +140,7 @@ func short(ss []hookinstall.Session) string {
 	var long, brief []string
 	for _, st := range states {
 		long = append(long, fmt.Sprintf("%d %s", n[st], stateWords[st]))
-		brief = append(brief, fmt.Sprintf("%d %.4s", n[st], stateWords[st]))
+		brief = append(brief, fmt.Sprintf("%d %s", n[st], briefWords[st]))
 	}
 	if s := strings.Join(long, ", "); len(s) <= 40 {
 		return s
@@ -144,10 +149,10 @@ func short(ss []hookinstall.Session) string {
 }
 
 // printSessions prints one line a session: agent, state, for how long,
-// folder, where.
-func printSessions(w io.Writer, ss []hookinstall.Session, now time.Time) {
+// folder, where; or that there is none in dir.
+func printSessions(w io.Writer, ss []hookinstall.Session, now time.Time, dir string) {
 	if len(ss) == 0 {
-		fmt.Fprintln(w, "no agent sessions (their hooks record them where hookinstall init or run set them up)")
+		fmt.Fprintf(w, "no agent sessions in %s\n  (their hooks record them where hookinstall init or run set them up)\n", dir)
 		return
 	}
 	for _, s := range ss {
@@ -187,16 +192,26 @@ func runJump(ctx context.Context, o *sessionsOptions) error {
 	if err != nil {
 		return err
 	}
+	mux := func(name string, args ...string) agentexec.Result {
+		return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: name, Args: args, Env: []string{"TMUX=" + o.Getenv("TMUX"), "ZELLIJ=" + o.Getenv("ZELLIJ")}, Timeout: 2 * time.Second})
+	}
+	// From a key binding, tmux's run-shell (its job's stdin and stdout are
+	// one socket), what jump says goes to tmux's message line and it exits
+	// 0: tmux puts a job's output, or its failure, in view mode.
+	in0, err1 := os.Stdin.Stat()
+	out, err2 := os.Stdout.Stat()
+	keyed := o.Getenv("TMUX") != "" && err1 == nil && err2 == nil && in0.Mode()&fs.ModeSocket != 0 && os.SameFile(in0, out)
 	if len(ss) == 0 || ss[0].State != hookinstall.Attention {
+		if keyed {
+			mux("tmux", "display-message", "hookinstall jump: no agent waits for you")
+			return nil
+		}
 		fmt.Fprintln(o.IO.Err, "hookinstall jump: no agent waits for you")
 		return exitError{exitFail}
 	}
 	s := ss[0] // the longest waiting
 	// its pane, where this multiplexer's server (tmux) or session (Zellij) is
 	// the agent's: pane ids are per server
-	mux := func(name string, args ...string) agentexec.Result {
-		return agentexec.Run(ctx, o.Getenv, agentexec.Cmd{Name: name, Args: args, Env: []string{"TMUX=" + o.Getenv("TMUX"), "ZELLIJ=" + o.Getenv("ZELLIJ")}, Timeout: 2 * time.Second})
-	}
 	var r agentexec.Result
 	switch sock, _, _ := strings.Cut(o.Getenv("TMUX"), ","); {
 	case sock != "" && s.Mux == "tmux" && s.Server == sock:
@@ -205,14 +220,21 @@ func runJump(ctx context.Context, o *sessionsOptions) error {
 		}
 	case o.Getenv("ZELLIJ") != "" && s.Mux == "zellij" && s.Server == o.Getenv("ZELLIJ_SESSION_NAME"):
 		r = mux("zellij", "--session", s.Server, "action", "focus-pane-id", s.Pane)
+	case keyed:
+		mux("tmux", "display-message", fmt.Sprintf("%s has waited for you for %s in %s: %s", s.Agent, ago(time.Since(s.Since)), s.Folder, where(s)))
+		return nil
 	default:
 		fmt.Fprintf(o.IO.Out, "%s has waited for you for %s in %s: %s\n", s.Agent, ago(time.Since(s.Since)), s.Folder, where(s))
 		return nil
 	}
-	if r.Err != nil {
-		return fmt.Errorf("%s could not select %s's pane %s: %v %s", s.Mux, s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
+	if err = nil; r.Err != nil {
+		err = fmt.Errorf("%s could not select %s's pane %s: %v %s", s.Mux, s.Agent, s.Pane, r.Err, strings.TrimSpace(string(r.Out)))
 	}
-	return nil
+	if keyed && err != nil {
+		mux("tmux", "display-message", "hookinstall jump: "+err.Error())
+		return nil
+	}
+	return err
 }
 
 func runWatch(ctx context.Context, o *sessionsOptions) error {
@@ -239,13 +261,19 @@ func runWatch(ctx context.Context, o *sessionsOptions) error {
 	last := "" // the list last printed: a change is printed once, with its time
 	for {
 		ss, notes, err := in.Sessions()
+		if err != nil { // a folder made group-writable since: made private again, once
+			if _, fixed, err2 := in.PrepareSessions(); err2 == nil && fixed != "" {
+				fmt.Fprintln(o.IO.Err, "hookinstall watch: "+fixed)
+				ss, notes, err = in.Sessions()
+			}
+		}
 		if err != nil {
 			return err
 		}
 		if now := time.Now(); fmt.Sprint(ss) != last {
 			last = fmt.Sprint(ss)
 			fmt.Fprintln(o.IO.Out, now.Format("15:04:05"))
-			printSessions(o.IO.Out, ss, now)
+			printSessions(o.IO.Out, ss, now, dir)
 			fmt.Fprintln(o.IO.Out)
 		}
 		warn(o.IO.Err, "watch", notes)

@@ -63,6 +63,17 @@ func TestShortFits(t *testing.T) {
 	if s := short(ss); len(s) > 40 || s == "" {
 		t.Errorf("%q: %d columns", s, len(s))
 	}
+	// each state in a word a reader knows, not its first four letters
+	ss = ss[:0]
+	for _, st := range hookinstall.States() {
+		ss = append(ss, make([]hookinstall.Session, 12)...)
+		for i := len(ss) - 12; i < len(ss); i++ {
+			ss[i].State = st
+		}
+	}
+	if got, want := short(ss), "12 work 12 wait 12 done 12 stop"; got != want {
+		t.Errorf("short = %q, want %q", got, want)
+	}
 }
 
 // TestJumpSelectsWaitingPane: a private tmux server with three windows, an
@@ -200,4 +211,35 @@ func (l *listing) Write(p []byte) (int, error) {
 	l.b.Write(p)
 	l.check()
 	return len(p), nil
+}
+
+// TestWatchSurvivesGroupWritable: a records' folder made group-writable
+// while watch runs is made private again, said, and watch goes on (it
+// exited for good, a restart loop under the documented unit: issue 36).
+func TestWatchSurvivesGroupWritable(t *testing.T) {
+	rundir := t.TempDir()
+	writeRecord(t, rundir, map[string]string{"state": "working", "agent": "gemini", "folder": "repo", "tty": "/dev/pts/1"})
+	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
+	out, errb := &listing{}, &listing{}
+	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: out, Err: errb}, Getenv: func(k string) string { return env[k] }}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- runWatch(ctx, o) }()
+	await := func(l *listing, re, what string) {
+		select {
+		case <-l.when(regexp.MustCompile(re)):
+		case err := <-done:
+			t.Fatalf("watch ended before %s: %v; stderr %q", what, err, errb.last())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: not within 30 s; stderr %q, output:\n%s", what, errb.last(), out.last())
+		}
+	}
+	await(out, `(?m)^gemini +working`, "it listed the gemini")
+	if err := os.Chmod(filepath.Join(rundir, "hookinstall"), 0o770); err != nil {
+		t.Fatal(err)
+	}
+	writeRecord(t, rundir, map[string]string{"state": "attention", "agent": "claude", "folder": "repo", "tty": "/dev/pts/2"})
+	await(out, `(?m)^claude +waiting`, "it listed the claude, after the folder turned group-writable")
+	await(errb, `made it yours alone`, "it said it made the folder private again")
 }

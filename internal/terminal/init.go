@@ -197,3 +197,20 @@ func psInit(shell, task, over string) string {
 	fmt.Fprintf(&b, "\t\t\t'%s'\n\t\t}\n\t}\n\t$env:%s = '%s' + $t\n}\n", OSC9, task, TaskPrefix)
 	return b.String()
 }
+
+// PromptHook is the code that clears, at the shell's next prompt, what an
+// agent run from it left (it exited, crashed or was killed): when this
+// terminal has a record in dir, 'hookinstall emit clear'. One builtin test
+// a prompt; nothing runs while there is no record.
+func PromptHook(shell, ns, dir string) string {
+	rec, run := "'"+strings.ReplaceAll(dir+"/"+RecordPrefix, "'", `'\''`)+"'", " command hookinstall --namespace "+ns+" emit clear"
+	if shell == "fish" {
+		return "function __hookinstall_prompt --on-event fish_prompt\n    test -f " + strings.ReplaceAll(rec, `'\''`, `\'`) +
+			"(string replace -r '.*/' '' -- \"$" + PTYVar(ns) + "\"); and" + run + "\nend\n"
+	}
+	fn := "__hookinstall_prompt() { [ ! -f " + rec + "\"${" + PTYVar(ns) + "##*/}\" ] ||" + run + "; }\n"
+	if shell == "zsh" {
+		return fn + "precmd_functions=(${precmd_functions:#__hookinstall_prompt} __hookinstall_prompt)\n"
+	}
+	return fn + `case ${PROMPT_COMMAND:-} in *__hookinstall_prompt*) ;; *) PROMPT_COMMAND="__hookinstall_prompt${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;; esac` + "\n"
+}

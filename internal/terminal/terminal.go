@@ -592,6 +592,23 @@ func Sequences(t Terminal, a Agent, draws bool, folder, key string, s State) []s
 	return append([]string{p}, rest...)
 }
 
+// Clear is what clears terminal t's tab of agent a's session key, once it
+// is gone: its progress, its 7501 record where the tab holds one, and its
+// OSC 99 notification.
+func Clear(t Terminal, a Agent, key string) []string {
+	var seqs []string
+	if !t.Zellij { // 0.45 takes any OSC 9 for a notification
+		seqs = append(seqs, progressClear)
+	}
+	if slices.Contains(a.Holds(t), ProgramStatus) {
+		seqs = append(seqs, "\x1b]7501;state=clear:id="+key+"\x1b\\")
+	}
+	if t.Dialect == OSC99 {
+		seqs = append(seqs, closeNote(key))
+	}
+	return seqs
+}
+
 // InterruptedMsg is the msg of an interrupted turn's 7501 record: idle,
 // the spec's state after a cancellation, is also other programs' state at
 // every turn's end (Codex's).

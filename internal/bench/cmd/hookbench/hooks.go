@@ -74,9 +74,35 @@ func inTerminal(c hookCase, fresh, tmux bool) hookCase {
 	if c.pty {
 		c.want = terminal.Encode(t, terminal.Sequences(t, a, draws, terminal.SafeFolder(wd), "", c.state))
 	} else {
-		c.want = []byte(scripts.TerminalJSON(t, a, draws, terminal.SafeFolder(wd), "", c.state))
+		c.want = claudeJSON(terminal.Sequences(t, a, draws, terminal.SafeFolder(wd), "", c.state))
 	}
 	return c
+}
+
+// claudeJSON is the line a Claude hook prints for seqs: those its
+// terminalSequence carries (OSC 0, 1, 2, 9, 99 and 777, and BEL), in ASCII
+// JSON; nothing when none is left.
+func claudeJSON(seqs []string) []byte {
+	var b strings.Builder
+	for _, q := range seqs {
+		if ps, _, _ := strings.Cut(strings.TrimPrefix(q, "\x1b]"), ";"); q != "\a" && !slices.Contains([]string{"0", "1", "2", "9", "99", "777"}, ps) {
+			continue
+		}
+		for _, r := range q {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteString(`\` + string(r))
+			case r < 0x20 || r >= 0x7f:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return []byte(`{"terminalSequence":"` + b.String() + `"}`)
 }
 
 // longMessage pads a payload the way a long final answer does: Claude's
