@@ -1,6 +1,7 @@
 package hookinstall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/terminal"
@@ -73,10 +73,7 @@ type Installer struct {
 // New checks o and returns an Installer. It returns an *OptionError when a
 // field cannot be used; it reads no file, and stats only the home.
 func New(o Options) (*Installer, error) {
-	in := &Installer{getenv: o.Getenv, version: o.Version}
-	if in.version == "" {
-		in.version = moduleVersion()
-	}
+	in := &Installer{getenv: o.Getenv, version: cmp.Or(o.Version, moduleVersion())}
 	if in.getenv == nil {
 		in.getenv = os.Getenv
 	}
@@ -144,10 +141,7 @@ func ResolveNamespace(ns string, getenv func(string) string) (string, error) {
 		getenv = os.Getenv
 	}
 	if ns == "" {
-		ns = getenv(namespaceEnv)
-	}
-	if ns == "" {
-		ns = DefaultNamespace
+		ns = cmp.Or(getenv(namespaceEnv), DefaultNamespace)
 	}
 	if err := terminal.ValidNamespace(ns); err != nil {
 		return "", &OptionError{Option: "Namespace", Err: err}
@@ -234,11 +228,7 @@ type Event struct {
 // agent's engine, and a clone, have that agent's payloads. Every call
 // returns fresh copies.
 func (a Agent) Payloads() map[string][]byte {
-	name := a.Name
-	if a.Base != "" {
-		name = a.Base
-	}
-	ad, ok := adapters.Lookup(name)
+	ad, ok := adapters.Lookup(cmp.Or(a.Base, a.Name))
 	if !ok {
 		return nil
 	}
@@ -258,11 +248,7 @@ func (in *Installer) Agents() ([]Agent, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, err := in.describe(t)
-		if err != nil {
-			return nil, err
-		}
-		as = append(as, a)
+		as = append(as, in.describe(t))
 	}
 	return as, nil
 }
@@ -282,10 +268,10 @@ func (in *Installer) Clone(id, base string) (Agent, error) {
 	if err != nil {
 		return Agent{}, err
 	}
-	return in.describe(t)
+	return in.describe(t), nil
 }
 
-func (in *Installer) describe(t adapters.Target) (Agent, error) {
+func (in *Installer) describe(t adapters.Target) Agent {
 	a := Agent{
 		Name: t.ID, Product: t.Adapter.Product, Config: t.Adapter.File(t), HooksDir: t.HooksDir(), Shared: !t.Adapter.Own,
 		Detected: writer.Detected(t, in.getenv),
@@ -305,11 +291,8 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		a.Events = append(a.Events, Event{Name: e.Event, State: e.State, Note: e.Note, Script: script[e.Event]})
 	}
 	for _, s := range States() {
-		for _, e := range a.Events {
-			if e.State == s {
-				a.States = append(a.States, s)
-				break
-			}
+		if slices.ContainsFunc(a.Events, func(e Event) bool { return e.State == s }) {
+			a.States = append(a.States, s)
 		}
 	}
 	if r := t.Adapter.Range; r != nil { // the host's own copy
@@ -320,7 +303,7 @@ func (in *Installer) describe(t adapters.Target) (Agent, error) {
 		}
 		a.Versions = &c
 	}
-	return a, nil
+	return a
 }
 
 // missing is what the detection rule looks for, said as not found: the
@@ -421,16 +404,10 @@ func (in *Installer) cloneBase(id string) (string, error) {
 	return "", tag(err, ErrUnknownAgent)
 }
 
-func (in *Installer) now() func() time.Time {
-	if testonly.Now != nil {
-		return testonly.Now
-	}
-	return time.Now
-}
-
-// writer makes a Writer with o's run options and the Installer's own.
+// writer makes a Writer with o's run options and the Installer's own (a
+// nil Now is time.Now).
 func (in *Installer) writer(o writer.Options) *writer.Writer {
-	o.Version, o.Now, o.Getenv = in.version, in.now(), in.getenv
+	o.Version, o.Now, o.Getenv = in.version, testonly.Now, in.getenv
 	return writer.New(o)
 }
 

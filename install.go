@@ -94,9 +94,8 @@ func (in *Installer) Install(ctx context.Context, agent string, o InstallOptions
 }
 
 // InstallAll installs the hooks of every agent detected on this machine,
-// and returns
-// one Result per agent picked (none when none is detected); Agents says
-// why each other agent was skipped (Agent.Skip). One agent's
+// and returns one Result per agent picked (none when none is detected);
+// Agents says why each other agent was skipped (Agent.Skip). One agent's
 // failure does not stop the others; the error joins every agent's.
 func (in *Installer) InstallAll(ctx context.Context, o InstallOptions) ([]*Result, error) {
 	if o.Base != "" {
@@ -150,19 +149,15 @@ func joinErrs(rs []*Result) error {
 }
 
 func (in *Installer) install(ctx context.Context, t adapters.Target, o InstallOptions) *Result {
-	fail := func(err error) *Result {
+	if err := ctxErr(ctx); err != nil {
 		r := in.failed(t.ID, err)
 		r.Base, r.Config = baseOf(t), t.Adapter.File(t)
 		return r
 	}
-	if err := ctxErr(ctx); err != nil {
-		return fail(err)
-	}
 	// The writer asks the agent's program its version (the gate: ErrAgentVersion)
 	// and, with Trust, the trust it expects, and checks it afterwards
 	// (ErrTrustVersion): no caller of the writer can skip either.
-	w := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print})
-	rep := w.Add(ctx, t)
+	rep := in.writer(writer.Options{DryRun: o.DryRun, Force: o.Force, Trust: o.Trust, Linked: o.Linked, Print: o.Print}).Add(ctx, t)
 	r := in.result(t, rep)
 	if rep.Next != "" {
 		r.Hint = t.ID + ": " + rep.Next

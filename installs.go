@@ -1,12 +1,13 @@
 package hookinstall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hookinstall/hookinstall/adapters"
@@ -22,10 +23,8 @@ func agentName(name string) (agent string, ok bool) {
 		return n, true
 	}
 	for _, a := range adapters.All() {
-		for _, b := range a.Programs {
-			if b == n {
-				return a.ID, true
-			}
+		if slices.Contains(a.Programs, n) {
+			return a.ID, true
 		}
 	}
 	return "", false
@@ -88,11 +87,8 @@ func (in *Installer) Installs() ([]Install, error) {
 			out = append(out, Install{Namespace: m.Namespace, Agent: m.Agent, Base: baseOf(t), HooksDir: f.HooksDir, Version: m.ToolVersion})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
-		}
-		return out[i].Agent < out[j].Agent
+	slices.SortFunc(out, func(a, b Install) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Agent, b.Agent))
 	})
 	return out, nil
 }
@@ -146,11 +142,9 @@ func (in *Installer) Namespaces() ([]string, error) {
 	}
 	var out []string
 	for _, i := range is {
-		if len(out) == 0 || out[len(out)-1] != i.Namespace {
-			out = append(out, i.Namespace)
-		}
+		out = append(out, i.Namespace)
 	}
-	return out, nil
+	return slices.Compact(out), nil
 }
 
 // modulePath is this module's path, as build info names it.

@@ -30,20 +30,13 @@ func recordState(body string) State {
 		k, v, _ := strings.Cut(p, "=")
 		kv[k] = v
 	}
-	switch kv["state"] {
-	case "working":
-		return Working
-	case "blocked":
-		return Attention
-	case "done":
-		return Done
-	case "idle":
+	if kv["state"] == "idle" {
 		if msg, _ := base64.StdEncoding.DecodeString(kv["msg"]); string(msg) == terminal.InterruptedMsg {
 			return Interrupted
 		}
 		return Done
 	}
-	return ""
+	return map[string]State{"working": Working, "blocked": Attention, "done": Done}[kv["state"]]
 }
 
 // stateOf maps an OSC body back to its state.

@@ -1,6 +1,7 @@
 package hookinstall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -75,9 +76,7 @@ func (in *Installer) Status(ctx context.Context, agent string, o StatusOptions) 
 	a := in.doctor(false, false, 0).AgentContext(ctx, t)
 	s := &AgentStatus{Agent: a.Agent, Namespace: in.ns, Base: baseOf(t), Status: a.Status, Config: a.Config, Reasons: append([]string{}, a.Reasons()...)}
 	for _, c := range a.Failed() {
-		if s.Next == "" {
-			s.Next = c.Hint
-		}
+		s.Next = cmp.Or(s.Next, c.Hint)
 	}
 	if s.Status == StatusNotInstalled {
 		// a config add would refuse: say so, in add's words
@@ -182,14 +181,11 @@ func (in *Installer) checked(ctx context.Context, t adapters.Target) adapters.Ta
 // of ours would double-fire) concerns the machine's own user only: with an
 // explicit Home it is not read.
 func (in *Installer) doctor(fire, ask bool, fireTimeout time.Duration) *doctor.Doctor {
-	o := doctor.Options{Getenv: in.getenv, Fire: fire, Ask: ask, FireTimeout: fireTimeout}
+	o := doctor.Options{Getenv: in.getenv, Fire: fire, Ask: ask, FireTimeout: cmp.Or(fireTimeout, time.Duration(adapters.HookTimeout)*time.Second)}
 	if !in.homeGiven {
 		if wd, err := os.Getwd(); err == nil {
 			o.Cwd = wd
 		}
-	}
-	if fireTimeout == 0 {
-		o.FireTimeout = time.Duration(adapters.HookTimeout) * time.Second
 	}
 	return doctor.New(o)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -95,10 +96,8 @@ func (m *Manifest) File(path string) *File {
 	if m == nil {
 		return nil
 	}
-	for i := range m.Files {
-		if m.Files[i].Path == path {
-			return &m.Files[i]
-		}
+	if i := slices.IndexFunc(m.Files, func(f File) bool { return f.Path == path }); i >= 0 {
+		return &m.Files[i]
 	}
 	return nil
 }
@@ -108,10 +107,8 @@ func (m *Manifest) Script(path string) *Script {
 	if m == nil {
 		return nil
 	}
-	for i := range m.Scripts {
-		if m.Scripts[i].Path == path {
-			return &m.Scripts[i]
-		}
+	if i := slices.IndexFunc(m.Scripts, func(s Script) bool { return s.Path == path }); i >= 0 {
+		return &m.Scripts[i]
 	}
 	return nil
 }

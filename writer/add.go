@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/agentexec"
@@ -236,21 +237,21 @@ func (w *Writer) applyAdd(x *txn, sys system, dirs []string) error {
 			made = append(made, ds...)
 		}
 	}
+	all := append(slices.Clone(dirs), made...)
 	if len(made) > 0 {
 		// Durable before the manifest, as for the hooks dir's (see locked).
 		lockPath := filepath.Join(x.hooksDir, "lock")
-		if _, err := w.pendingDirs(t, sys, lockPath, append(append([]string(nil), dirs...), made...)); err != nil {
-			for _, d := range reversed(made) {
+		if _, err := w.pendingDirs(t, sys, lockPath, all); err != nil {
+			for _, d := range slices.Backward(made) {
 				_ = sys.Remove(d, op{}) // recorded nowhere: not left behind
 			}
 			return written(lockPath, err)
 		}
 	}
 	path := filepath.Join(x.hooksDir, manifest.FileName)
-	o := op{kind: "manifest", perm: 0o644, static: true}
-	m := w.manifestFor(x, append(append([]string(nil), dirs...), made...))
+	m := w.manifestFor(x, all)
 	if !sameInstall(x.man, m) {
-		if err := sys.WriteFile(path, m.Marshal(), o); err != nil {
+		if err := sys.WriteFile(path, m.Marshal(), op{kind: "manifest", perm: 0o644, static: true}); err != nil {
 			return written(path, err)
 		}
 	}

@@ -24,7 +24,7 @@
 // write interface), plan.go (reading, planning, re-planning, replacing each
 // file, and run: add's and remove's one skeleton), add.go, remove.go,
 // manifest.go (the manifest and backups), lock.go (the lock, strays,
-// folders a run created), probe.go (asking an agent's binary), fs.go
+// folders a run created), query.go (asking an agent's binary), fs.go
 // (atomic writes, symlinks), status.go.
 //
 // Invariants:

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -89,10 +90,11 @@ type danglingError struct {
 }
 
 func (e *danglingError) Error() string {
+	msg := fmt.Sprintf("is a symlink to %s, which does not exist; hookinstall will not create it through the link: create it (clone your dotfiles first), or remove the link", e.target)
 	if e.link == e.file {
-		return fmt.Sprintf("is a symlink to %s, which does not exist; hookinstall will not create it through the link: create it (clone your dotfiles first), or remove the link", e.target)
+		return msg
 	}
-	return fmt.Sprintf("%s is a symlink to %s, which does not exist; hookinstall will not create it through the link: create it (clone your dotfiles first), or remove the link", e.link, e.target)
+	return e.link + " " + msg
 }
 
 // fileState is what was read of one file.
@@ -124,7 +126,7 @@ func (st fileState) same(fi fs.FileInfo) bool {
 // readFile reads a config file without ever blocking on a FIFO or device:
 // anything but a regular file is refused before it is opened.
 func readFile(path string, limit int64) (fileState, error) {
-	st, _, err := statFile(path, limit)
+	st, err := statFile(path, limit)
 	if err != nil || !st.Exists {
 		return st, err
 	}
@@ -136,37 +138,37 @@ func readFile(path string, limit int64) (fileState, error) {
 	return st, nil
 }
 
-// statFile is readFile without the bytes: what is there, and its size.
-func statFile(path string, limit int64) (fileState, int64, error) {
+// statFile is readFile without the bytes.
+func statFile(path string, limit int64) (fileState, error) {
 	st := fileState{Path: path}
 	real, err := resolve(path)
 	if de := (*danglingError)(nil); errors.As(err, &de) {
 		de.file, st.Dangling = path, de
-		return st, 0, nil
+		return st, nil
 	}
 	if err != nil {
-		return st, 0, err
+		return st, err
 	}
 	st.Real = real
 	fi, err := os.Stat(real)
 	if errors.Is(err, fs.ErrNotExist) {
-		return st, 0, nil
+		return st, nil
 	}
 	if err != nil {
-		return st, 0, err
+		return st, err
 	}
 	if fi.IsDir() {
-		return st, 0, errors.New("is a directory, not a file")
+		return st, errors.New("is a directory, not a file")
 	}
 	if !fi.Mode().IsRegular() {
-		return st, 0, fmt.Errorf("is not a regular file (%s)", fileType(fi.Mode()))
+		return st, fmt.Errorf("is not a regular file (%s)", fileType(fi.Mode()))
 	}
 	if fi.Size() > limit {
-		return st, 0, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
+		return st, fmt.Errorf("is %d bytes, larger than the %d bytes hookinstall edits", fi.Size(), limit)
 	}
 	st.Exists, st.Mode, st.Size, st.ModTime = true, fi.Mode().Perm(), fi.Size(), fi.ModTime()
 	st.UID, st.GID, st.Dev, st.Ino = sysOf(fi)
-	return st, fi.Size(), nil
+	return st, nil
 }
 
 // sameFile reports whether path still holds exactly prev.Data (or is still
@@ -174,14 +176,14 @@ func statFile(path string, limit int64) (fileState, int64, error) {
 // It compares in chunks: reading a large config whole once more, just to
 // compare it, would add its size to the peak memory.
 func sameFile(path string, prev fileState, limit int64) (fileState, bool, error) {
-	now, size, err := statFile(path, limit)
+	now, err := statFile(path, limit)
 	if err != nil || now.Exists != prev.Exists {
 		return now, false, err
 	}
 	if !now.Exists {
 		return now, true, nil
 	}
-	if size != int64(len(prev.Data)) {
+	if now.Size != int64(len(prev.Data)) {
 		return now, false, nil
 	}
 	f, err := os.Open(now.Real)
@@ -248,32 +250,23 @@ func mkdirs(sys system, dir string) (created []string, err error) {
 			break
 		}
 	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := sys.Mkdir(missing[i]); err != nil {
+	for _, d := range slices.Backward(missing) {
+		if err := sys.Mkdir(d); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				continue
 			}
 			// The folder may be there all the same (made, then an error).
-			for _, d := range append([]string{missing[i]}, reversed(created)...) {
-				_ = sys.Remove(d, op{})
+			for _, c := range slices.Backward(append(created, d)) {
+				_ = sys.Remove(c, op{})
 			}
 			if errors.Is(err, fs.ErrPermission) {
-				return nil, fmt.Errorf("cannot create the folder %s: %s is read-only for you; make it writable, or install into a home you can write with --home", missing[i], filepath.Dir(missing[i]))
+				return nil, fmt.Errorf("cannot create the folder %s: %s is read-only for you; make it writable, or install into a home you can write with --home", d, filepath.Dir(d))
 			}
 			return nil, err
 		}
-		created = append(created, missing[i])
+		created = append(created, d)
 	}
 	return created, nil
-}
-
-// reversed is a copy of list, last first.
-func reversed(list []string) []string {
-	r := make([]string, len(list))
-	for i, s := range list {
-		r[len(list)-1-i] = s
-	}
-	return r
 }
 
 // checkPrivateDir refuses a hooks dir that others could write scripts into.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +37,7 @@ func (w *Writer) locked(ctx context.Context, t adapters.Target, sys system, fn f
 			if len(created) > 0 && created[len(created)-1] == dir {
 				_ = sys.Remove(lockPath, op{}) // ours: the dir is new
 			}
-			for _, d := range reversed(created) {
+			for _, d := range slices.Backward(created) {
 				_ = sys.Remove(d, op{})
 			}
 		}
@@ -135,7 +136,7 @@ func (w *Writer) pendingDirs(t adapters.Target, sys system, lockPath string, cre
 			if r == "" || filepath.IsAbs(r) || strings.HasPrefix(r, "..") {
 				continue
 			}
-			if fi, err := os.Lstat(d); err == nil && fi.IsDir() && !contains(all, d) {
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() && !slices.Contains(all, d) {
 				all = append(all, d)
 			}
 		}
@@ -144,7 +145,7 @@ func (w *Writer) pendingDirs(t adapters.Target, sys system, lockPath string, cre
 		return all, nil
 	}
 	for _, d := range created {
-		if !contains(all, d) {
+		if !slices.Contains(all, d) {
 			all = append(all, d)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +78,7 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 	// created (see adopt): whichever is removed last deletes them.
 	for _, o := range others(x.t) {
 		for _, d := range o.CreatedDirs {
-			if !contains(m.CreatedDirs, d) {
+			if !slices.Contains(m.CreatedDirs, d) {
 				m.CreatedDirs = append(m.CreatedDirs, d)
 			}
 		}
@@ -91,15 +90,13 @@ func (w *Writer) manifestFor(x *txn, createdDirs []string) *manifest.Manifest {
 		if r == "." || strings.HasPrefix(r, "..") {
 			continue
 		}
-		if d != x.hooksDir && !contains(m.CreatedDirs, r) {
+		if d != x.hooksDir && !slices.Contains(m.CreatedDirs, r) {
 			m.CreatedDirs = append(m.CreatedDirs, r)
 		}
 	}
 	// outermost first, as removal expects (it deletes from the end), also
 	// with another namespace's folders among ours
-	sort.SliceStable(m.CreatedDirs, func(i, j int) bool {
-		return strings.Count(m.CreatedDirs[i], "/") < strings.Count(m.CreatedDirs[j], "/")
-	})
+	slices.SortStableFunc(m.CreatedDirs, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
 	seen := map[string]bool{}
 	for _, e := range x.plan.Edits {
 		if !w.recorded(x, e) {
@@ -170,15 +167,6 @@ func readBackup(hooksDir string, rec *manifest.File) ([]byte, bool) {
 func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && filepath.IsLocal(rel)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // adopt applies adapters.Adopt to each config edit of x: the containers

@@ -101,9 +101,8 @@ func (w *Writer) load(t adapters.Target) (*txn, error) {
 // input is what x read, as an adapter's plan takes it.
 func (w *Writer) input(x *txn, pr adapters.Probe, trust bool, restore map[string]adapters.Edit) adapters.PlanInput {
 	pr.RealDir = x.realDir
-	in := adapters.PlanInput{Files: map[string][]byte{}, Records: map[string]*adapters.Record{}, Restore: restore,
+	in := adapters.PlanInput{Files: x.present(), Records: map[string]*adapters.Record{}, Restore: restore,
 		Force: w.o.Force, Trust: trust, Probe: pr}
-	in.Files = x.present()
 	// the entries of another home's install of ours go with ours (Stale)
 	for _, alt := range x.stale {
 		p, err := x.t.Adapter.PlanRemove(alt, adapters.PlanInput{Files: in.Files, Force: true})
@@ -220,13 +219,11 @@ func gitRoot(path string) string {
 // the agent's binary (found and run on the caller's PATH; the answer the
 // version gate had, when the run asked it already).
 func (w *Writer) probe(ctx context.Context, t adapters.Target, trust bool) adapters.Probe {
-	var pr adapters.Probe
 	if !trust || !t.Adapter.TrustWritable() {
-		return pr
+		return adapters.Probe{}
 	}
 	v := w.version(ctx, t.Adapter.Trust.Write.Program)
-	pr.Binary, pr.VersionOut, pr.VersionErr = v.Path, v.Out, v.Err
-	return pr
+	return adapters.Probe{Binary: v.Path, VersionOut: v.Out, VersionErr: v.Err}
 }
 
 // replan is plan() under the lock, given the transaction planned before
@@ -352,7 +349,7 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 		return nil, false, err
 	}
 	r.Notes = x.allNotes()
-	dry := &recorder{diffs: w.o.DryRun}
+	dry := &recorder{system: noSystem{}, diffs: w.o.DryRun}
 	if err := apply(x, dry, nil); err != nil {
 		return x, false, err
 	}
@@ -368,7 +365,7 @@ func (w *Writer) run(ctx context.Context, t adapters.Target, r *Report, plan fun
 		// One record for every attempt: what an attempt that raced wrote
 		// (a backup, the scripts) the next one finds done. Likewise one
 		// undoer: an undo puts back what every attempt wrote.
-		rec := &recorder{sys: sys}
+		rec := &recorder{system: sys}
 		u := &undoer{system: rec}
 		first, fresh := true, false // fresh: no install was there when the run took the lock
 		defer func() { r.Changes = rec.listed() }()

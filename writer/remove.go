@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -54,8 +54,8 @@ func (w *Writer) Remove(ctx context.Context, t adapters.Target) Report {
 // nothingOurs reports whether a removal that could not be planned (err: a
 // file it reads is broken) has nothing to remove anyway: nothing of an
 // install is there (Installed; a file it cannot read at all holds nothing
-// it could take out). Then the removal is
-// not-installed, and note says why the broken file did not matter.
+// it could take out). Then the removal is not-installed, and note says why
+// the broken file did not matter.
 func (w *Writer) nothingOurs(t adapters.Target, err error) (note string, ok bool) {
 	var we *Error
 	if !errors.As(err, &we) || we.File == "" || we.Written || Installed(t) {
@@ -144,21 +144,22 @@ func keepReferenced(x *txn) {
 
 // restores are the exact restores of x's files: each file that holds byte
 // for byte what the last install wrote gets its backup back, or is deleted
-// when the install created it.
+// when the install created it. A backup that holds entries of ours (taken,
+// before add looked for them (userParts), of a file an agent had written
+// our entries back into) is not restored: that would leave them behind,
+// pointing at the scripts remove deletes, so such a file gets the surgical
+// removal instead.
 func (w *Writer) restores(x *txn) map[string]adapters.Edit {
 	m := map[string]adapters.Edit{}
 	for _, path := range x.reads {
 		st := x.files[path]
 		rec := x.man.File(w.rel(x.t, path))
-		if rec == nil || !st.Exists {
-			continue
-		}
-		if manifest.Sum(st.Data) != rec.PostSHA256 {
+		if rec == nil || !st.Exists || manifest.Sum(st.Data) != rec.PostSHA256 {
 			continue
 		}
 		if rec.Created {
 			m[path] = adapters.Edit{Delete: true}
-		} else if b, ok := readBackup(x.hooksDir, rec); ok && !holdsOurs(x.t, path, b) {
+		} else if b, ok := readBackup(x.hooksDir, rec); ok && len(x.t.Adapter.Holds(x.t, map[string][]byte{path: b})) == 0 {
 			m[path] = adapters.Edit{Doc: b}
 			x.restore[path] = restored{filepath.Join(x.hooksDir, rec.Backup), b}
 		}
@@ -252,49 +253,32 @@ func fileMatches(path string, re *regexp.Regexp) bool {
 	}
 }
 
-// holdsOurs reports whether b, the backup of file path, holds entries of
-// ours: one taken, before add looked for them (userParts), of a file that
-// an agent had written our entries back into. Restoring it would leave them
-// behind, pointing at the scripts remove deletes, so such a file gets the
-// surgical removal instead.
-func holdsOurs(t adapters.Target, path string, b []byte) bool {
-	return len(t.Adapter.Holds(t, map[string][]byte{path: b})) > 0
-}
-
 // ownedFiles lists the files in the hooks dir that a remove deletes: the
 // scripts its plan names, and the files of the install's own record.
 func (x *txn) ownedFiles() []string {
-	var fs []string
-	seen := map[string]bool{}
-	add := func(path string) {
-		if !seen[path] {
-			seen[path] = true
-			fs = append(fs, path)
-		}
-	}
+	fs := []string{filepath.Join(x.hooksDir, manifest.FileName)}
 	for _, s := range x.plan.Scripts {
-		add(filepath.Join(x.hooksDir, s.Name))
+		fs = append(fs, filepath.Join(x.hooksDir, s.Name))
 	}
 	if x.man != nil {
 		// Only what lies inside the hooks dir: a manifest (edited, or
 		// from elsewhere) never makes remove delete a file of the user's.
 		for _, s := range x.man.Scripts {
 			if f := filepath.Join(x.t.Home, s.Path); within(x.hooksDir, f) {
-				add(f)
+				fs = append(fs, f)
 			}
 		}
 		for _, f := range x.man.Files {
 			if f.Backup != "" && within(x.hooksDir, filepath.Join(x.hooksDir, f.Backup)) {
-				add(filepath.Join(x.hooksDir, f.Backup))
+				fs = append(fs, filepath.Join(x.hooksDir, f.Backup))
 			}
 		}
 	}
 	for _, path := range x.reads {
-		add(filepath.Join(x.hooksDir, x.backupName(path)))
+		fs = append(fs, filepath.Join(x.hooksDir, x.backupName(path)))
 	}
-	add(filepath.Join(x.hooksDir, manifest.FileName))
-	sort.Strings(fs)
-	return fs
+	slices.Sort(fs)
+	return slices.Compact(fs)
 }
 
 // hasOurs reports whether a file t reads holds an entry of ours.
@@ -382,7 +366,7 @@ func (w *Writer) applyRemove(x *txn, sys system, dirs []string) error {
 		}
 	}
 	for _, d := range dirs {
-		if !contains(all, d) {
+		if !slices.Contains(all, d) {
 			all = append(all, d)
 		}
 	}
@@ -390,8 +374,8 @@ func (w *Writer) applyRemove(x *txn, sys system, dirs []string) error {
 	rm(filepath.Join(x.hooksDir, "backup"))
 	rm(lockPath)
 	rm(x.hooksDir)
-	for i := len(all) - 1; i >= 0; i-- {
-		if d := all[i]; within(t.Home, d) && x.leadsToOurs(d) {
+	for _, d := range slices.Backward(all) {
+		if within(t.Home, d) && x.leadsToOurs(d) {
 			rm(d)
 		}
 	}
@@ -410,13 +394,5 @@ func (w *Writer) applyRemove(x *txn, sys system, dirs []string) error {
 // leadsToOurs reports whether folder d holds the hooks dir or a file of the
 // plan.
 func (x *txn) leadsToOurs(d string) bool {
-	if within(d, x.hooksDir) {
-		return true
-	}
-	for _, e := range x.plan.Edits {
-		if within(d, e.Path) {
-			return true
-		}
-	}
-	return false
+	return within(d, x.hooksDir) || slices.ContainsFunc(x.plan.Edits, func(e adapters.FileEdit) bool { return within(d, e.Path) })
 }

@@ -17,18 +17,14 @@ import (
 )
 
 // A system makes every change the writer makes to the disk: each write,
-// rename, folder, mode, lock, link and deletion of an add or a remove is one
-// call of it, and nothing else in the package writes (chezmoi's System is
-// the model). Three implement it:
-//
-//   - realSystem acts;
-//   - a recorder lists the Changes that its calls make: around the real
-//     system for a run, around none for a dry run (which then writes
-//     nothing), so the change list a run prints, dry or not, is the record
-//     of the same apply, not a prediction of it;
-//   - in tests, a fault system fails the n-th call, before or after acting,
-//     for every n (export_test.go, crash_test.go): the crash matrix covers
-//     the lock file and every folder by construction.
+// rename, folder, mode, lock, link and deletion is one call of it, and
+// nothing else in the package writes (doc.go). realSystem acts; a recorder
+// lists the Changes of its calls, around the real system for a run and
+// around noSystem for a dry run, so the change list a run prints, dry or
+// not, is the record of the same apply, not a prediction of it; in tests,
+// a fault system fails the n-th call, before or after acting, for every n
+// (export_test.go, crash_test.go): the crash matrix covers the lock file
+// and every folder by construction.
 type system interface {
 	// WriteFile replaces path with data: a temp file in path's folder
 	// (o.temp, or tempFile(path)), fsync, the mode and owner (o.prev's when
@@ -147,27 +143,39 @@ func (realSystem) Rewrite(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return cmp.Or(err, f.Close())
 }
 
-// A recorder lists the Changes its calls make, passing each to sys; with
-// no sys (a dry run) nothing is written and each call succeeds as if it
-// had. With diffs, each write of a plan's file carries a unified diff.
+// A recorder lists the Changes its calls make, passing each to its system:
+// the real one, or for a dry run noSystem, which writes nothing. With
+// diffs, each write of a plan's file carries a unified diff.
 type recorder struct {
-	sys     system
+	system
 	diffs   bool
 	changes []Change
 }
 
-func (r *recorder) record(path string, o op, action string, old, new []byte) {
+// noSystem is a dry run's: each call but Lock succeeds as if it had written.
+type noSystem struct{}
+
+func (noSystem) WriteFile(string, []byte, op) error { return nil }
+func (noSystem) Link(string, string, op) error      { return nil }
+func (noSystem) Rename(string, string, op) error    { return nil }
+func (noSystem) Remove(string, op) error            { return nil }
+func (noSystem) Mkdir(string) error                 { return nil }
+func (noSystem) Chmod(string, fs.FileMode) error    { return nil }
+func (noSystem) Rewrite(string, []byte) error       { return nil }
+func (noSystem) Lock(context.Context, string) (heldLock, error) {
+	return nil, errors.New("a dry run takes no lock")
+}
+
+// record lists a change that leaves new in path; a plan's file's diff goes
+// from what o.prev read (nothing, for a file created).
+func (r *recorder) record(path string, o op, action string, new []byte) {
 	if o.kind == "" {
 		return
 	}
@@ -178,10 +186,10 @@ func (r *recorder) record(path string, o op, action string, old, new []byte) {
 	if r.diffs && o.prev != nil {
 		// The side that does not exist is /dev/null, as diff -N and git
 		// write it: a file created, or a file deleted.
-		from, to := path, path
+		from, to, old := path, path, o.prev.Data
 		switch action {
 		case "create":
-			from = os.DevNull
+			from, old = os.DevNull, nil
 		case "delete":
 			to = os.DevNull
 		}
@@ -204,86 +212,38 @@ func (r *recorder) WriteFile(path string, data []byte, o op) error {
 	if exists(path, o) {
 		action = "modify"
 	}
-	if r.sys != nil {
-		if err := r.sys.WriteFile(path, data, o); err != nil {
-			return err
-		}
+	if err := r.system.WriteFile(path, data, o); err != nil {
+		return err
 	}
-	var old []byte
-	if o.prev != nil {
-		old = o.prev.Data
-	}
-	r.record(path, o, action, old, data)
+	r.record(path, o, action, data)
 	return nil
 }
 
 func (r *recorder) Link(oldname, newname string, o op) error {
-	if r.sys != nil {
-		if err := r.sys.Link(oldname, newname, o); err != nil {
-			return err
-		}
+	if err := r.system.Link(oldname, newname, o); err != nil {
+		return err
 	}
-	r.record(newname, o, "create", nil, nil)
+	r.record(newname, o, "create", nil)
 	return nil
 }
 
 func (r *recorder) Rename(oldname, newname string, o op) error {
-	if r.sys != nil {
-		if err := r.sys.Rename(oldname, newname, o); err != nil {
-			return err
-		}
+	if err := r.system.Rename(oldname, newname, o); err != nil {
+		return err
 	}
-	var old []byte
-	if o.prev != nil {
-		old = o.prev.Data
-	}
-	r.record(newname, o, "modify", old, o.doc)
+	r.record(newname, o, "modify", o.doc)
 	return nil
 }
 
 func (r *recorder) Remove(path string, o op) error {
 	was := exists(path, o)
-	if r.sys != nil {
-		if err := r.sys.Remove(path, o); err != nil {
-			return err
-		}
+	if err := r.system.Remove(path, o); err != nil {
+		return err
 	}
 	if was {
-		var old []byte
-		if o.prev != nil {
-			old = o.prev.Data
-		}
-		r.record(path, o, "delete", old, nil)
+		r.record(path, o, "delete", nil)
 	}
 	return nil
-}
-
-func (r *recorder) Mkdir(path string) error {
-	if r.sys == nil {
-		return nil
-	}
-	return r.sys.Mkdir(path)
-}
-
-func (r *recorder) Chmod(path string, mode fs.FileMode) error {
-	if r.sys == nil {
-		return nil
-	}
-	return r.sys.Chmod(path, mode)
-}
-
-func (r *recorder) Lock(ctx context.Context, path string) (heldLock, error) {
-	if r.sys == nil {
-		return nil, errors.New("a dry run takes no lock")
-	}
-	return r.sys.Lock(ctx, path)
-}
-
-func (r *recorder) Rewrite(path string, data []byte) error {
-	if r.sys == nil {
-		return nil
-	}
-	return r.sys.Rewrite(path, data)
 }
 
 // An undoer is a system that, before each change it passes on, records

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,12 +39,7 @@ func (w *Writer) queries(ctx context.Context) func(*adapters.Query) *adapters.Re
 	return func(q *adapters.Query) *adapters.Reply {
 		var b strings.Builder
 		b.WriteString(strings.Join(q.Argv, "\x00") + "\x01" + strings.Join(q.Env, "\x00") + "\x01" + q.Dir + "\x01")
-		names := make([]string, 0, len(q.Files))
-		for n := range q.Files {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(q.Files)) {
 			b.WriteString(n + "\x00" + string(q.Files[n]) + "\x01")
 		}
 		k := b.String()
@@ -83,7 +79,7 @@ func (w *Writer) verify(ctx context.Context, x *txn, u *undoer, dirs []string, f
 	}
 	err := u.undo(x.t.NS)
 	if err == nil {
-		if fresh && contains(dirs, x.hooksDir) {
+		if fresh && slices.Contains(dirs, x.hooksDir) {
 			_ = u.system.Remove(filepath.Join(x.hooksDir, "lock"), op{})
 		}
 		dirs = append([]string(nil), dirs...)

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,12 +51,8 @@ func New(o Options) *Writer {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.Version == "" {
-		o.Version = "dev"
-	}
-	if o.Versions == nil {
-		o.Versions = &agentexec.Versions{}
-	}
+	o.Version = cmp.Or(o.Version, "dev")
+	o.Versions = cmp.Or(o.Versions, &agentexec.Versions{})
 	return &Writer{o: o, version: func(ctx context.Context, name string) agentexec.Version {
 		return o.Versions.Ask(ctx, o.Getenv, name)
 	}}
@@ -150,11 +147,10 @@ func retryRaced(t adapters.Target, file string, step func() error) error {
 }
 
 func (w *Writer) rel(t adapters.Target, p string) string {
-	r, err := filepath.Rel(t.Home, p)
-	if err != nil {
-		return p
+	if r, err := filepath.Rel(t.Home, p); err == nil {
+		return r
 	}
-	return r
+	return p
 }
 
 // fail is err as an *Error of t's, naming file unless err names its own
