@@ -327,16 +327,7 @@ func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !plainRune(r) }) < 0 {
 		return s
 	}
-	hidden := false
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || hiddenRune(r) {
-			hidden = true
-			break
-		}
-		i += n
-	}
-	if !hidden {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, hiddenRune) {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	var b strings.Builder

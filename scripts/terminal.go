@@ -268,11 +268,7 @@ func Runtime(specs ...Spec) ([]byte, error) {
 		}
 		d.States = append(d.States, line+" ;;")
 		for _, x := range arms {
-			line := assign(x, stdout, names)
-			if line != "" {
-				line += " "
-			}
-			d.Arms = append(d.Arms, strings.Join(x.pats, " | ")+") "+line+";;")
+			d.Arms = append(d.Arms, strings.Join(x.pats, " | ")+") "+assign(x, stdout, names))
 		}
 	}
 	return execute(runtimeTmpl(), d)
@@ -293,9 +289,9 @@ func shSeq(q string, json bool) string {
 }
 
 // assign is the assignments of what arm a sends after the progress (none
-// when it sends nothing): $x, the printf format for the pty; for Claude's
-// stdout, $x holds what its terminalSequence does not carry, and $y what it
-// carries; a sequence names holds as its variable.
+// when it sends nothing), then the arm's ";;": $x, the printf format for the
+// pty; for Claude's stdout, $x holds what its terminalSequence does not
+// carry, and $y what it carries; a sequence names holds as its variable.
 func assign(a arm, stdout bool, names map[string]string) string {
 	var x, y string
 	for _, q := range a.rest {
@@ -317,7 +313,7 @@ func assign(a arm, stdout bool, names map[string]string) string {
 	if y != "" {
 		words = append(words, `y="`+y+`"`)
 	}
-	return strings.Join(words, " ")
+	return strings.Join(append(words, ";;"), " ")
 }
 
 // progressLines empty $p where one of own's progress rules holds: one line

@@ -73,10 +73,9 @@ func runAdd(ctx context.Context, o *addOptions) error {
 			}
 		}
 		for _, n := range o.Agents {
-			if ag, err := in.Agent(n); err == nil && !ag.TrustWritable {
-				a := ag.Name
-				return usageError{hinted{fmt.Errorf("--trust: hookinstall records trust only for %s, not for %s", strings.Join(writable, ", "), a),
-					fmt.Sprintf("drop --trust: '%s' says what %s needs, if anything, before its hooks run", in.Command("add "+a), a)}}
+			if a, err := in.Agent(n); err == nil && !a.TrustWritable {
+				return usageError{hinted{fmt.Errorf("--trust: hookinstall records trust only for %s, not for %s", strings.Join(writable, ", "), a.Name),
+					fmt.Sprintf("drop --trust: '%s' says what %s needs, if anything, before its hooks run", in.Command("add "+a.Name), a.Name)}}
 			}
 		}
 	}

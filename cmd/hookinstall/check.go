@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -71,7 +70,7 @@ func suggestAgents(in *hookinstall.Installer, name string) []string {
 			}
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -108,8 +107,7 @@ func completeAgents(_ *cobra.Command, args []string, _ string) ([]string, cobra.
 // completeInstalled completes the agents installed in the namespace in use,
 // clones included (remove finds a clone by its id).
 func (g *globalOptions) completeInstalled(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-	names := g.installed(func(hookinstall.Install) bool { return true })
-	return without(names, args), cobra.ShellCompDirectiveNoFileComp
+	return without(g.installed(func(hookinstall.Install) bool { return true }), args), cobra.ShellCompDirectiveNoFileComp
 }
 
 // installed is the agents (ids, for a clone) installed in the namespace in
@@ -131,9 +129,7 @@ func (g *globalOptions) installed(keep func(hookinstall.Install) bool) []string 
 
 // completeNamespaces completes the namespaces that have an install.
 func (g *globalOptions) completeNamespaces(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	h := *g
-	h.NS = "" // what is typed so far need not be a valid namespace yet
-	in, err := h.installer()
+	in, err := g.installerFor("") // what is typed so far need not be a valid namespace yet
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -127,28 +128,20 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	// The agents are checked side by side (their checks share nothing), and
 	// reported in order: the live fires of the plugin agents each start a
 	// JavaScript runtime, which dominates the time of a whole doctor.
-	type result struct {
-		r   *hookinstall.Report
-		err error
-	}
-	results := make([]result, len(sel.agents))
+	reports, errs := make([]*hookinstall.Report, len(sel.agents)), make([]error, len(sel.agents))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for i, name := range sel.agents {
-		wg.Add(1)
-		go func(i int, name string) {
-			defer wg.Done()
+		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r, err := in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: !o.Ask, FireTimeout: o.FireTimeout})
-			results[i] = result{r, err}
-		}(i, name)
+			reports[i], errs[i] = in.Doctor(ctx, name, hookinstall.DoctorOptions{Base: sel.base, NoFire: o.NoFire, NoAsk: !o.Ask, FireTimeout: o.FireTimeout})
+		})
 	}
 	wg.Wait()
-	for _, res := range results {
-		r, err := res.r, res.err
-		if err != nil {
-			return err
+	for i, r := range reports {
+		if errs[i] != nil {
+			return errs[i]
 		}
 		if !r.OK {
 			code = exitFail
@@ -208,18 +201,12 @@ func onTerminal(w io.Writer) bool {
 }
 
 func agentMark(a jsonDoctorAgent) string {
-	hasInfo := false
-	for _, c := range a.Checks {
-		if c.Result == hookinstall.CheckInfo {
-			hasInfo = true
-		}
-	}
 	switch {
 	case !a.OK:
 		return markFail
 	case !a.Installed:
 		return markNone
-	case hasInfo:
+	case slices.ContainsFunc(a.Checks, func(c hookinstall.Check) bool { return c.Result == hookinstall.CheckInfo }):
 		return markInfo
 	}
 	return markOK
@@ -253,14 +240,16 @@ func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDocto
 	if notes == 1 {
 		noteWord = "note"
 	}
-	shell := "shell: " // one check, the same for every agent: counted where it failed
-	for _, a := range agents {
-		if a.Shell != nil {
-			if a.Shell.Failed {
-				shell, failed, checks = "shell: FAIL: ", failed+1, checks+1
-			}
-			break
-		}
+	// What the hooks send from this shell: one check and one line (the same
+	// for every agent but its name), the first installed agent's, counted
+	// where it failed.
+	var sh *jsonShell
+	if i := slices.IndexFunc(agents, func(a jsonDoctorAgent) bool { return a.Shell != nil }); i >= 0 {
+		sh = agents[i].Shell
+	}
+	shell := "shell: "
+	if sh != nil && sh.Failed {
+		shell, failed, checks = "shell: FAIL: ", failed+1, checks+1
 	}
 	switch {
 	case failed > 0:
@@ -272,17 +261,11 @@ func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDocto
 	default:
 		fmt.Fprintf(w, "doctor: all %d checks passed\n", checks)
 	}
-	// What the hooks send from this shell: one line (the same for every
-	// agent but its name), for the first agent installed.
-	for _, a := range agents {
-		if a.Shell == nil {
-			continue
+	if sh != nil {
+		printWrapped(w, shell, hintIndent, sh.Sends)
+		if sh.Hint != "" {
+			printWrapped(w, "       hint: ", hintIndent, sh.Hint)
 		}
-		printWrapped(w, shell, hintIndent, a.Shell.Sends)
-		if a.Shell.Hint != "" {
-			printWrapped(w, "       hint: ", hintIndent, a.Shell.Hint)
-		}
-		break
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, a := range agents {
@@ -433,22 +416,23 @@ func (o *doctorOptions) shellReport(in *hookinstall.Installer, agent string) jso
 	case len(when) > 0:
 		sh.Sends += "; " + product + " notifies you itself when it " + strings.Join(when, " and when it ") + " here, so its hooks leave that notification out"
 	}
-	var holds []string
-	for _, h := range (terminal.Agent{ID: agentID, Own: own}).Holds(t) {
-		holds = append(holds, h.Says())
-	}
-	if len(holds) > 0 {
-		sh.Sends += "; they hold its state in the tab as " + strings.Join(holds, " and ")
+	if hs := (terminal.Agent{ID: agentID, Own: own}).Holds(t); len(hs) > 0 {
+		sh.Sends += "; they hold its state in the tab as " + says(hs)
 	}
 	if hs := own.HoldsIn(t); len(hs) > 0 {
-		var its []string
-		for _, h := range hs {
-			its = append(its, h.Says())
-		}
-		sh.Sends += "; " + product + " sends " + strings.Join(its, " and ") + " itself, so its hooks leave that out"
+		sh.Sends += "; " + product + " sends " + says(hs) + " itself, so its hooks leave that out"
 	}
 	if own.Draws(o.Getenv) {
 		sh.Sends += "; it draws its own tab progress in this terminal, so its hooks leave theirs out"
 	}
 	return sh
+}
+
+// says is hs in doctor's words, joined by "and".
+func says(hs []terminal.Status) string {
+	var ws []string
+	for _, h := range hs {
+		ws = append(ws, h.Says())
+	}
+	return strings.Join(ws, " and ")
 }

@@ -61,7 +61,8 @@ prefixed tmux+), or to off.`,
 				return usageError{err}
 			}
 			var said []string
-			if says, fix := tmuxWords(g.Getenv); fix != "" {
+			tm, _ := inTmux(g.Getenv)
+			if says, fix := tm.words(); fix != "" {
 				said = append(said, says+";\n  "+fix)
 			}
 			dir, fixed, err := prepareSessions(g)
@@ -165,12 +166,6 @@ func (s tmuxState) words() (says, fix string) {
 	return "", ""
 }
 
-// tmuxWords are inTmux's state's words.
-func tmuxWords(getenv func(string) string) (says, fix string) {
-	s, _ := inTmux(getenv)
-	return s.words()
-}
-
 func newRunCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run [--] CMD [ARGS...]",
@@ -236,8 +231,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			fmt.Fprintf(g.IO.Err, "hookinstall run: standard input is not a terminal, so the hooks stay silent; running %s as it is\n", args[0])
 		}
 	}
-	err = syscall.Exec(path, args, env)
-	return fmt.Errorf("run %s: %w", args[0], err)
+	return fmt.Errorf("run %s: %w", args[0], syscall.Exec(path, args, env))
 }
 
 // prepareSessions sets up the folder of the records where terminal mode is

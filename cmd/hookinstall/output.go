@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -76,12 +77,9 @@ func (g *globalOptions) printResults(in *hookinstall.Installer, command string, 
 	code := exitCode(results, all)
 	if g.JSON {
 		doc := jsonReport{Schema: jsonSchema, Command: command, Namespace: in.Namespace(), Home: in.Home(), DryRun: dryRun,
-			ExitCode: code, Agents: []jsonResult{}, Skipped: []skip{}, NextSteps: []string{}}
-		doc.Skipped = append(doc.Skipped, skipped...)
-		doc.NextSteps = append(doc.NextSteps, next...)
+			ExitCode: code, Agents: []jsonResult{}, Skipped: append([]skip{}, skipped...), NextSteps: append([]string{}, next...)}
 		for _, r := range results {
-			rc := *r.Result
-			a := jsonResult{Result: &rc}
+			a := jsonResult{Result: r.Result}
 			if r.Err != nil {
 				a.Error = r.Err.Error()
 			}
@@ -159,10 +157,7 @@ func (g *globalOptions) printResult(in *hookinstall.Installer, command string, r
 		warn(g.IO.Err, name, r.Notes)
 		return
 	}
-	word := outcomeWords[r.Status]
-	if word == "" {
-		word = string(r.Status)
-	}
+	word := cmp.Or(outcomeWords[r.Status], string(r.Status))
 	if r.Status == hookinstall.StatusInstalled && !slices.ContainsFunc(r.Changes, func(c hookinstall.Change) bool { return c.Kind == "config" || c.Kind == "script" }) {
 		word = "trusted: only the trust for our hooks was added" // add --trust to an install that stood
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -136,15 +137,10 @@ type jsonError struct {
 // wantsJSON reports a --json flag in args, for a run whose flags did not
 // parse.
 func wantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--json" || a == "--json=true" {
-			return true
-		}
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = args[:i]
 	}
-	return false
+	return slices.Contains(args, "--json") || slices.Contains(args, "--json=true")
 }
 
 // unknownCommand is the command args name when it is none of root's
@@ -331,7 +327,6 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 		return selection{}, usageError{fmt.Errorf("name an agent (%s) or use --all", strings.Join(hookinstall.AgentNames(), ", "))}
 	}
 	var sel selection
-	seen := map[string]bool{}
 	for _, n := range names {
 		a, err := in.Agent(n) // "agy" is antigravity, "Claude" claude
 		if err != nil {
@@ -340,11 +335,9 @@ func (g *globalOptions) selectAgents(in *hookinstall.Installer, names []string, 
 			}
 			return selection{}, err
 		}
-		if seen[a.Name] {
-			continue
+		if !slices.Contains(sel.agents, a.Name) {
+			sel.agents = append(sel.agents, a.Name)
 		}
-		seen[a.Name] = true
-		sel.agents = append(sel.agents, a.Name)
 	}
 	return sel, nil
 }

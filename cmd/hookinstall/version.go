@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -45,43 +46,25 @@ const develVersion = "(devel)"
 func buildVersion() versionInfo {
 	v := versionInfo{Version: version, Commit: commit, Date: date, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	if bi, ok := testOnlyBuildInfo(); ok {
-		if v.GoVersion == "" {
-			v.GoVersion = bi.GoVersion
-		}
-		if v.Version == "" && bi.Main.Version != "" && bi.Main.Version != develVersion {
+		v.GoVersion = cmp.Or(v.GoVersion, bi.GoVersion)
+		if v.Version == "" && bi.Main.Version != develVersion {
 			v.Version = bi.Main.Version
 		}
-		var rev, vtime string
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				rev = s.Value
+				v.Commit = cmp.Or(v.Commit, s.Value)
 			case "vcs.time":
-				vtime = s.Value
+				v.Date = cmp.Or(v.Date, s.Value)
 			case "vcs.modified":
 				v.Modified = v.Modified || s.Value == "true"
 			}
 		}
-		if v.Commit == "" {
-			v.Commit = rev
-		}
-		if v.Date == "" {
-			v.Date = vtime
-		}
-		if v.Commit == "" || v.Date == "" {
-			if t, c, ok := pseudoVersion(v.Version); ok {
-				if v.Commit == "" {
-					v.Commit = c
-				}
-				if v.Date == "" {
-					v.Date = t
-				}
-			}
+		if t, c, ok := pseudoVersion(v.Version); ok {
+			v.Commit, v.Date = cmp.Or(v.Commit, c), cmp.Or(v.Date, t)
 		}
 	}
-	if v.Version == "" {
-		v.Version = develVersion
-	}
+	v.Version = cmp.Or(v.Version, develVersion)
 	return v
 }
 
@@ -94,19 +77,15 @@ func pseudoVersion(v string) (when, rev string, ok bool) {
 	if i < 0 || len(v)-i-1 != 12 {
 		return "", "", false
 	}
-	rev = v[i+1:]
-	for _, r := range rev {
-		if !strings.ContainsRune("0123456789abcdef", r) {
-			return "", "", false
-		}
+	if rev = v[i+1:]; strings.Trim(rev, "0123456789abcdef") != "" {
+		return "", "", false
 	}
 	rest := v[:i]
 	j := strings.LastIndexAny(rest, "-.")
 	if j < 0 || len(rest)-j-1 < 14 {
 		return "", "", false
 	}
-	ts := rest[len(rest)-14:]
-	t, err := time.Parse("20060102150405", ts)
+	t, err := time.Parse("20060102150405", rest[len(rest)-14:])
 	if err != nil {
 		return "", "", false
 	}
@@ -122,12 +101,7 @@ func (v versionInfo) String() string {
 	return v.Version + " (" + shortCommit(v.Commit) + ")"
 }
 
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}
+func shortCommit(c string) string { return c[:min(len(c), 12)] }
 
 // text is what `hookinstall version` and `hookinstall --version` print.
 func (v versionInfo) text() string {

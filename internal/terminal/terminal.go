@@ -343,10 +343,7 @@ func (r Rule) match(v string) bool {
 // then Rules), else OSC 9; wrapped for tmux when one of Wrappers matches. why
 // names the terminal a rule matched, the override, or the default.
 func Detect(ns string, getenv func(string) string) (t Terminal, why string) {
-	tmux := false
-	for _, r := range Wrappers {
-		tmux = tmux || r.match(getenv(r.Var))
-	}
+	tmux := slices.ContainsFunc(Wrappers, func(r Rule) bool { return r.match(getenv(r.Var)) })
 	wrap := func(t Terminal) Terminal {
 		if t.Tmux = t.Tmux || tmux; !t.Tmux && getenv("ZELLIJ") != "" {
 			return t.inZellij(getenv(ZellijVersion))
@@ -505,19 +502,7 @@ func (o *Own) NotifiesIn(t Terminal, s State) bool {
 // Draws reports whether the agent draws its own tab progress in the
 // environment getenv reads (a hook's).
 func (o *Own) Draws(getenv func(string) string) bool {
-	for _, r := range o.progress() {
-		if r.Var == "" || r.match(getenv(r.Var)) {
-			return true
-		}
-	}
-	return false
-}
-
-func (o *Own) progress() []Rule {
-	if o == nil {
-		return nil
-	}
-	return o.Progress
+	return o != nil && slices.ContainsFunc(o.Progress, func(r Rule) bool { return r.Var == "" || r.match(getenv(r.Var)) })
 }
 
 // holds reports whether t holds the state by h and the agent sends none
@@ -694,14 +679,11 @@ func SafeFolder(dir string) string {
 	if name == "" {
 		return "/"
 	}
-	b := []byte(name)
+	b := []byte(name[:min(len(name), FolderMax)])
 	for i, c := range b {
 		if strings.IndexByte(FolderSafe, c) < 0 {
 			b[i] = '_'
 		}
-	}
-	if len(b) > FolderMax {
-		b = b[:FolderMax]
 	}
 	return string(b)
 }
