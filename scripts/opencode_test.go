@@ -255,10 +255,28 @@ func TestPluginNoTmuxOnPath(t *testing.T) {
 	cmd := exec.Command(node, filepath.Join(dir, "driver.mjs"), plugin, "turn")
 	cmd.Env = []string{"PATH=/nonexistent", "HOOKINSTALL_TASK_ID=terminal:tmux+osc777", "HOOKINSTALL_PTY=" + p.Path, "XDG_RUNTIME_DIR=" + run,
 		"TMUX=/nonexistent/sock,1,0", "TMUX_PANE=%1"}
+	p.Agent(cmd)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
 		t.Fatalf("the plugin with no tmux on PATH: %v\n%s", err, out)
 	}
 	if got := p.Drain(t); !bytes.Contains(got, []byte("]9;4;3")) {
 		t.Errorf("the pty got %q, want the states", got)
+	}
+	// An agent with no controlling terminal (a daemon) writes nothing to
+	// the pty its environment names, and keeps no record (issue 36).
+	cmd = exec.Command(node, filepath.Join(dir, "driver.mjs"), plugin, "turn")
+	cmd.Env = []string{"HOOKINSTALL_TASK_ID=terminal:osc777", "HOOKINSTALL_PTY=" + p.Path, "XDG_RUNTIME_DIR=" + run}
+	ptytest.Daemon(cmd)
+	if err := os.RemoveAll(filepath.Join(run, "hookinstall", "tty-"+filepath.Base(p.Path))); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
+		t.Fatalf("the plugin in a daemon: %v\n%s", err, out)
+	}
+	if got := p.Drain(t); len(got) > 0 {
+		t.Errorf("the plugin in a daemon wrote %q to the pty", got)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(run, "hookinstall")); len(ents) > 0 {
+		t.Errorf("the plugin in a daemon kept a record: %v", ents)
 	}
 }

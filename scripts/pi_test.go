@@ -192,7 +192,7 @@ func withoutRecord(t *testing.T, src string) string {
 	t.Helper()
 	i := strings.Index(src, "\nfunction record(")
 	j := strings.Index(src[max(i, 0):], "\n}\n")
-	if i < 0 || j < 0 || strings.Count(src, "record(") != 2 || !strings.Contains(src, "function terminal(task, state, pty) {\n  const d = folder();\n  if (!record(state, pty, d)) return \"\";") {
+	if i < 0 || j < 0 || strings.Count(src, "record(") != 2 || !strings.Contains(src, "function terminal(task, state, pty) {\n  const d = folder();\n  if (!mine(pty) || !record(state, pty, d)) return \"\";") {
 		t.Fatalf("the record function, called by terminal mode alone, is not where it should be:\n%s", src)
 	}
 	return src[:i] + src[i+j:]

@@ -367,6 +367,7 @@ func TestTerminalScriptsRun(t *testing.T) {
 					a := terminal.Agent{ID: c.spec.Agent, Product: c.spec.Product, Own: c.spec.Own}
 					key := c.spec.Agent + "-" + filepath.Base(p.Path)
 					cmd.Stdin = strings.NewReader(c.payload)
+					p.Agent(cmd)
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
 					if err := cmd.Run(); err != nil || errb.Len() > 0 {
@@ -452,6 +453,7 @@ func TestPluginsTerminalMode(t *testing.T) {
 			cmd := exec.Command(node, filepath.Join(c.dir, "driver.mjs"), c.file, "turn")
 			cmd.Dir = work
 			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOOKINSTALL_TASK_ID=" + term.TaskID(), "HOOKINSTALL_PTY=" + p.Path, "TERM_PROGRAM=" + env["TERM_PROGRAM"]}
+			p.Agent(cmd)
 			if out, err := cmd.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "ok\n") {
 				t.Fatalf("%s %s: %v %s", c.product, ts, err, out)
 			}

@@ -13,13 +13,18 @@ import (
 // agent_end (with the stopReason of the prompt's last assistant message) in the
 // recorder's format.
 const piRecorder = `// e2e fixture: the user's own extension. Logs agent_start and agent_end.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 
 const LOG = %s;
 function rec(event, payload) {
   try {
     const pty = process.env.HOOKINSTALL_PTY ? "set" : "unset";
-    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty;
+    let tty = "";
+    try {
+      const st = readFileSync("/proc/self/stat", "utf8");
+      tty = st.slice(st.lastIndexOf(") ") + 2).split(" ")[4];
+    } catch {}
+    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty + " tty=" + tty;
     appendFileSync(LOG, (Date.now() / 1000) + "\t" + event + "\t" + env + "\t" + JSON.stringify(payload ?? null) + "\n");
   } catch {}
 }

@@ -56,6 +56,10 @@ type run struct {
 	problems []string
 	notes    []string
 
+	// beforeStrays, when set, runs in quit once tmux is gone, before the
+	// check that no process of the case outlived it (Codex's daemon: stop it)
+	beforeStrays func()
+
 	// decode, when set, reads raw.bin in place of DecodeOSC (the terminal
 	// cases: our terminal-mode sequences, as OSC values of namespace ns)
 	decode func([]byte) []OSC
@@ -458,6 +462,9 @@ func (r *run) quit(ks ...string) {
 	r.snap("exit")
 	time.Sleep(300 * time.Millisecond) // let pipe-pane's cat drain
 	r.killTmux()
+	if r.beforeStrays != nil {
+		r.beforeStrays()
+	}
 	if strays := killStrays(r.mark, 3*time.Second); len(strays) > 0 {
 		r.problem("processes outlived the agent (killed now): %s", strings.Join(strays, "; "))
 	}
@@ -474,9 +481,32 @@ ts=$(date +%s.%N)
 payload=$(cat)
 pty=unset
 if [ -n "${HOOKINSTALL_PTY:-}" ]; then pty=set; [ -c "$HOOKINSTALL_PTY" ] && pty=chardev; fi
-printf '%s\t%s\ttask=%s pty=%s\t%s\n' "$ts" "$2" "${HOOKINSTALL_TASK_ID:-}" "$pty" "$(printf '%s' "$payload" | tr '\n' ' ')" >> "$1"
+log=$1 ev=$2
+# the agent's terminal as terminal.sh reads it: the tty_nr of this hook's
+# parent, or of the agent beyond a shell of its own session
+s=
+[ -r /proc/$PPID/stat ] && read -r s </proc/$PPID/stat
+set -- ${s##*) }
+case $s in *'(sh) '* | *'(dash) '* | *'(bash) '* | *'(zsh) '*) [ "$5" != 0 ] || { read -r s </proc/$2/stat; set -- ${s##*) }; } ;; esac
+printf '%s\t%s\ttask=%s pty=%s tty=%s\t%s\n' "$ts" "$ev" "${HOOKINSTALL_TASK_ID:-}" "$pty" "${5:-}" "$(printf '%s' "$payload" | tr '\n' ' ')" >> "$log"
 exit 0
 `
+
+// ttyHeld says where a recorded hook ran under an agent not in the pane
+// (the tty_nr it logged is not that of /dev/pts/N): terminal mode's
+// runtime and plugins would then send nothing (issue 36).
+func (r *run) ttyHeld(ev []recEvent) {
+	n, err := strconv.Atoi(strings.TrimPrefix(r.pty, "/dev/pts/"))
+	if err != nil {
+		return
+	}
+	for _, e := range ev {
+		if got, ok := strings.CutPrefix(e.env[strings.LastIndex(e.env, " ")+1:], "tty="); ok && got != strconv.Itoa(34816+n) {
+			r.problem("the %s hook ran under an agent whose terminal (tty_nr %q) is not the pane's %s: terminal mode would be silent", e.event, got, r.pty)
+			return
+		}
+	}
+}
 
 type recEvent struct {
 	ts    float64
@@ -690,6 +720,7 @@ func runCase(t *testing.T, c agentCase) {
 		case !c.declined && err != nil:
 			r.problem("the approved tool never ran (%s missing): the permission prompt was not approved", c.marker)
 		}
+		r.ttyHeld(r.recorded())
 		if ev := r.recorded(); c.userHooksFire && len(ev) == 0 {
 			r.problem("the user's own hooks did not run beside ours (the recorder logged nothing)")
 		} else if c.userHooksFire {

@@ -66,7 +66,10 @@ type termCase struct {
 	xtversion string
 	// own: the agent notifies the attention itself in this terminal (its
 	// description's ShowsItself), so the hooks leave their notification out
-	own     bool
+	own bool
+	// daemon: the agent's hooks run in a daemon of its own, with no
+	// terminal: nothing of ours may reach the terminal (issue 36)
+	daemon  bool
 	want    terminal.Terminal
 	marker  string
 	fixture func(*run)
@@ -111,6 +114,12 @@ func TestTerminal(t *testing.T) {
 			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDrive("trust", true, "")},
+		// Codex as users start it (issue 36): plain codex, whose hooks run in
+		// its app-server daemon, two sessions in two windows
+		{name: "codex-term-daemon", agent: "codex", product: "Codex", via: "tmux", daemon: true,
+			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			xtversion: "iTerm2 3.6.6",
+			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDaemonDrive},
 		// tmux's window list (issue 23): Claude in a background window of the
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's
@@ -434,6 +443,9 @@ func runTermCase(t *testing.T, c termCase) {
 	}
 	r.startServer(c.marker)
 	c.fixture(r)
+	if c.daemon {
+		r.args = nil
+	}
 	if out, err := hk.add(r); err != nil {
 		t.Fatalf("%s: hookinstall add: %v\n%s", r.who, err, out)
 	}
@@ -544,6 +556,13 @@ func runTermCase(t *testing.T, c termCase) {
 		r.problem("the approved tool never ran (%s missing)", c.marker)
 	}
 
+	if c.daemon {
+		if got := DecodeTerminal(mustRead(r.raw)); len(got) > 0 {
+			r.problem("hooks run in the daemon reached the outer terminal: %v", got)
+		}
+		termReport(t, r, c, start, nil)
+		return
+	}
 	if c.via == "tmux-bg" {
 		// what reaches the outer terminal from a background window is its
 		// bell alone; the flag was read during attention (claudeBellDrive)
@@ -743,4 +762,88 @@ func termReport(t *testing.T, r *run, c termCase, start time.Time, ours []TermOS
 	if len(r.problems) > 0 {
 		t.Errorf("FAIL %s\n%s\nartifacts: %s", r.name, strings.Join(r.problems, "\n"), r.dir)
 	}
+}
+
+func mustRead(p string) []byte { b, _ := os.ReadFile(p); return b }
+
+// codexDaemonDrive drives Codex as users start it: plain codex, whose TUI
+// is a client of an app-server daemon that runs the hooks with the
+// environment of the shell that started it first. A turn in window 0;
+// then, that Codex still open, a second one in window 1 asks for a
+// permission. While it asks, ls must show no Codex session and no pane
+// its option (before issue 36 the attention went to window 0's pane, its
+// tty and its record); every hook fired (the recorder logged both
+// PermissionRequests). runTermCase then wants nothing of ours on the
+// outer terminal.
+func codexDaemonDrive(r *run) {
+	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
+		"TMPDIR=" + os.Getenv("TMPDIR"), "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}
+	r.beforeStrays = func() {
+		out, err := cmdOut(30*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
+		r.note("codex app-server daemon stop: %v %s", err, strings.TrimSpace(out))
+		// its updater ("app-server daemon pid-update-loop") outlives a stop
+		for _, p := range killStrays(r.mark, 2*time.Second) {
+			r.note("left by codex's daemon (killed now): %s", p)
+		}
+	}
+	if !r.need(`Continue without trusting`, 60*time.Second, "start", "codex did not ask to review the new hooks at startup", "C-c", "C-c") {
+		return
+	}
+	if !codexChoose(r, 2) {
+		r.problem("the TUI did not become ready after trusting the hooks:\n%s", r.screen())
+	}
+	const dialog = `Would you like to run the following command`
+	r.prompt(thePrompt)
+	if !r.need(dialog, 60*time.Second, "permission", "no approval prompt", "C-c", "C-c") {
+		return
+	}
+	r.approve(dialog, "y")
+	r.waitScreen(`Worked for`, 60*time.Second)
+	r.snap("first-done")
+	first := r.sess
+	shell := "exec bash --noprofile --rcfile " + shq(filepath.Join(r.dir, "bashrc")) + " -i"
+	if out, err := r.tm("new-window", "-t", first+":1", "/bin/sh -c "+shq(shell)); err != nil {
+		r.problem("second window: %v %s", err, out)
+	}
+	r.sess = first + ":1"
+	_, _ = r.tm("set-option", "-t", r.sess, "remain-on-exit", "on") // quit sees Codex exit
+	if !r.need(`term-e2e\$`, 30*time.Second, "shell2", "the second shell did not start", "C-d") {
+		return
+	}
+	_, _ = r.tm("send-keys", "-t", r.sess, "-l", "exec "+shq(r.bin.path))
+	_, _ = r.tm("send-keys", "-t", r.sess, "Enter")
+	if !r.need(`fake-model default`, 60*time.Second, "ready2", "the second codex did not become ready", "C-c", "C-c") {
+		return
+	}
+	r.prompt(thePrompt)
+	if !r.need(dialog, 60*time.Second, "permission2", "no approval prompt in the second codex", "C-c", "C-c") {
+		return
+	}
+	asked := func() int {
+		n := 0
+		for _, e := range r.recorded() {
+			if e.event == "PermissionRequest" {
+				n++
+			}
+		}
+		return n
+	}
+	for end := time.Now().Add(10 * time.Second); asked() < 2 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+	}
+	if n := asked(); n < 2 {
+		r.problem("the recorder logged %d PermissionRequest hooks, want 2 (one per session)", n)
+	}
+	if out, err := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--json"); err != nil || strings.Contains(out, `"codex"`) {
+		r.problem("ls while the second codex asks: %v %s", err, out)
+	}
+	for _, w := range []string{first + ":0", first + ":1"} {
+		if v, _ := r.tm("show-options", "-pqv", "-t", w, terminal.PaneOption("hookinstall")); v != "" {
+			r.problem("window %s's pane option says %q", w, v)
+		}
+	}
+	r.snap("second-permission")
+	r.approve(dialog, "y")
+	r.waitScreen(`Worked for`, 60*time.Second)
+	r.snap("second-done")
+	r.quit("C-c", "C-c")
 }

@@ -123,11 +123,21 @@ function record(state, pty, d) {
   return true;
 }
 
+function mine(pty) {
+  const n = /^\/dev\/pts\/(\d+)$/.exec(pty);
+  try {
+    const s = fs.readFileSync("/proc/self/stat", "utf8");
+    return !n || s.slice(s.lastIndexOf(") ") + 2).split(" ")[4] === String(34816 + Number(n[1]));
+  } catch {
+    return true;
+  }
+}
+
 // terminal is what the terminal gets for state ("" where the record says so
 // already); pty's name tells this agent session from others.
 function terminal(task, state, pty) {
   const d = folder();
-  if (!record(state, pty, d)) return "";
+  if (!mine(pty) || !record(state, pty, d)) return "";
   const id = task.slice("terminal:".length);
   const arm = TERMINAL[state].find(([pats]) => pats.some((p) => (p.endsWith("*") ? id.startsWith(p.slice(0, -1)) : id === p))) || [[], []];
   const draws = OWN_PROGRESS.some(([v, want]) => {
