@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -368,6 +370,14 @@ func benchHooks(r *report, _ string, work string) error {
 		return err
 	}
 	defer p.close()
+	// This process holds the pty as its controlling terminal, as an agent
+	// started in it does: terminal mode reports only to its agent's own
+	// (setsid fails where this process leads its group: run it by make bench).
+	_, _ = syscall.Setsid()
+	signal.Ignore(syscall.SIGHUP) // when the pty closes, at the end
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, p.slave.Fd(), syscall.TIOCSCTTY, 0); e != 0 {
+		return fmt.Errorf("the pty as controlling terminal: %v (run hookbench by make bench)", e)
+	}
 	env := []string{"PATH=/usr/bin:/bin", terminal.TaskVar(ns) + "=bench-task", terminal.PTYVar(ns) + "=" + p.slave.Name()}
 	// terminal mode keeps each session's record in the user's runtime
 	// folder (docs/commands.md "ls, jump and watch")
