@@ -131,6 +131,10 @@ func (r *run) fireOne(s scriptInfo, c fireCase) {
 		}
 	}
 	base := fmt.Sprintf("%s with %s", s.Path, c.Why)
+	if errors.Is(res.Err, agentexec.ErrScratch) { // not the hook's fault
+		r.skip(c.ID, s.Path, fmt.Sprintf("%s was not run: %v", base, res.Err))
+		return
+	}
 	var faults []string
 	if res.Err != nil {
 		faults = append(faults, res.Err.Error())

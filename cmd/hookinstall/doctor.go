@@ -220,7 +220,7 @@ func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDocto
 	color := o.useColor()
 	// Notes (info) are findings, not checks that passed or failed: the
 	// summary counts them apart, so that its numbers and the footer's agree.
-	failed, checks, notes, installed := 0, 0, 0, 0
+	failed, checks, notes, installed, skipped := 0, 0, 0, 0, 0
 	for _, a := range agents {
 		if a.Installed {
 			installed++
@@ -232,6 +232,8 @@ func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDocto
 				continue
 			case hookinstall.CheckFail:
 				failed++
+			case hookinstall.CheckSkip:
+				skipped++
 			}
 			checks++
 		}
@@ -254,6 +256,8 @@ func printDoctor(o *doctorOptions, in *hookinstall.Installer, agents []jsonDocto
 	switch {
 	case failed > 0:
 		fmt.Fprintf(w, "doctor: %d of %d checks failed\n", failed, checks)
+	case skipped > 0: // not "all passed": some were not run
+		fmt.Fprintf(w, "doctor: %d of %d checks passed; %d could not be checked\n", checks-skipped, checks, skipped)
 	case installed == 0:
 		printWrapped(w, "doctor: ", hintIndent, "nothing of hookinstall's is installed here, so no hook can fire; install with '"+in.Command("add AGENT")+"' or '"+in.Command("add --all")+"'")
 	case notes > 0 && !o.Verbose:

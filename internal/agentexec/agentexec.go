@@ -33,6 +33,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -96,6 +97,10 @@ type Result struct {
 	Scratch string // the scratch folder, its symlinks resolved (deleted by now)
 }
 
+// ErrScratch is Run's error when it has no scratch folder (an unusable
+// TMPDIR): the program was not run.
+var ErrScratch = errors.New("no scratch folder in the temporary folder")
+
 // Run runs c: the program on getenv's PATH, or at its path.
 func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 	r := Result{Path: c.Name}
@@ -106,7 +111,7 @@ func Run(ctx context.Context, getenv func(string) string, c Cmd) Result {
 	}
 	tmp, err := os.MkdirTemp("", "hookinstall-agent-")
 	if err != nil {
-		r.Err = err
+		r.Err = fmt.Errorf("%w: %v; set TMPDIR to a folder you can write", ErrScratch, err)
 		return r
 	}
 	defer os.RemoveAll(tmp)
