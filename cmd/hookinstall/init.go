@@ -72,7 +72,13 @@ prefixed tmux+), or to off.`,
 			if args[0] == "powershell" || args[0] == "pwsh" {
 				said = nil // Windows: no tmux, no records
 			} else if err == nil {
-				code += terminal.PromptHook(args[0], ns, dir)
+				// the prompt calls back the hookinstall that ran init: the
+				// one on PATH (kept across upgrades) where that is this one
+				self := "hookinstall"
+				if exe, err := os.Executable(); err == nil && !sameProgram(g.Getenv, self, exe) {
+					self = exe
+				}
+				code += terminal.PromptHook(args[0], ns, dir, self)
 			}
 			for _, w := range said {
 				// said by the shell, and only by an interactive one on a
@@ -250,4 +256,12 @@ func withoutVars(env []string, names ...string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(names, k)
 	})
+}
+
+// sameProgram says whether name, looked up on PATH, is the file exe.
+func sameProgram(getenv func(string) string, name, exe string) bool {
+	p, err := agentexec.LookPath(getenv, name)
+	a, err1 := os.Stat(p)
+	b, err2 := os.Stat(exe)
+	return err == nil && err1 == nil && err2 == nil && os.SameFile(a, b)
 }

@@ -69,7 +69,11 @@ type termCase struct {
 	own bool
 	// daemon: the agent's hooks run in a daemon of its own, with no
 	// terminal: nothing of ours may reach the terminal (issue 36)
-	daemon  bool
+	daemon bool
+	// killed: the agent, started from the shell (not exec'd), is killed
+	// (-9) at its permission prompt; the shell's next prompt must clear the
+	// tab, the pane option and the record (issue 36)
+	killed  bool
 	want    terminal.Terminal
 	marker  string
 	fixture func(*run)
@@ -120,6 +124,12 @@ func TestTerminal(t *testing.T) {
 			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDaemonDrive},
+		// Claude killed (-9) at its permission prompt, in iTerm2's
+		// environment inside tmux: init's prompt hook clears what it left
+		{name: "claude-term-killed", agent: "claude", product: "Claude Code", via: "tmux", killed: true,
+			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			xtversion: "iTerm2 3.6.6",
+			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: killedDrive},
 		// tmux's window list (issue 23): Claude in a background window of the
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's
@@ -526,7 +536,11 @@ func runTermCase(t *testing.T, c termCase) {
 		}
 	}
 	envFile := filepath.Join(r.dir, "shell-env.txt")
-	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; exec %s`, shq(envFile), shq(r.bin.path))
+	exec := "exec "
+	if c.killed {
+		exec = ""
+	}
+	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; %s%s`, shq(envFile), exec, shq(r.bin.path))
 	for _, a := range r.args {
 		line += " " + shq(a)
 	}
@@ -552,10 +566,14 @@ func runTermCase(t *testing.T, c termCase) {
 	default:
 		r.note("the shell that ran init had HOOKINSTALL_TASK_ID=%s HOOKINSTALL_PTY=%s", f[0], f[1])
 	}
-	if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil {
+	if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil && !c.killed {
 		r.problem("the approved tool never ran (%s missing)", c.marker)
 	}
 
+	if c.killed {
+		termReport(t, r, c, start, nil)
+		return
+	}
 	if c.daemon {
 		if got := DecodeTerminal(mustRead(r.raw)); len(got) > 0 {
 			r.problem("hooks run in the daemon reached the outer terminal: %v", got)
@@ -846,4 +864,68 @@ func codexDaemonDrive(r *run) {
 	r.waitScreen(`Worked for`, 60*time.Second)
 	r.snap("second-done")
 	r.quit("C-c", "C-c")
+}
+
+// killedDrive kills the agent (-9) once it asks for a permission, and
+// wants, within 5 s of the kill, what the shell's prompt hook does at the
+// next prompt: the tab's progress and 7501 record cleared on the outer
+// terminal, no pane option, no session in ls (before issue 36: blocked,
+// paused, the option and the record stayed).
+func killedDrive(r *run) {
+	if !claudeAsk(r) {
+		return
+	}
+	for end := time.Now().Add(10 * time.Second); !bytes.Contains(mustRead(r.raw), []byte("7501;state=blocked")); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			r.problem("no OSC 7501 state=blocked before the kill")
+			break
+		}
+	}
+	shell, _ := r.tm("display-message", "-p", "-t", r.sess, "#{pane_pid}")
+	ents, _ := os.ReadDir("/proc")
+	pid := 0
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 1 && f[1] == shell {
+			pid, _ = strconv.Atoi(e.Name())
+		}
+	}
+	if pid == 0 || syscall.Kill(pid, syscall.SIGKILL) != nil {
+		r.problem("no agent process under the shell (pid %s) to kill", shell)
+		return
+	}
+	killed := time.Now()
+	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "TMPDIR=" + os.Getenv("TMPDIR"), "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}
+	var left []string
+	for time.Since(killed) < 5*time.Second {
+		left = nil
+		raw := mustRead(r.raw)
+		if i := bytes.LastIndex(raw, []byte("7501;state=blocked")); i < 0 || !bytes.Contains(raw[i:], []byte("7501;state=clear")) {
+			left = append(left, "no OSC 7501 state=clear after the blocked one")
+		}
+		if i := bytes.LastIndex(raw, []byte("9;4;4;100")); i < 0 || !bytes.Contains(raw[i:], []byte("9;4;0")) {
+			left = append(left, "the progress stayed paused (no 9;4;0 after 9;4;4;100)")
+		}
+		if v, _ := r.tm("show-options", "-pqv", "-t", r.sess, terminal.PaneOption("hookinstall")); v != "" {
+			left = append(left, "the pane option says "+v)
+		}
+		// (ls drops a dead agent's record itself: asked last, so that it
+		// does not take the record from the prompt hook)
+		if left == nil {
+			if out, _ := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--short"); strings.TrimSpace(out) != "" {
+				left = append(left, "ls --short says "+strings.TrimSpace(out))
+			}
+		}
+		if left == nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if left != nil {
+		r.problem("5 s after the kill: %s", strings.Join(left, "; "))
+	} else {
+		r.note("cleared %.1fs after the kill", time.Since(killed).Seconds())
+	}
+	r.snap("after-kill")
+	r.quit("C-d")
 }

@@ -201,12 +201,14 @@ func psInit(shell, task, over string) string {
 // PromptHook is the code that clears, at the shell's next prompt, what an
 // agent run from it left (it exited, crashed or was killed): when this
 // terminal has a record in dir, 'hookinstall emit clear'. One builtin test
-// a prompt; nothing runs while there is no record.
-func PromptHook(shell, ns, dir string) string {
-	rec, run := "'"+strings.ReplaceAll(dir+"/"+RecordPrefix, "'", `'\''`)+"'", " command hookinstall --namespace "+ns+" emit clear"
+// a prompt; nothing runs while there is no record. self is how init was
+// called (a path, or "hookinstall" from PATH), which the hook calls back.
+func PromptHook(shell, ns, dir, self string) string {
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	rec, run := q(dir+"/"+RecordPrefix), " command "+q(self)+" --namespace "+ns+" emit clear"
 	if shell == "fish" {
 		return "function __hookinstall_prompt --on-event fish_prompt\n    test -f " + strings.ReplaceAll(rec, `'\''`, `\'`) +
-			"(string replace -r '.*/' '' -- \"$" + PTYVar(ns) + "\"); and" + run + "\nend\n"
+			"(string replace -r '.*/' '' -- \"$" + PTYVar(ns) + "\"); and" + strings.ReplaceAll(run, `'\''`, `\'`) + "\nend\n"
 	}
 	fn := "__hookinstall_prompt() { [ ! -f " + rec + "\"${" + PTYVar(ns) + "##*/}\" ] ||" + run + "; }\n"
 	if shell == "zsh" {
