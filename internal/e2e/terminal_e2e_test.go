@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -471,7 +472,14 @@ func runTermCase(t *testing.T, c termCase) {
 		}
 	}
 	r.decode = termDecode(c.product, filepath.Base(r.work))
-	rc := r.rcFile(c.env)
+	// the case's own records folder: a record another case left for a
+	// pty of the same number would be cleared at this shell's first prompt
+	extra := map[string]string{"XDG_RUNTIME_DIR": filepath.Join(r.dir, "run")}
+	maps.Copy(extra, c.env)
+	if err := os.MkdirAll(extra["XDG_RUNTIME_DIR"], 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rc := r.rcFile(extra)
 	shell := "exec bash --noprofile --rcfile " + shq(rc) + " -i"
 	switch c.via {
 	case "tmux", "tmux-bg":
@@ -795,7 +803,7 @@ func mustRead(p string) []byte { b, _ := os.ReadFile(p); return b }
 // outer terminal.
 func codexDaemonDrive(r *run) {
 	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
-		"TMPDIR=" + os.Getenv("TMPDIR"), "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}
+		"XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
 	r.beforeStrays = func() {
 		out, err := cmdOut(30*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
 		r.note("codex app-server daemon stop: %v %s", err, strings.TrimSpace(out))
@@ -895,7 +903,7 @@ func killedDrive(r *run) {
 		return
 	}
 	killed := time.Now()
-	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "TMPDIR=" + os.Getenv("TMPDIR"), "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}
+	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
 	var left []string
 	for time.Since(killed) < 5*time.Second {
 		left = nil
