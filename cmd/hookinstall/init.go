@@ -84,9 +84,9 @@ prefixed tmux+), or to off.`,
 				// said by the shell, and only by an interactive one on a
 				// terminal: a script that sources the rc file, or Claude
 				// Code's hook shell on Windows (bash -i), stays quiet
-				q := "'" + strings.ReplaceAll("hookinstall init: "+w, "'", `'\''`) + "'"
+				q := terminal.Quote(args[0], "hookinstall init: "+w)
 				if args[0] == "fish" {
-					code += "status is-interactive; and isatty stderr; and printf '%s\\n' " + strings.ReplaceAll(q, `'\''`, `\'`) + " >&2\n"
+					code += "status is-interactive; and isatty stderr; and printf '%s\\n' " + q + " >&2\n"
 				} else {
 					code += "case $- in *i*) [ ! -t 0 ] || printf '%s\\n' " + q + " >&2 ;; esac\n"
 				}

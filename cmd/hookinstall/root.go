@@ -207,7 +207,7 @@ user's files back byte for byte.`,
 				// --json promises one document: help text is none.
 				var names []string
 				for _, c := range cmd.Commands() {
-					if c.IsAvailableCommand() && c.Name() != "help" && c.Name() != "completion" {
+					if c.IsAvailableCommand() { // as the help lists them (not help itself)
 						names = append(names, c.Name())
 					}
 				}

@@ -117,24 +117,11 @@ func TestWatchRunsOncePerEpisode(t *testing.T) {
 	out, errb := &listing{}, &listing{}
 	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: out, Err: errb}, Getenv: func(k string) string { return env[k] }},
 		After: time.Second, Exec: `echo "ran for $HOOKINSTALL_AGENT $HOOKINSTALL_STATE"`} // on watch's stdout
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- runWatch(ctx, o) }()
-	await := func(re, what string) {
-		select {
-		case <-out.when(regexp.MustCompile(re)):
-		case err := <-done:
-			t.Fatalf("watch ended before %s: %v; stderr %q", what, err, errb.last())
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: not within 30 s; stderr %q, output:\n%s", what, errb.last(), out.last())
-		}
-	}
-	await(`(?m)^gemini +waiting`, "it listed the gemini waiting")
+	await, stop := startWatch(t, o, out, errb)
+	await(out, `(?m)^gemini +waiting`, "it listed the gemini waiting")
 	rec("1", "gemini", "working") // resumed before it was due
-	await(`(?m)^ran for claude`, "CMD ran for the claude that kept waiting")
-	cancel()
-	if err := <-done; err != nil {
+	await(out, `(?m)^ran for claude`, "CMD ran for the claude that kept waiting")
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if ran := regexp.MustCompile(`(?m)^ran for .*$`).FindAllString(out.String(), -1); len(ran) != 1 || ran[0] != "ran for claude attention" {
@@ -222,19 +209,7 @@ func TestWatchSurvivesGroupWritable(t *testing.T) {
 	env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": rundir}
 	out, errb := &listing{}, &listing{}
 	o := &sessionsOptions{globalOptions: &globalOptions{IO: IO{Out: out, Err: errb}, Getenv: func(k string) string { return env[k] }}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- runWatch(ctx, o) }()
-	await := func(l *listing, re, what string) {
-		select {
-		case <-l.when(regexp.MustCompile(re)):
-		case err := <-done:
-			t.Fatalf("watch ended before %s: %v; stderr %q", what, err, errb.last())
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: not within 30 s; stderr %q, output:\n%s", what, errb.last(), out.last())
-		}
-	}
+	await, _ := startWatch(t, o, out, errb)
 	await(out, `(?m)^gemini +working`, "it listed the gemini")
 	if err := os.Chmod(filepath.Join(rundir, "hookinstall"), 0o770); err != nil {
 		t.Fatal(err)
@@ -242,4 +217,25 @@ func TestWatchSurvivesGroupWritable(t *testing.T) {
 	writeRecord(t, rundir, map[string]string{"state": "attention", "agent": "claude", "folder": "repo", "tty": "/dev/pts/2"})
 	await(out, `(?m)^claude +waiting`, "it listed the claude, after the folder turned group-writable")
 	await(errb, `made it yours alone`, "it said it made the folder private again")
+}
+
+// startWatch runs watch with o, which prints to out and errb, until stop
+// or the test's end; await waits (up to 30 s) until l matches re, said as
+// what; stop ends watch and returns its error.
+func startWatch(t *testing.T, o *sessionsOptions, out, errb *listing) (await func(l *listing, re, what string), stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runWatch(ctx, o) }()
+	t.Cleanup(cancel)
+	stop = func() error { cancel(); return <-done }
+	return func(l *listing, re, what string) {
+		t.Helper()
+		select {
+		case <-l.when(regexp.MustCompile(re)):
+		case err := <-done:
+			t.Fatalf("watch ended before %s: %v; stderr %q", what, err, errb.last())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: not within 30 s; stderr %q, output:\n%s", what, errb.last(), out.last())
+		}
+	}, stop
 }

@@ -14,22 +14,7 @@ import (
 // events of a turn in the recorder's format (agent_end with the stopReason
 // of the last assistant message and willContinue).
 const ompRecorder = `// e2e fixture: the user's own extension. Logs the events of a turn.
-import { appendFileSync, readFileSync } from "node:fs";
-
-const LOG = %s;
-function rec(event, payload) {
-  try {
-    const pty = process.env.HOOKINSTALL_PTY ? "set" : "unset";
-    let tty = "";
-    try {
-      const st = readFileSync("/proc/self/stat", "utf8");
-      tty = st.slice(st.lastIndexOf(") ") + 2).split(" ")[4];
-    } catch {}
-    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty + " tty=" + tty;
-    appendFileSync(LOG, (Date.now() / 1000) + "\t" + event + "\t" + env + "\t" + JSON.stringify(payload ?? null) + "\n");
-  } catch {}
-}
-
+` + jsRecorder + `
 export default function (pi) {
   for (const ev of ["session_start", "agent_start", "tool_approval_requested", "tool_approval_resolved", "tool_execution_start", "tool_execution_end", "agent_end", "session_shutdown"]) {
     pi.on(ev, async (event) => {

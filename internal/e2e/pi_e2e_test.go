@@ -13,22 +13,7 @@ import (
 // agent_end (with the stopReason of the prompt's last assistant message) in the
 // recorder's format.
 const piRecorder = `// e2e fixture: the user's own extension. Logs agent_start and agent_end.
-import { appendFileSync, readFileSync } from "node:fs";
-
-const LOG = %s;
-function rec(event, payload) {
-  try {
-    const pty = process.env.HOOKINSTALL_PTY ? "set" : "unset";
-    let tty = "";
-    try {
-      const st = readFileSync("/proc/self/stat", "utf8");
-      tty = st.slice(st.lastIndexOf(") ") + 2).split(" ")[4];
-    } catch {}
-    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty + " tty=" + tty;
-    appendFileSync(LOG, (Date.now() / 1000) + "\t" + event + "\t" + env + "\t" + JSON.stringify(payload ?? null) + "\n");
-  } catch {}
-}
-
+` + jsRecorder + `
 export default function (pi) {
   for (const ev of ["session_start", "agent_start", "agent_end", "tool_execution_start", "tool_execution_end", "session_shutdown"]) {
     pi.on(ev, async (event) => {

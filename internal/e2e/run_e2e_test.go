@@ -508,6 +508,27 @@ func (r *run) ttyHeld(ev []recEvent) {
 	}
 }
 
+// jsRecorder is the head of the fixture user's own JavaScript plugins and
+// extensions (opencode's and Kilo's, Pi's, oh-my-pi's): rec logs a line as
+// recorderScript does, the tty the agent's own (the plugin runs in it). Its
+// %s is the log's path.
+const jsRecorder = `import { appendFileSync, readFileSync } from "node:fs";
+
+const LOG = %s;
+function rec(event, payload) {
+  try {
+    const pty = process.env.HOOKINSTALL_PTY ? "set" : "unset";
+    let tty = "";
+    try {
+      const st = readFileSync("/proc/self/stat", "utf8");
+      tty = st.slice(st.lastIndexOf(") ") + 2).split(" ")[4];
+    } catch {}
+    const env = "task=" + (process.env.HOOKINSTALL_TASK_ID || "") + " pty=" + pty + " tty=" + tty;
+    appendFileSync(LOG, (Date.now() / 1000) + "\t" + event + "\t" + env + "\t" + JSON.stringify(payload ?? null) + "\n");
+  } catch {}
+}
+`
+
 type recEvent struct {
 	ts    float64
 	event string

@@ -81,6 +81,10 @@ type termCase struct {
 	drive   func(*run)
 }
 
+// iterm2Server is iTerm2's environment on a tmux server (its XTVERSION
+// answer: "iTerm2 3.6.6").
+var iterm2Server = map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"}
+
 func TestTerminal(t *testing.T) {
 	cases := []termCase{
 		{name: "claude-term-tmux", agent: "claude", product: "Claude Code", via: "tmux",
@@ -104,31 +108,31 @@ func TestTerminal(t *testing.T) {
 			xtversion: "kitty(0.44.0)",
 			want:      terminal.Terminal{Dialect: terminal.OSC99, Name: "kitty", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
 		{name: "claude-term-iterm2", agent: "claude", product: "Claude Code", via: "tmux", own: true,
-			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: claudeOwnDrive},
 		// a pty agent in iTerm2's environment (issue 29): its OSC 7501
 		// records go blocked, working again after the approval, done
 		{name: "gemini-term-iterm2", agent: "gemini", product: "Gemini CLI", via: "tmux",
-			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "gemini-marker.txt", fixture: geminiFixture, drive: geminiDrive},
 		// Codex in iTerm2's environment, inside tmux: it writes its own 7501
 		// unwrapped there, which tmux drops, so its hooks send theirs
 		{name: "codex-term-iterm2", agent: "codex", product: "Codex", via: "tmux",
-			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDrive("trust", true, "")},
 		// Codex as users start it (issue 36): plain codex, whose hooks run in
 		// its app-server daemon, two sessions in two windows
 		{name: "codex-term-daemon", agent: "codex", product: "Codex", via: "tmux", daemon: true,
-			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDaemonDrive},
 		// Claude killed (-9) at its permission prompt, in iTerm2's
 		// environment inside tmux: init's prompt hook clears what it left
 		{name: "claude-term-killed", agent: "claude", product: "Claude Code", via: "tmux", killed: true,
-			server:    map[string]string{"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.6.6", "LC_TERMINAL": "iTerm2", "ITERM_SESSION_ID": "w0t0p0:F00D"},
+			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: killedDrive},
 		// tmux's window list (issue 23): Claude in a background window of the

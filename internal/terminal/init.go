@@ -204,15 +204,23 @@ func psInit(shell, task, over string) string {
 // a prompt; nothing runs while there is no record. self is how init was
 // called (a path, or "hookinstall" from PATH), which the hook calls back.
 func PromptHook(shell, ns, dir, self string) string {
-	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-	rec, run := q(dir+"/"+RecordPrefix), " command "+q(self)+" --namespace "+ns+" emit clear"
+	rec, run := Quote(shell, dir+"/"+RecordPrefix), " command "+Quote(shell, self)+" --namespace "+ns+" emit clear"
 	if shell == "fish" {
-		return "function __hookinstall_prompt --on-event fish_prompt\n    test -f " + strings.ReplaceAll(rec, `'\''`, `\'`) +
-			"(string replace -r '.*/' '' -- \"$" + PTYVar(ns) + "\"); and" + strings.ReplaceAll(run, `'\''`, `\'`) + "\nend\n"
+		return "function __hookinstall_prompt --on-event fish_prompt\n    test -f " + rec +
+			"(string replace -r '.*/' '' -- \"$" + PTYVar(ns) + "\"); and" + run + "\nend\n"
 	}
 	fn := "__hookinstall_prompt() { [ ! -f " + rec + "\"${" + PTYVar(ns) + "##*/}\" ] ||" + run + "; }\n"
 	if shell == "zsh" {
 		return fn + "precmd_functions=(${precmd_functions:#__hookinstall_prompt} __hookinstall_prompt)\n"
 	}
 	return fn + `case ${PROMPT_COMMAND:-} in *__hookinstall_prompt*) ;; *) PROMPT_COMMAND="__hookinstall_prompt${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;; esac` + "\n"
+}
+
+// Quote is s as one word in shell's code, in single quotes (fish escapes
+// inside them, bash and zsh end and reopen them).
+func Quote(shell, s string) string {
+	if shell == "fish" {
+		return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
