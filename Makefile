@@ -62,7 +62,7 @@ update:
 	$(GO) test -count=1 ./cmd/hookinstall -run TestScript -update
 	HOOKINSTALL_UPDATE_RENDERS=1 $(GO) test -count=1 . -run '^TestOwnFileRenders$$'
 	UPDATE_GOLDEN=1 $(GO) test -count=1 ./scripts -run '^TestGolden$$'
-	HOOKINSTALL_UPDATE_DOCS=1 $(GO) test -count=1 . -run '^TestREADMEAgentsTable$$'
+	HOOKINSTALL_UPDATE_DOCS=1 $(GO) test -count=1 . -run '^TestGeneratedTables$$'
 
 # gofmt, go.mod tidy, vet (with and without the e2e tag), a darwin build and
 # vet of every package, the windows builds (amd64, arm64) and vet, and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,7 +80,7 @@ func TestREADMEExamples(t *testing.T) {
 // "To add an agent") exist for every agent of the registry: its section in
 // docs/agents.md, and its recorded payloads named in
 // adapters/payloads/README.md (where each was recorded). Its row in the
-// README's Agents table is generated (TestREADMEAgentsTable).
+// README's Agents table is generated (TestGeneratedTables).
 func TestDocsRowsEveryAgent(t *testing.T) {
 	agentsDoc, payloads := readDoc(t, "docs/agents.md"), readDoc(t, "adapters/payloads/README.md")
 	for _, a := range adapters.All() {
@@ -145,27 +146,71 @@ func agentsTable(t *testing.T) string {
 	return b.String()
 }
 
-// TestREADMEAgentsTable: the README's Agents table is the one agentsTable
-// renders from the registry, so a new agent, event or path shows there
-// without a hand edit. HOOKINSTALL_UPDATE_DOCS=1 rewrites it (make update).
-func TestREADMEAgentsTable(t *testing.T) {
-	readme := readDoc(t, "README.md")
-	head, rest, ok1 := strings.Cut(readme, tableBegin)
-	_, tail, ok2 := strings.Cut(rest, tableEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("README.md: no generated Agents table (want it between %q and %q)", tableBegin, tableEnd)
-	}
-	want := head + tableBegin + agentsTable(t) + tableEnd + tail
-	if os.Getenv("HOOKINSTALL_UPDATE_DOCS") == "1" {
-		if err := os.WriteFile("README.md", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
+// endsTable renders docs/agents.md's table of what ends each state, per
+// agent, from the registry: the events that end attention and working, and
+// the gaps its Range measured (adapters.Gap), where the state shown
+// outlives the agent's own.
+func endsTable(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("| agent | measured | attention ends at | working ends at | it sends its hooks nothing when: the state shown lasts until |\n|---|---|---|---|---|\n")
+	for _, a := range adapters.All() {
+		ends := map[State][]string{}
+		for _, e := range a.Events() {
+			for _, st := range []State{Attention, Working} {
+				if e.State != st && !slices.Contains(ends[st], e.Event) {
+					ends[st] = append(ends[st], e.Event)
+				}
+			}
 		}
-		return
+		measured, gaps := "no binary here", []string{"not measured: attention and working may outlive the agent's"}
+		if r := a.Range; r != nil {
+			measured, gaps = r.Oldest+" to "+r.Newest, []string{"no gap measured"}
+			if r.Oldest == r.Newest {
+				measured = r.Newest
+			}
+			if len(r.Silent) > 0 {
+				gaps = nil
+			}
+			for _, g := range r.Silent {
+				gaps = append(gaps, fmt.Sprintf("%s: %s until %s", g.At, g.State, g.Until))
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", a.ID, measured, strings.Join(ends[Attention], ", "), strings.Join(ends[Working], ", "), strings.Join(gaps, "; "))
 	}
-	if readme != want {
-		t.Errorf("README.md: the Agents table is not what the registry says; run make update "+
-			"(HOOKINSTALL_UPDATE_DOCS=1 go test . -run '^TestREADMEAgentsTable$') and review the diff:\n%s",
-			firstLineDiff(readme, want))
+	return b.String()
+}
+
+// TestGeneratedTables: the README's Agents table and docs/agents.md's table
+// of what ends each state are the ones agentsTable and endsTable render
+// from the registry, so a new agent, event, path or gap shows there
+// without a hand edit. HOOKINSTALL_UPDATE_DOCS=1 rewrites them (make update).
+func TestGeneratedTables(t *testing.T) {
+	for _, g := range []struct {
+		file, begin, end string
+		render           func(*testing.T) string
+	}{
+		{"README.md", tableBegin, tableEnd, agentsTable},
+		{"docs/agents.md", "<!-- ends table: generated from the registry (adapters) by make update; do not edit -->\n", "<!-- end of ends table -->\n", endsTable},
+	} {
+		doc := readDoc(t, g.file)
+		head, rest, ok1 := strings.Cut(doc, g.begin)
+		_, tail, ok2 := strings.Cut(rest, g.end)
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: no generated table (want it between %q and %q)", g.file, g.begin, g.end)
+		}
+		want := head + g.begin + g.render(t) + g.end + tail
+		if os.Getenv("HOOKINSTALL_UPDATE_DOCS") == "1" {
+			if err := os.WriteFile(g.file, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if doc != want {
+			t.Errorf("%s: the generated table is not what the registry says; run make update "+
+				"(HOOKINSTALL_UPDATE_DOCS=1 go test . -run '^TestGeneratedTables$') and review the diff:\n%s",
+				g.file, firstLineDiff(doc, want))
+		}
 	}
 }
 

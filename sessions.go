@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hookinstall/hookinstall/adapters"
 	"github.com/hookinstall/hookinstall/internal/terminal"
 	"github.com/hookinstall/hookinstall/writer"
 )
@@ -31,6 +32,9 @@ type Session struct {
 	Server string    `json:"server,omitempty"` // the multiplexer's server (tmux's socket)
 	SSH    bool      `json:"ssh"`              // reached over ssh
 	PID    int       `json:"pid"`
+	// Unsure: the agent may have left State without a word to its hooks
+	// (adapters.Agent.Unsure: docs/agents.md, "What ends each state").
+	Unsure bool `json:"unsure"`
 }
 
 // Sessions lists the agent sessions on this machine, from the records in
@@ -72,6 +76,8 @@ func session(r writer.Record) Session {
 	s := Session{Agent: f["agent"], State: State(f["state"]), Since: r.Since, Folder: f["folder"], TTY: f["tty"], Mux: f["mux"], Pane: f["pane"],
 		Server: f["server"], SSH: f["ssh"] == "1"}
 	s.PID, _ = strconv.Atoi(f["pid"])
+	a, _ := adapters.Lookup(s.Agent)
+	s.Unsure = a.Unsure(s.State)
 	return s
 }
 

@@ -378,6 +378,7 @@ func register(a *Agent) {
 	}
 	if r := a.Range; r != nil { // stated once here: the floor is Oldest unless set
 		r.Floor = cmp.Or(r.Floor, r.Oldest)
+		r.Silent = append([]Gap{}, r.Silent...)
 		if r.Older == nil {
 			r.Older = []Older{}
 		}

@@ -295,7 +295,7 @@ func readClaudeDoctor(in AskInput) []Check {
 // claudeRange: Claude Code honours a hook's terminalSequence from 2.1.141
 // on (measured in the TUI, docs/agents.md "Versions"); 2.1.140 runs every
 // hook and shows none of it.
-var claudeRange = &Range{Program: "claude", Oldest: "2.1.141", Newest: "2.1.332", Floor: "2.1.140",
+var claudeRange = &Range{Program: "claude", Oldest: "2.1.141", Newest: "2.1.332", Floor: "2.1.140", Silent: []Gap{Approved, EscAsk, EscTurn},
 	Older: []Older{{Below: "2.1.141",
 		Refuse: "runs hooks but throws away the terminalSequence they print (honoured from 2.1.141 on), so no state of ours would reach your terminal; upgrade Claude Code, then run add again",
 		Why:    "2.1.140 ran every hook in the TUI and no state reached the pty"}}}

@@ -137,4 +137,4 @@ func copilotDeadPaths(in Input) []Check {
 }
 
 // copilotRange: the versions measured with our hooks (docs/agents.md "Versions").
-var copilotRange = &Range{Program: "copilot", Oldest: "1.0.39", Newest: "1.0.102"}
+var copilotRange = &Range{Program: "copilot", Oldest: "1.0.39", Newest: "1.0.102", Silent: []Gap{Approved, EscAsk}}

@@ -86,7 +86,7 @@ func init() {
 }
 
 // droidRange: the versions measured with our hooks (docs/agents.md "droid").
-var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2"}
+var droidRange = &Range{Program: "droid", Oldest: "0.225.2", Newest: "0.225.2", Silent: []Gap{Approved}}
 
 func droidSettings(t Target) string { return filepath.Join(t.Dir, "settings.json") }
 

@@ -241,4 +241,4 @@ func geminiRedaction(in Input, root gjson.Result) []Check {
 }
 
 // geminiRange: the versions measured with our hooks (docs/agents.md "Versions").
-var geminiRange = &Range{Program: "gemini", Oldest: "0.34.0", Newest: "0.61.0"}
+var geminiRange = &Range{Program: "gemini", Oldest: "0.34.0", Newest: "0.61.0", Silent: []Gap{Approved, EscAsk, EscTurn}}

@@ -91,4 +91,4 @@ func lettaSwitches(in Input) []Check {
 }
 
 // lettaRange: the versions measured with our hooks (docs/agents.md "letta").
-var lettaRange = &Range{Program: "letta", Oldest: "0.32.18", Newest: "0.32.18"}
+var lettaRange = &Range{Program: "letta", Oldest: "0.32.18", Newest: "0.32.18", Silent: []Gap{EscAsk, EscTurn}}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 // A Range is the agent versions whose binaries were run with our hooks
@@ -28,6 +30,32 @@ type Range struct {
 	// Oldest writes an event Oldest knows in another form (Qwen Code 0.21.2
 	// has every event, and reads timeouts in milliseconds).
 	Older []Older `json:"older"`
+	// Silent are the moments Newest sends its hooks nothing, measured: the
+	// state shown then outlives the agent's own (Unsure).
+	Silent []Gap `json:"silent"`
+}
+
+// A Gap is a moment when an agent sends its hooks nothing: the State shown
+// then may be wrong until what Until says happens.
+type Gap struct {
+	At    string         `json:"at"`
+	State terminal.State `json:"state"`
+	Until string         `json:"until"`
+}
+
+// The gaps measured (docs/agents.md, "After an approval"). An agent's exit
+// ends each at the shell's next prompt (init's prompt hook).
+var (
+	Approved = Gap{"an approved tool runs", terminal.Attention, "the tool ends"}
+	EscAsk   = Gap{"Esc at a permission prompt", terminal.Attention, "the next prompt"}
+	EscTurn  = Gap{"Esc mid-turn", terminal.Working, "the next prompt"}
+)
+
+// Unsure reports whether state s of agent a (nil: not one of ours) may be
+// out of date: a gap of a leaves s on, or no binary of a was measured.
+func (a *Agent) Unsure(s terminal.State) bool {
+	return (s == terminal.Attention || s == terminal.Working) &&
+		(a == nil || a.Range == nil || slices.ContainsFunc(a.Range.Silent, func(g Gap) bool { return g.State == s }))
 }
 
 // Older is what hookinstall writes for the versions below Below.

@@ -3,6 +3,8 @@ package adapters
 import (
 	"reflect"
 	"testing"
+
+	"github.com/hookinstall/hookinstall/internal/terminal"
 )
 
 func TestParseAndCompareVersions(t *testing.T) {
@@ -52,6 +54,29 @@ func TestJudge(t *testing.T) {
 	} {
 		if got := c.r.Judge(c.v); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %s: %+v, want %+v", c.r.Program, c.v, got, c.want)
+		}
+	}
+}
+
+// TestUnsure: a state an agent may leave without a word to its hooks is
+// unsure (Claude's attention and working: nothing at Esc), one it reports
+// leaving is not (Kimi's), nor are done and interrupted; an agent no binary
+// of which was measured (Grok), or none of ours, is unsure in both.
+func TestUnsure(t *testing.T) {
+	get := func(id string) *Agent { a, _ := Lookup(id); return a }
+	for i, c := range []struct {
+		a    *Agent
+		s    terminal.State
+		want bool
+	}{
+		{get("claude"), terminal.Attention, true}, {get("claude"), terminal.Working, true}, {get("claude"), terminal.Done, false},
+		{get("codex"), terminal.Attention, true}, {get("codex"), terminal.Working, false},
+		{get("kimi"), terminal.Attention, false}, {get("kimi"), terminal.Working, false},
+		{get("grok"), terminal.Attention, true}, {get("grok"), terminal.Interrupted, false},
+		{nil, terminal.Working, true}, {nil, terminal.Done, false},
+	} {
+		if got := c.a.Unsure(c.s); got != c.want {
+			t.Errorf("case %d: Unsure(%s) = %v, want %v", i, c.s, got, c.want)
 		}
 	}
 }

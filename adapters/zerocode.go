@@ -381,7 +381,7 @@ func readCodexHooks(in AskInput) []Check {
 // codexRange: Codex runs our hooks back to 0.129.0; 0.149.0 has no Interrupt
 // event (it ignores the key), 0.169.0 has it; the versions between were not
 // bisected, so they get no Interrupt either (docs/agents.md "Versions").
-var codexRange = &Range{Program: "codex", Oldest: "0.169.0", Newest: "0.171.0", Floor: "0.129.0",
+var codexRange = &Range{Program: "codex", Oldest: "0.169.0", Newest: "0.171.0", Floor: "0.129.0", Silent: []Gap{Approved},
 	Older: []Older{{Below: "0.169.0", Drop: []string{"Interrupt"},
 		Why: "Codex 0.149.0 and 0.129.0 have no Interrupt event"}}}
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -37,9 +38,10 @@ func newLsCmd(g *globalOptions) *cobra.Command {
 them up (a terminal host's hooks record nothing: it holds the state itself):
 the agent, its state and for how long, the project folder, and where it runs
 (its tty, tmux pane, ssh). Those waiting for you come first, the longest
-waiting first. A session whose agent is gone is dropped. --short prints one
-line of at most 40 columns for a status line (tmux status-right, a prompt),
-nothing when no agent runs.`,
+waiting first. A session whose agent is gone is dropped. A state marked ? is
+one the agent may have left without telling its hooks (docs/agents.md).
+--short prints one line of at most 40 columns for a status line (tmux
+status-right, a prompt), nothing when no agent runs.`,
 		Example: `  hookinstall ls
   hookinstall ls --short      # in tmux: set -g status-right '#(hookinstall ls --short)'`,
 		Args: cobra.NoArgs,
@@ -71,9 +73,10 @@ func newWatchCmd(g *globalOptions) *cobra.Command {
 record changes (file notifications, no polling), until interrupted. With
 --exec it runs CMD (with sh -c) once for each waiting episode that lasts
 --after: ` + terminal.EnvPrefix("hookinstall") + `_AGENT, _STATE, _FOLDER, _TTY and _PANE
-say which (with --namespace, its prefix). Network stays out of the hooks: a
-notification to your phone, a webhook, notify-send or say is CMD's to send
-(docs/commands.md has recipes, and how to run watch as a user service).`,
+say which (with --namespace, its prefix); _UNSURE is ? where ls marks one.
+Network stays out of the hooks: a notification to your phone, a webhook,
+notify-send or say is CMD's to send (docs/commands.md has recipes, and how to
+run watch as a user service).`,
 		Example: `  hookinstall watch --after 30s --exec 'notify-send "$HOOKINSTALL_AGENT" "$HOOKINSTALL_FOLDER"'`,
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runWatch(cmd.Context(), o) },
@@ -96,6 +99,9 @@ type jsonLs struct {
 // stateWords are the states as ls says them.
 var stateWords = map[hookinstall.State]string{hookinstall.Attention: "waiting", hookinstall.Working: "working",
 	hookinstall.Interrupted: "interrupted", hookinstall.Done: "done"}
+
+// marks mark a state a session may have left unsaid (Session.Unsure).
+var marks = map[bool]string{true: "?"}
 
 // briefWords are short's where stateWords are too long.
 var briefWords = map[hookinstall.State]string{hookinstall.Attention: "wait", hookinstall.Working: "work",
@@ -131,16 +137,17 @@ func runLs(o *sessionsOptions) error {
 // agent runs.
 func short(ss []hookinstall.Session) string {
 	var states []hookinstall.State
-	n := map[hookinstall.State]int{}
+	n, q := map[hookinstall.State]int{}, map[hookinstall.State]string{}
 	for _, s := range ss { // (sorted by state)
 		if n[s.State]++; n[s.State] == 1 {
 			states = append(states, s.State)
 		}
+		q[s.State] = cmp.Or(q[s.State], marks[s.Unsure])
 	}
 	var long, brief []string
 	for _, st := range states {
-		long = append(long, fmt.Sprintf("%d %s", n[st], stateWords[st]))
-		brief = append(brief, fmt.Sprintf("%d %s", n[st], briefWords[st]))
+		long = append(long, fmt.Sprintf("%d %s%s", n[st], stateWords[st], q[st]))
+		brief = append(brief, fmt.Sprintf("%d %s%s", n[st], briefWords[st], q[st]))
 	}
 	if s := strings.Join(long, ", "); len(s) <= 40 {
 		return s
@@ -155,8 +162,13 @@ func printSessions(w io.Writer, ss []hookinstall.Session, now time.Time, dir str
 		fmt.Fprintf(w, "no agent sessions in %s\n  (their hooks record them where hookinstall init or run set them up)\n", dir)
 		return
 	}
+	q := ""
 	for _, s := range ss {
-		fmt.Fprintf(w, "%-9s %-11s %6s  %-20s %s\n", s.Agent, stateWords[s.State], ago(now.Sub(s.Since)), s.Folder, where(s))
+		fmt.Fprintf(w, "%-9s %-11s %6s  %-20s %s\n", s.Agent, stateWords[s.State]+marks[s.Unsure], ago(now.Sub(s.Since)), s.Folder, where(s))
+		q += marks[s.Unsure]
+	}
+	if q != "" {
+		fmt.Fprintln(w, "  ? the agent may have moved on without telling its hooks (docs/agents.md)")
 	}
 }
 
@@ -331,7 +343,8 @@ func due(ss []hookinstall.Session, fired map[string]time.Time, after time.Durati
 func (o *sessionsOptions) execFor(ns string, s hookinstall.Session) {
 	p := terminal.EnvPrefix(ns)
 	cmd := exec.Command("/bin/sh", "-c", o.Exec)
-	cmd.Env = append(os.Environ(), p+"_AGENT="+s.Agent, p+"_STATE="+string(s.State), p+"_FOLDER="+s.Folder, p+"_TTY="+s.TTY, p+"_PANE="+s.Pane)
+	cmd.Env = append(os.Environ(), p+"_AGENT="+s.Agent, p+"_STATE="+string(s.State), p+"_FOLDER="+s.Folder, p+"_TTY="+s.TTY, p+"_PANE="+s.Pane,
+		p+"_UNSURE="+marks[s.Unsure])
 	cmd.Stdout, cmd.Stderr = o.IO.Out, o.IO.Err
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintf(o.IO.Err, "hookinstall watch: --exec for %s: %v\n", s.Agent, err)
