@@ -51,6 +51,13 @@
 // must see the same sequences as DecodeTerminal. HOOKINSTALL_E2E_BREAK_TERMINAL=1
 // breaks the folder in the installed scripts; the cases must then fail.
 //
+// TestTruth (truth_e2e_test.go) is the truth matrix: Claude, Gemini, opencode and plain
+// codex (its daemon) each asked, approved, stopped with Esc mid-command, declined with
+// Esc, joined by a second session in another window that is killed (-9), then quit; at
+// each moment ls, the pane option and the outer terminal's last 7501 record and 9;4
+// progress must all say the state the case wants (claude-truth, gemini-truth,
+// opencode-truth, codex-truth).
+//
 // Every wait is bounded and a watchdog ends the whole run (HOOKINSTALL_E2E_TIMEOUT,
 // default 540s, plus the time npm installs took, each at most 5 minutes), killing the
 // agents, tmux servers and fake model servers it started. Environment knobs:
@@ -62,7 +69,8 @@
 //	                         codex-trust-exec-<release>, codex-untrusted-exec-0.129.0, opencode,
 //	                         copilot, pi, kilo, gemini, qwen, qwen-interrupt, kimi, kimi-reject,
 //	                         omp, omp-deny, letta, droid, claude-term-tmux, gemini-term-tmux,
-//	                         claude-term-ssh, gemini-term-ssh, gemini-term-ssh-tmux); default
+//	                         claude-term-ssh, gemini-term-ssh, gemini-term-ssh-tmux, and
+//	                         the other TestTerminal and TestTruth names); default
 //	                         all. The pinned agents that the selected cases need are installed
 //	                         first, in parallel.
 //	HOOKINSTALL_E2E_BREAK    self-test: AGENT:STATE[,AGENT:STATE] (AGENT may be *)

@@ -74,7 +74,10 @@ type termCase struct {
 	// killed: the agent, started from the shell (not exec'd), is killed
 	// (-9) at its permission prompt; the shell's next prompt must clear the
 	// tab, the pane option and the record (issue 36)
-	killed  bool
+	killed bool
+	// truth: the drive checks every view itself (the truth matrix); the
+	// agent is started from the shell, not exec'd
+	truth   bool
 	want    terminal.Terminal
 	marker  string
 	fixture func(*run)
@@ -549,7 +552,7 @@ func runTermCase(t *testing.T, c termCase) {
 	}
 	envFile := filepath.Join(r.dir, "shell-env.txt")
 	exec := "exec "
-	if c.killed {
+	if c.killed || c.truth {
 		exec = ""
 	}
 	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; %s%s`, shq(envFile), exec, shq(r.bin.path))
@@ -582,14 +585,10 @@ func runTermCase(t *testing.T, c termCase) {
 		r.problem("the approved tool never ran (%s missing)", c.marker)
 	}
 
-	if c.killed {
-		termReport(t, r, c, start, nil)
-		return
+	if got := DecodeTerminal(mustRead(r.raw)); c.daemon && len(got) > 0 {
+		r.problem("hooks run in the daemon reached the outer terminal: %v", got)
 	}
-	if c.daemon {
-		if got := DecodeTerminal(mustRead(r.raw)); len(got) > 0 {
-			r.problem("hooks run in the daemon reached the outer terminal: %v", got)
-		}
+	if c.killed || c.truth || c.daemon {
 		termReport(t, r, c, start, nil)
 		return
 	}
@@ -806,16 +805,7 @@ func mustRead(p string) []byte { b, _ := os.ReadFile(p); return b }
 // PermissionRequests). runTermCase then wants nothing of ours on the
 // outer terminal.
 func codexDaemonDrive(r *run) {
-	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
-	r.beforeStrays = func() {
-		out, err := cmdOut(30*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
-		r.note("codex app-server daemon stop: %v %s", err, strings.TrimSpace(out))
-		// its updater ("app-server daemon pid-update-loop") outlives a stop
-		for _, p := range killStrays(r.mark, 2*time.Second) {
-			r.note("left by codex's daemon (killed now): %s", p)
-		}
-	}
+	env := codexDaemonStops(r)
 	if !r.need(`Continue without trusting`, 60*time.Second, "start", "codex did not ask to review the new hooks at startup", "C-c", "C-c") {
 		return
 	}
@@ -876,6 +866,23 @@ func codexDaemonDrive(r *run) {
 	r.waitScreen(`Worked for`, 60*time.Second)
 	r.snap("second-done")
 	r.quit("C-c", "C-c")
+}
+
+// codexDaemonStops has the case stop Codex's app-server daemon before it
+// looks for processes left over, and returns the environment it runs
+// hookinstall and codex with.
+func codexDaemonStops(r *run) []string {
+	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
+	r.beforeStrays = func() {
+		out, err := cmdOut(30*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
+		r.note("codex app-server daemon stop: %v %s", err, strings.TrimSpace(out))
+		// its updater ("app-server daemon pid-update-loop") outlives a stop
+		for _, p := range killStrays(r.mark, 2*time.Second) {
+			r.note("left by codex's daemon (killed now): %s", p)
+		}
+	}
+	return env
 }
 
 // killedDrive kills the agent (-9) once it asks for a permission, and

@@ -43,7 +43,7 @@ const (
 	TitleText = "Hook test session"
 )
 
-// A Chat Completions or Gemini prompt holding SlowWord gets a shell command that runs
+// A prompt holding SlowWord (in any of the APIs) gets a shell command that runs
 // on for SlowSeconds after it touches the marker, so a driver can interrupt
 // the agent while the tool runs.
 const (
@@ -445,18 +445,31 @@ func anthropicDecide(body map[string]any, marker string) decision {
 			tools = append(tools, n)
 		}
 	}
-	has := false
+	// Only this turn counts: a tool result after the user's last words (a
+	// second prompt in the session gets its own tool call; Claude Code puts
+	// its reminders and "[Request interrupted ...]" in text blocks too).
+	has, prompt := false, ""
 	for _, m := range list(body["messages"]) {
+		if c, ok := obj(m)["content"].(string); ok && str(obj(m)["role"]) == "user" {
+			has, prompt = false, c
+		}
 		for _, b := range list(obj(m)["content"]) {
-			if str(obj(b)["type"]) == "tool_result" {
+			switch t := str(obj(b)["text"]); {
+			case str(obj(b)["type"]) == "tool_result":
 				has = true
+			case str(obj(m)["role"]) == "user" && t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "[Request interrupted"):
+				has, prompt = false, t
 			}
 		}
 	}
 	switch {
 	case len(tools) > 0 && !has && contains(tools, "Bash"):
+		cmd := "touch " + marker
+		if strings.Contains(prompt, SlowWord) {
+			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
+		}
 		return decision{kind: "tool", name: "Bash", tools: tools,
-			args: map[string]any{"command": "touch " + marker, "description": "Create hook test marker file"}}
+			args: map[string]any{"command": cmd, "description": "Create hook test marker file"}}
 	case len(tools) == 0:
 		return text("title", tools, has)
 	default:
@@ -532,15 +545,24 @@ func responsesDecide(body map[string]any, marker string) decision {
 		}
 		tools = append(tools, n)
 	}
-	has := false
+	// Only this turn counts: a tool result after the user's last words (Codex's
+	// own context and "<turn_aborted>" come as user messages too).
+	has, prompt := false, ""
 	for _, it := range list(body["input"]) {
-		switch str(obj(it)["type"]) {
+		switch t := chatText(obj(it)["content"]); str(obj(it)["type"]) {
 		case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 			has = true
+		case "message":
+			if str(obj(it)["role"]) == "user" && t != "" && !strings.HasPrefix(strings.TrimSpace(t), "<") {
+				has, prompt = false, t
+			}
 		}
 	}
 	if len(tools) > 0 && !has {
 		cmd := "touch " + marker
+		if strings.Contains(prompt, SlowWord) {
+			cmd += " && sleep " + fmt.Sprint(SlowSeconds)
+		}
 		// Codex runs a plain command in its read-only sandbox without asking; asking
 		// to run it outside the sandbox is what makes it ask the user.
 		esc := func(m map[string]any) map[string]any {
