@@ -32,10 +32,12 @@ const stale = time.Minute
 // write nothing there). A record is written in place, so one without its
 // last line (terminal.RecordEnd) is being written: it is read again once,
 // then skipped, never shown. A file that is no record at all is skipped with
-// a note. With sweep (ls, watch; never doctor), a record whose agent's
-// process is gone is removed, and so is what stayed half written for a
-// minute (a hook killed mid-write; an older version's record) and an older
-// version's temporary files (<name>.<pid>). No folder: no records.
+// a note. A record whose agent's process is gone is not returned. With sweep
+// (ls, watch; never doctor) it is removed once its terminal is closed (until
+// then init's prompt hook takes it, to clear the tab), and so is what stayed
+// half written for a minute (a hook killed mid-write; an older version's
+// record) and an older version's temporary files (<name>.<pid>). No folder:
+// no records.
 func Records(dir string, sweep bool) ([]Record, []string, error) {
 	if err := checkPrivateDir(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -59,7 +61,8 @@ func Records(dir string, sweep bool) ([]Record, []string, error) {
 		case why != "":
 			notes = append(notes, path+": "+why+"; skipped")
 		case whole && !alive(r.Fields["pid"]) || !whole && old:
-			if sweep {
+			// a gone agent's record is its shell's prompt's to clear, while its terminal is open
+			if _, err := os.Stat(r.Fields["tty"]); sweep && (!whole || err != nil) {
 				_ = os.Remove(path)
 			}
 		case whole:

@@ -928,8 +928,7 @@ func killedDrive(r *run) {
 		if v, _ := r.tm("show-options", "-pqv", "-t", r.sess, terminal.PaneOption("hookinstall")); v != "" {
 			left = append(left, "the pane option says "+v)
 		}
-		// (ls drops a dead agent's record itself: asked last, so that it
-		// does not take the record from the prompt hook)
+		// (ls last: a program, the slowest to ask)
 		if left == nil {
 			if out, _ := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--short"); strings.TrimSpace(out) != "" {
 				left = append(left, "ls --short says "+strings.TrimSpace(out))

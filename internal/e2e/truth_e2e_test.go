@@ -258,7 +258,7 @@ func (r *run) truthCheck(moment, tty, want string, progress bool) {
 		if pane[tty], _ = r.tm("show-options", "-pqv", "-t", r.paneOf(tty), terminal.PaneOption("hookinstall")); pane[tty] != st {
 			seen = append(seen, "the pane option says "+pane[tty])
 		}
-		// ls last: it drops a dead agent's record, which the prompt hook clears
+		// ls last: a program, the slowest to ask
 		if seen == nil {
 			out, _ := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--json")
 			var doc struct {
