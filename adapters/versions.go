@@ -29,22 +29,18 @@ type Range struct {
 	// Below; they add up (a version below two gets both). A Below above
 	// Oldest writes an event Oldest knows in another form (Qwen Code 0.21.2
 	// has every event, and reads timeouts in milliseconds).
-	Older []Older `json:"older"`
-	// Silent are the moments Newest sends its hooks nothing, measured: the
-	// state shown then outlives the agent's own (Unsure).
-	Silent []Gap `json:"silent"`
+	Older  []Older `json:"older"`
+	Silent []Gap   `json:"silent"` // when Newest sends its hooks nothing (measured)
 }
 
-// A Gap is a moment when an agent sends its hooks nothing: the State shown
-// then may be wrong until what Until says happens.
+// A Gap: At, an agent sends its hooks nothing, so State shows until Until.
 type Gap struct {
 	At    string         `json:"at"`
 	State terminal.State `json:"state"`
 	Until string         `json:"until"`
 }
 
-// The gaps measured (docs/agents.md, "After an approval"). An agent's exit
-// ends each at the shell's next prompt (init's prompt hook).
+// The gaps measured (docs/agents.md); an exit ends each at the shell's prompt.
 var (
 	Approved = Gap{"an approved tool runs", terminal.Attention, "the tool ends"}
 	EscAsk   = Gap{"Esc at a permission prompt", terminal.Attention, "the next prompt"}

@@ -176,11 +176,11 @@ func newRunCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run [--] CMD [ARGS...]",
 		Short: "Run one command with the hooks reaching your own terminal (as init does for a shell)",
-		Long: `run starts CMD (replacing itself, so signals and the exit status are CMD's own)
-with <NS>_TASK_ID and <NS>_PTY set as init sets them for a shell: the terminal's
-language, and the tty of run's standard input. Where a terminal host set them
-already, or standard input is not a terminal, it runs CMD with the environment
-as it is.`,
+		Long: `run starts CMD with <NS>_TASK_ID and <NS>_PTY set as init sets them for a
+shell: the terminal's language, and the tty of run's standard input. When CMD
+ends, what it left in the tab is cleared, as init's prompt hook does, and run
+exits with CMD's status. Where a terminal host set them already, or standard
+input is not a terminal, it becomes CMD, with the environment as it is.`,
 		Example: `  hookinstall run -- claude
   hookinstall run gemini --model gemini-2.5-pro`,
 		Args: cobra.MinimumNArgs(1),
@@ -209,7 +209,8 @@ func ttyOf(getenv func(string) string) string {
 // runCommand execs args with the terminal's variables set, where init would
 // set them.
 func runCommand(g *globalOptions, ns string, args []string) error {
-	path, err := exec.LookPath(args[0])
+	cmd := args[0]
+	path, err := exec.LookPath(cmd)
 	if err != nil {
 		return hinted{error: fmt.Errorf("run: %w", err), hint: "name a program on PATH, or give its path"}
 	}
@@ -227,6 +228,10 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			s, getenv := inTmux(g.Getenv)
 			t, _ := terminal.Detect(ns, getenv)
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
+			// when CMD ends, however, what it left is cleared, as init's prompt hook does
+			if self, err := os.Executable(); err == nil {
+				path, args = "/bin/sh", append([]string{"sh", "-c", `trap : INT QUIT; "$@"; s=$?; "$0" --namespace ` + ns + ` emit clear; exit $s`, self, path}, args[1:]...)
+			}
 			if says, fix := s.words(); fix != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+says+";\n  "+fix)
 			}
@@ -237,7 +242,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			fmt.Fprintf(g.IO.Err, "hookinstall run: standard input is not a terminal, so the hooks stay silent; running %s as it is\n", args[0])
 		}
 	}
-	return fmt.Errorf("run %s: %w", args[0], syscall.Exec(path, args, env))
+	return fmt.Errorf("run %s: %w", cmd, syscall.Exec(path, args, env))
 }
 
 // prepareSessions sets up the folder of the records where terminal mode is
