@@ -123,6 +123,21 @@ func claudeDriveWith(r *run, atPrompt func()) {
 // claudeAsk starts a turn and returns once Claude asks for a permission:
 // false (Claude quit) when it never does.
 func claudeAsk(r *run) bool {
+	if !claudeReady(r) {
+		return false
+	}
+	r.snap("ready")
+	r.prompt(thePrompt)
+	if !r.need(`Do you want to proceed`, 60*time.Second, "permission", "no permission prompt ('Do you want to proceed')", "C-c", "C-c") {
+		return false
+	}
+	r.snap("permission")
+	return true
+}
+
+// claudeReady waits for Claude's prompt box, answering its auto-mode
+// nudge: false (Claude quit) when it never comes.
+func claudeReady(r *run) bool {
 	if !r.need(`manual mode|for shortcuts|Make auto mode`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
 		return false
 	}
@@ -131,12 +146,6 @@ func claudeAsk(r *run) bool {
 		r.keys("Down", "Enter")
 	}
 	r.waitScreen(`manual mode on|for shortcuts`, 15*time.Second)
-	r.snap("ready")
-	r.prompt(thePrompt)
-	if !r.need(`Do you want to proceed`, 60*time.Second, "permission", "no permission prompt ('Do you want to proceed')", "C-c", "C-c") {
-		return false
-	}
-	r.snap("permission")
 	return true
 }
 

@@ -89,17 +89,6 @@ func codexReady(r *run) bool {
 	return !strings.Contains(r.screen(), "Continue without trusting") || codexChoose(r, 2)
 }
 
-func claudeReady(r *run) bool {
-	if !r.need(`manual mode|for shortcuts|Make auto mode`, 60*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
-		return false
-	}
-	if strings.Contains(r.screen(), "Make auto mode your default") {
-		r.note("claude showed the auto-mode nudge; answered 'No, keep manual mode'")
-		r.keys("Down", "Enter")
-	}
-	return r.waitScreen(`manual mode on|for shortcuts`, 15*time.Second)
-}
-
 func geminiReady(r *run) bool {
 	ok := r.need(`Type your message`, 120*time.Second, "start", "the TUI did not come up", "C-c", "C-c")
 	time.Sleep(2 * time.Second) // it drops keys typed while it settles
