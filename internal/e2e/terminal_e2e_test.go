@@ -875,7 +875,9 @@ func codexDaemonStops(r *run) []string {
 	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
 	r.beforeStrays = func() {
-		out, err := cmdOut(30*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
+		// (10 s: with a stopped command's sleep still running in it, the stop
+		// did not return in 30 s; the processes are killed below)
+		out, err := cmdOut(10*time.Second, r.work, env, r.bin.path, "app-server", "daemon", "stop")
 		r.note("codex app-server daemon stop: %v %s", err, strings.TrimSpace(out))
 		// its updater ("app-server daemon pid-update-loop") outlives a stop
 		for _, p := range killStrays(r.mark, 2*time.Second) {
