@@ -72,13 +72,7 @@ prefixed tmux+), or to off.`,
 			if args[0] == "powershell" || args[0] == "pwsh" {
 				said = nil // Windows: no tmux, no records
 			} else if err == nil {
-				// the prompt calls back the hookinstall that ran init: the
-				// one on PATH (kept across upgrades) where that is this one
-				self := "hookinstall"
-				if exe, err := os.Executable(); err == nil && !sameProgram(g.Getenv, self, exe) {
-					self = exe
-				}
-				code += terminal.PromptHook(args[0], ns, dir, self)
+				code += terminal.PromptHook(args[0], ns, dir, self(g.Getenv))
 			}
 			for _, w := range said {
 				// said by the shell, and only by an interactive one on a
@@ -229,9 +223,7 @@ func runCommand(g *globalOptions, ns string, args []string) error {
 			t, _ := terminal.Detect(ns, getenv)
 			env = append(withoutVars(env, task, pty), task+"="+t.TaskID(), pty+"="+tty)
 			// when CMD ends, however, what it left is cleared, as init's prompt hook does
-			if self, err := os.Executable(); err == nil {
-				path, args = "/bin/sh", append([]string{"sh", "-c", `trap : INT QUIT; "$@"; s=$?; "$0" --namespace ` + ns + ` emit clear; exit $s`, self, path}, args[1:]...)
-			}
+			path, args = "/bin/sh", append([]string{"sh", "-c", `trap : INT QUIT; "$@"; s=$?; "$0" --namespace ` + ns + ` emit clear; exit $s`, self(g.Getenv), path}, args[1:]...)
 			if says, fix := s.words(); fix != "" {
 				fmt.Fprintln(g.IO.Err, "hookinstall run: "+says+";\n  "+fix)
 			}
@@ -263,10 +255,16 @@ func withoutVars(env []string, names ...string) []string {
 	})
 }
 
-// sameProgram says whether name, looked up on PATH, is the file exe.
-func sameProgram(getenv func(string) string, name, exe string) bool {
-	p, err := agentexec.LookPath(getenv, name)
-	a, err1 := os.Stat(p)
-	b, err2 := os.Stat(exe)
-	return err == nil && err1 == nil && err2 == nil && os.SameFile(a, b)
+// self is how a shell calls this hookinstall back (init's prompt hook,
+// run): "hookinstall" where the one on PATH is this program (kept across
+// upgrades), else its path.
+func self(getenv func(string) string) string {
+	exe, err := os.Executable()
+	p, err1 := agentexec.LookPath(getenv, "hookinstall")
+	a, err2 := os.Stat(p)
+	b, err3 := os.Stat(exe)
+	if err != nil || err1 == nil && err2 == nil && err3 == nil && os.SameFile(a, b) {
+		return "hookinstall"
+	}
+	return exe
 }

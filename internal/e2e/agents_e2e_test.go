@@ -464,11 +464,14 @@ func opencodeConfig(r *run, config, schema, plugin string) {
 	r.writeFile(plugin, fmt.Sprintf(opencodeRecorder, js(r.rec)), 0o644)
 }
 
+func opencodeReady(r *run) bool {
+	return r.need(`Ask anything`, 60*time.Second, "start", "the TUI did not come up", "C-c")
+}
+
 func opencodeDrive(r *run) {
-	if !r.need(`Ask anything`, 60*time.Second, "start", "the TUI did not come up", "C-c") {
+	if !opencodeReady(r) {
 		return
 	}
-	time.Sleep(time.Second)
 	r.snap("ready")
 	r.prompt(thePrompt)
 	if !r.need(`Permission required`, 60*time.Second, "permission", "no permission prompt ('Permission required')", "C-c") {

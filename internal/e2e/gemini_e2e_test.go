@@ -44,17 +44,25 @@ func geminiFixture(r *run) {
 	r.env = []string{"GOOGLE_GEMINI_BASE_URL=" + r.srv.URL, "GEMINI_API_KEY=fake-key-123"}
 }
 
-func geminiDrive(r *run) {
+// geminiReady waits for Gemini's prompt box: false (Gemini quit) when it
+// never comes, or when Gemini asks to trust the folder.
+func geminiReady(r *run) bool {
 	if !r.need(`Type your message`, 120*time.Second, "start", "the TUI did not come up", "C-c", "C-c") {
-		return
+		return false
 	}
 	if strings.Contains(r.screen(), "Do you trust") {
 		r.snap("trust")
 		r.problem("gemini asked to trust the folder although trustedFolders.json trusts it")
 		r.quit("C-c", "C-c")
+		return false
+	}
+	return true
+}
+
+func geminiDrive(r *run) {
+	if !geminiReady(r) {
 		return
 	}
-	time.Sleep(2 * time.Second)
 	r.snap("ready")
 	// "1. Allow once" is preselected
 	if !r.approvedTurn(`Allow execution of`, 90*time.Second, "C-c", "C-c") {

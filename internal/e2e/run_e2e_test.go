@@ -264,9 +264,25 @@ func (r *run) keys(ks ...string) {
 	}
 }
 
-// prompt types text, then Enter, and starts the turn clock.
+// prompt types text, waits until the screen shows it once more than before
+// (a TUI still settling drops keys: then it is typed again, once), then
+// Enter half a second later, and starts the turn clock. (The half second is
+// no wait for an event: a TUI takes keys that come together for a paste,
+// whose Enter is a newline; Kimi Code 2.1.0 did, on 2026-12-07.)
 func (r *run) prompt(text string) {
-	_, _ = r.tm("send-keys", "-t", r.sess, "-l", text)
+	n := strings.Count(r.screen(), text)
+	shown := func() bool { return strings.Count(r.screen(), text) > n }
+	for try := 0; try < 2; try++ {
+		_, _ = r.tm("send-keys", "-t", r.sess, "-l", text)
+		end := time.Now().Add(5 * time.Second)
+		for !shown() && time.Now().Before(end) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if shown() {
+			break
+		}
+		r.note("%q did not show within 5 s of typing it", text)
+	}
 	time.Sleep(500 * time.Millisecond)
 	r.mu.Lock()
 	r.t0 = time.Now()

@@ -71,10 +71,6 @@ type termCase struct {
 	// daemon: the agent's hooks run in a daemon of its own, with no
 	// terminal: nothing of ours may reach the terminal (issue 36)
 	daemon bool
-	// killed: the agent, started from the shell (not exec'd), is killed
-	// (-9) at its permission prompt; the shell's next prompt must clear the
-	// tab, the pane option and the record (issue 36)
-	killed bool
 	// truth: the drive checks every view itself (the truth matrix); the
 	// agent is started from the shell, not exec'd
 	truth   bool
@@ -126,18 +122,6 @@ func TestTerminal(t *testing.T) {
 			server:    iterm2Server,
 			xtversion: "iTerm2 3.6.6",
 			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDrive("trust", true, "")},
-		// Codex as users start it (issue 36): plain codex, whose hooks run in
-		// its app-server daemon, two sessions in two windows
-		{name: "codex-term-daemon", agent: "codex", product: "Codex", via: "tmux", daemon: true,
-			server:    iterm2Server,
-			xtversion: "iTerm2 3.6.6",
-			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "codex-marker.txt", fixture: codexFixture, drive: codexDaemonDrive},
-		// Claude killed (-9) at its permission prompt, in iTerm2's
-		// environment inside tmux: init's prompt hook clears what it left
-		{name: "claude-term-killed", agent: "claude", product: "Claude Code", via: "tmux", killed: true,
-			server:    iterm2Server,
-			xtversion: "iTerm2 3.6.6",
-			want:      terminal.Terminal{Dialect: terminal.OSC9, Name: "iterm2", Tmux: true}, marker: "claude-marker.txt", fixture: claudeFixture, drive: killedDrive},
 		// tmux's window list (issue 23): Claude in a background window of the
 		// user's tmux; its attention hook's plain BEL sets that window's bell
 		// flag (passthrough from a window nobody sees is dropped: tmux's
@@ -552,13 +536,10 @@ func runTermCase(t *testing.T, c termCase) {
 	}
 	envFile := filepath.Join(r.dir, "shell-env.txt")
 	exec := "exec "
-	if c.killed || c.truth {
+	if c.truth {
 		exec = ""
 	}
-	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; %s%s`, shq(envFile), exec, shq(r.bin.path))
-	for _, a := range r.args {
-		line += " " + shq(a)
-	}
+	line := fmt.Sprintf(`echo "$HOOKINSTALL_TASK_ID $HOOKINSTALL_PTY $(tty)" > %s; %s%s`, shq(envFile), exec, r.command())
 	_, _ = r.tm("send-keys", "-t", r.sess, "-l", line)
 	_, _ = r.tm("send-keys", "-t", r.sess, "Enter")
 	r.t0 = time.Now()
@@ -581,14 +562,14 @@ func runTermCase(t *testing.T, c termCase) {
 	default:
 		r.note("the shell that ran init had HOOKINSTALL_TASK_ID=%s HOOKINSTALL_PTY=%s", f[0], f[1])
 	}
-	if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil && !c.killed {
+	if _, err := os.Stat(filepath.Join(r.work, c.marker)); err != nil {
 		r.problem("the approved tool never ran (%s missing)", c.marker)
 	}
 
 	if got := DecodeTerminal(mustRead(r.raw)); c.daemon && len(got) > 0 {
 		r.problem("hooks run in the daemon reached the outer terminal: %v", got)
 	}
-	if c.killed || c.truth || c.daemon {
+	if c.truth || c.daemon {
 		termReport(t, r, c, start, nil)
 		return
 	}
@@ -795,83 +776,19 @@ func termReport(t *testing.T, r *run, c termCase, start time.Time, ours []TermOS
 
 func mustRead(p string) []byte { b, _ := os.ReadFile(p); return b }
 
-// codexDaemonDrive drives Codex as users start it: plain codex, whose TUI
-// is a client of an app-server daemon that runs the hooks with the
-// environment of the shell that started it first. A turn in window 0;
-// then, that Codex still open, a second one in window 1 asks for a
-// permission. While it asks, ls must show no Codex session and no pane
-// its option (before issue 36 the attention went to window 0's pane, its
-// tty and its record); every hook fired (the recorder logged both
-// PermissionRequests). runTermCase then wants nothing of ours on the
-// outer terminal.
-func codexDaemonDrive(r *run) {
-	env := codexDaemonStops(r)
-	if !r.need(`Continue without trusting`, 60*time.Second, "start", "codex did not ask to review the new hooks at startup", "C-c", "C-c") {
-		return
+// command is the shell's command line that starts the agent with its
+// arguments.
+func (r *run) command() string {
+	line := shq(r.bin.path)
+	for _, a := range r.args {
+		line += " " + shq(a)
 	}
-	if !codexChoose(r, 2) {
-		r.problem("the TUI did not become ready after trusting the hooks:\n%s", r.screen())
-	}
-	const dialog = `Would you like to run the following command`
-	r.prompt(thePrompt)
-	if !r.need(dialog, 60*time.Second, "permission", "no approval prompt", "C-c", "C-c") {
-		return
-	}
-	r.approve(dialog, "y")
-	r.waitScreen(`Worked for`, 60*time.Second)
-	r.snap("first-done")
-	first := r.sess
-	shell := "exec bash --noprofile --rcfile " + shq(filepath.Join(r.dir, "bashrc")) + " -i"
-	if out, err := r.tm("new-window", "-t", first+":1", "/bin/sh -c "+shq(shell)); err != nil {
-		r.problem("second window: %v %s", err, out)
-	}
-	r.sess = first + ":1"
-	_, _ = r.tm("set-option", "-t", r.sess, "remain-on-exit", "on") // quit sees Codex exit
-	if !r.need(`term-e2e\$`, 30*time.Second, "shell2", "the second shell did not start", "C-d") {
-		return
-	}
-	_, _ = r.tm("send-keys", "-t", r.sess, "-l", "exec "+shq(r.bin.path))
-	_, _ = r.tm("send-keys", "-t", r.sess, "Enter")
-	if !r.need(`fake-model default`, 60*time.Second, "ready2", "the second codex did not become ready", "C-c", "C-c") {
-		return
-	}
-	r.prompt(thePrompt)
-	if !r.need(dialog, 60*time.Second, "permission2", "no approval prompt in the second codex", "C-c", "C-c") {
-		return
-	}
-	asked := func() int {
-		n := 0
-		for _, e := range r.recorded() {
-			if e.event == "PermissionRequest" {
-				n++
-			}
-		}
-		return n
-	}
-	for end := time.Now().Add(10 * time.Second); asked() < 2 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-	}
-	if n := asked(); n < 2 {
-		r.problem("the recorder logged %d PermissionRequest hooks, want 2 (one per session)", n)
-	}
-	if out, err := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--json"); err != nil || strings.Contains(out, `"codex"`) {
-		r.problem("ls while the second codex asks: %v %s", err, out)
-	}
-	for _, w := range []string{first + ":0", first + ":1"} {
-		if v, _ := r.tm("show-options", "-pqv", "-t", w, terminal.PaneOption("hookinstall")); v != "" {
-			r.problem("window %s's pane option says %q", w, v)
-		}
-	}
-	r.snap("second-permission")
-	r.approve(dialog, "y")
-	r.waitScreen(`Worked for`, 60*time.Second)
-	r.snap("second-done")
-	r.quit("C-c", "C-c")
+	return line
 }
 
 // codexDaemonStops has the case stop Codex's app-server daemon before it
-// looks for processes left over, and returns the environment it runs
-// hookinstall and codex with.
-func codexDaemonStops(r *run) []string {
+// looks for processes left over.
+func codexDaemonStops(r *run) {
 	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "CODEX_HOME=" + filepath.Join(r.home, ".codex"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
 	r.beforeStrays = func() {
@@ -884,68 +801,4 @@ func codexDaemonStops(r *run) []string {
 			r.note("left by codex's daemon (killed now): %s", p)
 		}
 	}
-	return env
-}
-
-// killedDrive kills the agent (-9) once it asks for a permission, and
-// wants, within 5 s of the kill, what the shell's prompt hook does at the
-// next prompt: the tab's progress and 7501 record cleared on the outer
-// terminal, no pane option, no session in ls (before issue 36: blocked,
-// paused, the option and the record stayed).
-func killedDrive(r *run) {
-	if !claudeAsk(r) {
-		return
-	}
-	for end := time.Now().Add(10 * time.Second); !bytes.Contains(mustRead(r.raw), []byte("7501;state=blocked")); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(end) {
-			r.problem("no OSC 7501 state=blocked before the kill")
-			break
-		}
-	}
-	shell, _ := r.tm("display-message", "-p", "-t", r.sess, "#{pane_pid}")
-	ents, _ := os.ReadDir("/proc")
-	pid := 0
-	for _, e := range ents {
-		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 1 && f[1] == shell {
-			pid, _ = strconv.Atoi(e.Name())
-		}
-	}
-	if pid == 0 || syscall.Kill(pid, syscall.SIGKILL) != nil {
-		r.problem("no agent process under the shell (pid %s) to kill", shell)
-		return
-	}
-	killed := time.Now()
-	env := []string{"PATH=" + r.bin.pathEnv(), "HOME=" + r.home, "USER=" + osUser(), "XDG_RUNTIME_DIR=" + filepath.Join(r.dir, "run")}
-	var left []string
-	for time.Since(killed) < 5*time.Second {
-		left = nil
-		raw := mustRead(r.raw)
-		if i := bytes.LastIndex(raw, []byte("7501;state=blocked")); i < 0 || !bytes.Contains(raw[i:], []byte("7501;state=clear")) {
-			left = append(left, "no OSC 7501 state=clear after the blocked one")
-		}
-		if i := bytes.LastIndex(raw, []byte("9;4;4;100")); i < 0 || !bytes.Contains(raw[i:], []byte("9;4;0")) {
-			left = append(left, "the progress stayed paused (no 9;4;0 after 9;4;4;100)")
-		}
-		if v, _ := r.tm("show-options", "-pqv", "-t", r.sess, terminal.PaneOption("hookinstall")); v != "" {
-			left = append(left, "the pane option says "+v)
-		}
-		// (ls last: a program, the slowest to ask)
-		if left == nil {
-			if out, _ := cmdOut(30*time.Second, r.work, env, hiBin, "ls", "--short"); strings.TrimSpace(out) != "" {
-				left = append(left, "ls --short says "+strings.TrimSpace(out))
-			}
-		}
-		if left == nil {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if left != nil {
-		r.problem("5 s after the kill: %s", strings.Join(left, "; "))
-	} else {
-		r.note("cleared %.1fs after the kill", time.Since(killed).Seconds())
-	}
-	r.snap("after-kill")
-	r.quit("C-d")
 }
